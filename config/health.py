@@ -1,0 +1,52 @@
+"""The health check: is the database, Redis and a Celery worker up?"""
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+
+
+def check_database() -> str:
+    """Run a trivial query."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # noqa: BLE001 - any failure means "down"
+        return f"down: {exc.__class__.__name__}"
+    return "ok"
+
+
+def check_redis() -> str:
+    """Ping the Redis server behind the channel layer, the cache and Celery."""
+    try:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+        client.ping()
+    except Exception as exc:  # noqa: BLE001
+        return f"down: {exc.__class__.__name__}"
+    return "ok"
+
+
+def check_celery() -> str:
+    """Ping the Celery workers; at least one must answer."""
+    from config.celery import app
+
+    try:
+        with app.connection_for_write(settings.REDIS_URL) as conn:
+            replies = app.control.ping(timeout=1.0, connection=conn)
+    except Exception as exc:  # noqa: BLE001
+        return f"down: {exc.__class__.__name__}"
+    return "ok" if replies else "down: no worker answered"
+
+
+@never_cache
+def healthz(request):
+    """Answer 200 with each part's state when all are up, 503 otherwise."""
+    checks = {"database": check_database(), "redis": check_redis()}
+    # Without Redis the Celery ping would hang on the broker connection.
+    checks["celery"] = check_celery() if checks["redis"] == "ok" else "down: no broker"
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "down", **checks}, status=200 if healthy else 503
+    )

@@ -1,0 +1,5 @@
+"""WebSocket routes of every app, gathered for the ASGI application."""
+
+from classroom.routing import websocket_urlpatterns as classroom_routes
+
+websocket_urlpatterns = [*classroom_routes]

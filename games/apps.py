@@ -1,0 +1,12 @@
+"""Django's view of the games package: match persistence, the table consumer, commands.
+
+The rules engines under games/engine and games/<game>/ never import Django.
+"""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = _("Games")

@@ -1,0 +1,134 @@
+"""Shared fixtures: the real services the platform runs on.
+
+``make test`` starts a Redis server on a free port and exports REDIS_URL before pytest
+starts, so the settings, the channel layer, the cache and Celery all use it. These
+fixtures add a real Celery worker, a real ASGI server (uvicorn) and Debian's Chromium
+driven by Playwright. The worker and the server are separate processes that share
+the test database file, so tests that use them need ``transactional_db``: data must
+be committed to be seen.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from config.services import (
+    Service,
+    asgi_service,
+    celery_worker_service,
+    free_port,
+    port_open,
+    wait_for_celery,
+    wait_until,
+)
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# The flags this sandbox needs: no sandbox as root, and no calls home (the network
+# is closed, and Chromium would retry them many times).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def database_url_for_children() -> str:
+    """Return a DATABASE_URL naming the test database this process set up."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    if settings["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{settings['NAME']}"
+    user = settings.get("USER") or ""
+    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
+    credentials = f"{user}{password}@" if user else ""
+    port = f":{settings['PORT']}" if settings.get("PORT") else ""
+    return f"postgres://{credentials}{settings.get('HOST') or 'localhost'}{port}/{settings['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
+    """Return the environment for child services: the test database and test Redis."""
+    from django.conf import settings
+
+    with django_db_blocker.unblock():
+        url = database_url_for_children()
+    env = dict(os.environ)
+    env.update(
+        {
+            "DATABASE_URL": url,
+            "REDIS_URL": settings.REDIS_URL,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def celery_worker(service_env) -> Iterator[Service]:
+    """Run a real Celery worker on the test database and the test Redis."""
+    worker = celery_worker_service(service_env, concurrency=2).start()
+    try:
+        wait_for_celery(service_env, 60, [worker])
+        yield worker
+    finally:
+        worker.stop()
+
+
+def start_asgi(service_env: dict[str, str]) -> tuple[Service, str]:
+    """Start a uvicorn server on a free port; return it and its base URL."""
+    port = free_port()
+    server = asgi_service(service_env, "127.0.0.1", port).start()
+    wait_until(lambda: port_open("127.0.0.1", port), 30, "the ASGI server", [server])
+    return server, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def live_server_url(service_env) -> Iterator[str]:
+    """Run a real ASGI server (uvicorn) for the session; yield its base URL."""
+    server, url = start_asgi(service_env)
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Launch Debian's Chromium through Playwright; never a downloaded browser."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    # Playwright's sync API keeps an event loop in this thread; the ORM calls that
+    # browser tests make to set up data are still plain synchronous calls.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def artifacts_dir(request) -> Path:
+    """Return a folder under test-artifacts/ for this test's screenshots."""
+    folder = ARTIFACTS / request.node.name.replace("/", "_")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
