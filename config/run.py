@@ -59,7 +59,9 @@ def start_redis(env: dict[str, str], started: list[Service]) -> None:
         if redis_answers(env["REDIS_URL"]):
             print(f"A Redis server already answers on port {port}; using it.")
             return
-        raise SystemExit(f"Port {port} is taken by something that is not Redis: set BUNDLED_REDIS_PORT.")
+        raise SystemExit(
+            f"Port {port} is taken by something that is not Redis: set BUNDLED_REDIS_PORT."
+        )
     redis = redis_service(port, var_dir() / "redis").start()
     started.append(redis)
     wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])
@@ -75,7 +77,7 @@ def serve() -> int:
     started: list[Service] = []
     stopping = False
 
-    def request_stop(signum, frame):  # noqa: ARG001
+    def request_stop(signum, frame):
         nonlocal stopping
         stopping = True
 
@@ -94,7 +96,10 @@ def serve() -> int:
         while not stopping:
             for service in started:
                 if not service.alive():
-                    print(f"{service.name} stopped unexpectedly; stopping everything.", file=sys.stderr)
+                    print(
+                        f"{service.name} stopped unexpectedly; stopping everything.",
+                        file=sys.stderr,
+                    )
                     return 1
             time.sleep(0.5)
         return 0

