@@ -1,0 +1,1 @@
+"""Teachers, their classes, live sessions, join codes and the student join flow."""

@@ -1,0 +1,45 @@
+"""The games a teacher may launch, read from games.registry when it exists."""
+
+from django.utils.translation import get_language
+
+
+def available_games() -> list:
+    """Return the registered games, or an empty list while none is built."""
+    try:
+        from games.registry import all_games
+    except ImportError:
+        return []
+    games = all_games()
+    if isinstance(games, dict):
+        games = games.values()
+    return list(games)
+
+
+def find_game(slug: str):
+    """Return the registered game with this slug, or None."""
+    for game in available_games():
+        if game.slug == slug:
+            return game
+    return None
+
+
+def localized(labels, language: str | None = None) -> str:
+    """Return a {language: label} mapping's label in the language, else English."""
+    if isinstance(labels, str):
+        return labels
+    language = (language or get_language() or "en")[:2]
+    return labels.get(language) or labels.get("en") or next(iter(labels.values()), "")
+
+
+def game_name(slug: str, language: str | None = None) -> str:
+    """Return a game's name in the language, or its slug when it is not registered."""
+    game = find_game(slug)
+    return localized(game.name, language) if game else slug
+
+
+def variant_label(slug: str, variant: str, language: str | None = None) -> str:
+    """Return a variant's label in the language, or its slug."""
+    game = find_game(slug)
+    if game is None or variant not in game.variants:
+        return variant
+    return localized(game.variants[variant], language)

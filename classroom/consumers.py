@@ -1,0 +1,124 @@
+"""The live lobby: one WebSocket group per session, HTML fragments for htmx to swap.
+
+The teacher who owns the session and its seated students may connect; anyone else
+is refused with close code 4403. On every change an action function broadcasts
+``lobby.changed``; each socket then renders its own viewer's fragment from the
+database, so a reconnecting page always gets the current state.
+"""
+
+from dataclasses import dataclass
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from classroom import identity
+from classroom.broadcast import session_group
+from classroom.codes import normalize_code
+from classroom.models import ClassSession, Participant
+
+CLOSE_REFUSED = 4403
+CLOSE_REMOVED = 4001
+CLOSE_ENDED = 4000
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is on the other end of a socket."""
+
+    session_id: int
+    language: str
+    participant_id: int | None = None
+
+    @property
+    def is_teacher(self) -> bool:
+        return self.participant_id is None
+
+
+def scope_language(scope) -> str:
+    """Return the teacher's chosen language: the language cookie, else the default."""
+    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    try:
+        return translation.get_supported_language_variant(chosen)
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
+def identify(scope, code: str) -> Viewer | None:
+    """Return the viewer of the open session with this code, or None to refuse."""
+    open_sessions = ClassSession.objects.exclude(state=ClassSession.State.FINISHED)
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        session = open_sessions.filter(join_code=code, school_class__teacher=user).first()
+        if session is not None:
+            return Viewer(session_id=session.pk, language=scope_language(scope))
+    participant = identity.current_participant(scope.get("cookies", {}))
+    if (
+        participant is not None
+        and not participant.kicked
+        and participant.session.join_code == code
+        and participant.session.is_open
+    ):
+        return Viewer(
+            session_id=participant.session_id,
+            language=participant.session.language,
+            participant_id=participant.pk,
+        )
+    return None
+
+
+def render_for(viewer: Viewer) -> tuple[str, int | None]:
+    """Render the viewer's fragment, and the close code when the socket should end."""
+    session = ClassSession.objects.select_related("school_class").get(pk=viewer.session_id)
+    context = {"session": session, "participants": session.active_participants()}
+    with translation.override(viewer.language):
+        if viewer.is_teacher:
+            return render_to_string("classroom/fragments/teacher_roster.html", context), None
+        participant = Participant.objects.get(pk=viewer.participant_id)
+        context["participant"] = participant
+        if participant.kicked:
+            html = render_to_string("classroom/fragments/student_removed.html", context)
+            return html, CLOSE_REMOVED
+        if not session.is_open:
+            return render_to_string("classroom/fragments/student_ended.html", context), CLOSE_ENDED
+        return render_to_string("classroom/fragments/student_lobby.html", context), None
+
+
+class SessionConsumer(AsyncWebsocketConsumer):
+    """Push a session's lobby to its teacher and its students as it changes."""
+
+    viewer: Viewer | None = None
+    group: str | None = None
+
+    async def connect(self):
+        """Accept the session's teacher and students; refuse everyone else."""
+        code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
+        self.viewer = await database_sync_to_async(identify)(self.scope, code)
+        if self.viewer is None:
+            await self.close(code=CLOSE_REFUSED)
+            return
+        self.group = session_group(self.viewer.session_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push()
+
+    async def disconnect(self, code):
+        """Leave the session's group."""
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Ignore what clients send: every change goes through an HTTP form."""
+
+    async def lobby_changed(self, event):
+        """Re-render this viewer's fragment after a change."""
+        await self.push()
+
+    async def push(self):
+        """Send the viewer's current fragment, closing the socket when it is over."""
+        html, close_code = await database_sync_to_async(render_for)(self.viewer)
+        await self.send(text_data=html)
+        if close_code is not None:
+            await self.close(code=close_code)

@@ -1,0 +1,191 @@
+"""Forms: teacher sign-up, classes, session launch and the student join form."""
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from classroom.catalogue import available_games, find_game, localized
+from classroom.codes import CODE_LENGTH, normalize_code
+from classroom.models import MAX_PARTICIPANTS, SchoolClass
+from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
+
+
+class SignUpForm(UserCreationForm):
+    """A teacher account: a username and a password; an e-mail address is optional."""
+
+    email = forms.EmailField(
+        label=_lazy("E-mail address (optional)"),
+        required=False,
+        help_text=_lazy("Only used if you ask for it; you can leave it empty."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class SchoolClassForm(forms.ModelForm):
+    """Name a class and, if wanted, list its students' pseudonyms."""
+
+    class Meta:
+        model = SchoolClass
+        fields = ["name", "roster"]
+        widgets = {"roster": forms.Textarea(attrs={"rows": 8})}
+        help_texts = {
+            "roster": _lazy(
+                "Optional. One pseudonym per line, for example an animal or a made-up name. "
+                "No e-mail address and no full name is needed or wanted: students then "
+                "pick their pseudonym from this list when they join."
+            ),
+        }
+
+    def clean_roster(self):
+        """Check each pseudonym like a nickname and refuse duplicates."""
+        lines = [line for line in self.cleaned_data["roster"].splitlines() if line.strip()]
+        if len(lines) > MAX_PARTICIPANTS:
+            raise ValidationError(
+                _("A roster can list at most %(max)d pseudonyms.") % {"max": MAX_PARTICIPANTS}
+            )
+        pseudonyms, seen, errors = [], set(), []
+        for line in lines:
+            try:
+                pseudonym = validate_nickname(line)
+            except ValidationError as error:
+                errors.append(f"«{line.strip()}»: {' '.join(error.messages)}")
+                continue
+            key = nickname_key(pseudonym)
+            if key in seen:
+                errors.append(_("«%(name)s» is listed twice.") % {"name": pseudonym})
+                continue
+            seen.add(key)
+            pseudonyms.append(pseudonym)
+        if errors:
+            raise ValidationError(errors)
+        return "\n".join(pseudonyms)
+
+
+def game_choices():
+    """Return the registered games as (slug, name) pairs in the current language."""
+    return [(game.slug, localized(game.name)) for game in available_games()]
+
+
+def variant_choices():
+    """Return every game's variants, grouped by game, for one select."""
+    choices = [("", _("The game's default variant"))]
+    for game in available_games():
+        group = [(slug, localized(labels)) for slug, labels in game.variants.items()]
+        choices.append((localized(game.name), group))
+    return choices
+
+
+class SessionForm(forms.Form):
+    """Launch a session: game, variant, language, table size and bots."""
+
+    game = forms.ChoiceField(label=_lazy("Game"))
+    variant = forms.ChoiceField(label=_lazy("Variant"), required=False)
+    language = forms.ChoiceField(
+        label=_lazy("Language"),
+        help_text=_lazy("The students' pages and the game use this language."),
+    )
+    table_size = forms.IntegerField(
+        label=_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
+    )
+    bots_fill = forms.BooleanField(
+        label=_lazy("Bots fill empty seats"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.games = available_games()
+        self.fields["game"].choices = game_choices()
+        self.fields["variant"].choices = variant_choices()
+        self.fields["language"].choices = list(settings.LANGUAGES)
+        self.fields["language"].initial = (get_language() or settings.LANGUAGE_CODE)[:2]
+        if self.games:
+            first = self.games[0]
+            self.fields["table_size"].initial = first.min_players
+        else:
+            for field in self.fields.values():
+                field.disabled = True
+
+    @property
+    def has_games(self) -> bool:
+        """Tell whether any game can be launched."""
+        return bool(self.games)
+
+    def clean(self):
+        """Check the variant and the table size against the chosen game."""
+        cleaned = super().clean()
+        if not self.games:
+            raise ValidationError(_("No game is available yet."))
+        game = find_game(cleaned.get("game") or "")
+        if game is None:
+            return cleaned
+        variant = cleaned.get("variant") or game.default_variant
+        if variant not in game.variants:
+            self.add_error("variant", _("This variant does not belong to the chosen game."))
+        cleaned["variant"] = variant
+        size = cleaned.get("table_size")
+        if size is not None and not game.min_players <= size <= game.max_players:
+            self.add_error(
+                "table_size",
+                _("%(game)s is played by %(min)d to %(max)d players per table.")
+                % {
+                    "game": localized(game.name),
+                    "min": game.min_players,
+                    "max": game.max_players,
+                },
+            )
+        return cleaned
+
+
+class JoinForm(forms.Form):
+    """A student's join form: the code, then a nickname or a roster pseudonym."""
+
+    code = forms.CharField(
+        label=_lazy("Game code"),
+        max_length=CODE_LENGTH * 3,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "inputmode": "text",
+                "class": "code-input",
+            }
+        ),
+    )
+    nickname = forms.CharField(
+        label=_lazy("Nickname"),
+        required=False,
+        max_length=MAX_LENGTH * 3,
+        help_text=_lazy("2 to 20 characters. Not your real name: a nickname is enough."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    pseudonym = forms.ChoiceField(label=_lazy("Your name in this class"), required=False)
+
+    def __init__(self, *args, pseudonyms=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.uses_roster = pseudonyms is not None
+        if self.uses_roster:
+            del self.fields["nickname"]
+            self.fields["pseudonym"].required = True
+            self.fields["pseudonym"].choices = [("", _("Choose your name"))] + [
+                (name, name) for name in pseudonyms
+            ]
+        else:
+            del self.fields["pseudonym"]
+
+    def clean_code(self):
+        """Normalize the code: case-insensitive, spaces ignored."""
+        return normalize_code(self.cleaned_data["code"])
+
+    def clean_nickname(self):
+        """Apply the nickname rules."""
+        raw = self.cleaned_data.get("nickname", "")
+        if not raw.strip():
+            raise ValidationError(_("Please type a nickname."), code="required")
+        return validate_nickname(raw)

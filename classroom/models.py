@@ -1,0 +1,143 @@
+"""Classes, their live sessions, and the students (participants) who join them."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+# The most students one session admits (the teacher's roster counts too).
+MAX_PARTICIPANTS = 60
+
+
+class SchoolClass(models.Model):
+    """A teacher's class: a name and an optional roster of student pseudonyms."""
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="school_classes",
+        verbose_name=_("teacher"),
+    )
+    name = models.CharField(_("name"), max_length=100)
+    roster = models.TextField(
+        _("roster"),
+        blank=True,
+        help_text=_("Student pseudonyms, one per line."),
+    )
+    archived_at = models.DateTimeField(_("archived at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("class")
+        verbose_name_plural = _("classes")
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("classroom:class_detail", args=[self.pk])
+
+    @property
+    def is_archived(self) -> bool:
+        """Tell whether the class is archived."""
+        return self.archived_at is not None
+
+    def pseudonyms(self) -> list[str]:
+        """Return the roster's pseudonyms in order, without blank lines."""
+        return [line.strip() for line in self.roster.splitlines() if line.strip()]
+
+
+class ClassSession(models.Model):
+    """One live session of a game for a class: students join it by code."""
+
+    class State(models.TextChoices):
+        LOBBY = "lobby", _("Lobby")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+
+    school_class = models.ForeignKey(
+        SchoolClass,
+        on_delete=models.CASCADE,
+        related_name="sessions",
+        verbose_name=_("class"),
+    )
+    game = models.CharField(_("game"), max_length=50)
+    variant = models.CharField(_("variant"), max_length=50)
+    language = models.CharField(_("language"), max_length=10)
+    table_size = models.PositiveSmallIntegerField(_("table size"))
+    bots_fill = models.BooleanField(_("bots fill empty seats"), default=False)
+    join_code = models.CharField(_("join code"), max_length=6, db_index=True)
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.LOBBY
+    )
+    locked = models.BooleanField(_("lobby locked"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    resumed_at = models.DateTimeField(_("resumed at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    purged_at = models.DateTimeField(_("student data purged at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["join_code"],
+                condition=~Q(state="finished"),
+                name="classroom_unique_open_join_code",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.school_class} · {self.join_code}"
+
+    def get_absolute_url(self):
+        return reverse("classroom:session_detail", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        """Tell whether students may still be in the session (it has not ended)."""
+        return self.state != self.State.FINISHED
+
+    def active_participants(self):
+        """Return the participants who have not been removed, in joining order."""
+        return self.participants.filter(kicked=False).order_by("joined_at", "pk")
+
+
+class Participant(models.Model):
+    """A student in a session: a nickname on a device, no account."""
+
+    session = models.ForeignKey(
+        ClassSession,
+        on_delete=models.CASCADE,
+        related_name="participants",
+        verbose_name=_("session"),
+    )
+    nickname = models.CharField(_("nickname"), max_length=20)
+    # The nickname case-folded: unique in its session.
+    nickname_key = models.CharField(_("nickname key"), max_length=40, editable=False)
+    device_id = models.CharField(_("device id"), max_length=64, db_index=True)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    last_seen_at = models.DateTimeField(_("last seen at"), auto_now_add=True)
+    kicked = models.BooleanField(_("removed"), default=False)
+    kicked_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "nickname_key"],
+                name="classroom_unique_nickname_in_session",
+            ),
+        ]
+
+    def __str__(self):
+        return self.nickname

@@ -1,0 +1,9 @@
+"""WebSocket routes of the classroom app."""
+
+from django.urls import path
+
+from classroom.consumers import SessionConsumer
+
+websocket_urlpatterns = [
+    path("ws/session/<str:code>/", SessionConsumer.as_asgi(), name="ws_session"),
+]

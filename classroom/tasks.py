@@ -1,0 +1,12 @@
+"""Background work of the classroom app."""
+
+from celery import shared_task
+from django.conf import settings
+
+from classroom.actions import do_purge_expired_sessions
+
+
+@shared_task(name="classroom.tasks.purge_expired_sessions")
+def purge_expired_sessions() -> int:
+    """Delete student data of sessions ended more than RETENTION_DAYS days ago."""
+    return do_purge_expired_sessions(settings.RETENTION_DAYS)

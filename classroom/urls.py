@@ -1,0 +1,50 @@
+"""Routes: home, teacher accounts, classes and sessions, and the student join flow."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from classroom.views import accounts, classes, home, join, sessions
+
+classroom_patterns = [
+    path("teacher/", home.dashboard, name="dashboard"),
+    path("teacher/classes/new/", classes.class_create, name="class_create"),
+    path("teacher/classes/<int:pk>/", classes.class_detail, name="class_detail"),
+    path("teacher/classes/<int:pk>/edit/", classes.class_edit, name="class_edit"),
+    path("teacher/classes/<int:pk>/archive/", classes.class_archive, name="class_archive"),
+    path("teacher/classes/<int:pk>/unarchive/", classes.class_unarchive, name="class_unarchive"),
+    path("teacher/classes/<int:pk>/delete/", classes.class_delete, name="class_delete"),
+    path("teacher/classes/<int:pk>/sessions/new/", sessions.session_create, name="session_create"),
+    path("teacher/sessions/<int:pk>/", sessions.session_detail, name="session_detail"),
+    path("teacher/sessions/<int:pk>/lock/", sessions.session_lock, name="session_lock"),
+    path("teacher/sessions/<int:pk>/unlock/", sessions.session_unlock, name="session_unlock"),
+    path("teacher/sessions/<int:pk>/start/", sessions.session_start, name="session_start"),
+    path("teacher/sessions/<int:pk>/pause/", sessions.session_pause, name="session_pause"),
+    path("teacher/sessions/<int:pk>/resume/", sessions.session_resume, name="session_resume"),
+    path("teacher/sessions/<int:pk>/end/", sessions.session_end, name="session_end"),
+    path("teacher/sessions/<int:pk>/kick/", sessions.session_kick, name="session_kick"),
+    path("join/", join.join, name="join"),
+    path("join/<str:code>/", join.join, name="join_code"),
+    path("lobby/<str:code>/", join.lobby, name="lobby"),
+]
+
+auth_patterns = [
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+]
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    *auth_patterns,
+    path("", include((classroom_patterns, "classroom"))),
+]

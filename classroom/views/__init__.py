@@ -1,0 +1,1 @@
+"""Views of the classroom app, one module per audience and concern."""

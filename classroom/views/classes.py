@@ -1,0 +1,87 @@
+"""A teacher's classes: create, show, rename and edit the roster, archive, delete."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from classroom import actions
+from classroom.forms import SchoolClassForm
+from classroom.views.common import get_class_or_404
+
+
+@login_required
+def class_create(request):
+    """Create a class."""
+    form = SchoolClassForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        school_class = actions.do_create_class(
+            request.user, form.cleaned_data["name"], form.cleaned_data["roster"]
+        )
+        messages.success(request, _("Class “%(name)s” created.") % {"name": school_class.name})
+        return redirect(school_class)
+    return render(request, "classroom/class_form.html", {"form": form, "creating": True})
+
+
+@login_required
+def class_detail(request, pk):
+    """Show a class, its roster and its sessions."""
+    school_class = get_class_or_404(request, pk)
+    return render(
+        request,
+        "classroom/class_detail.html",
+        {
+            "school_class": school_class,
+            "sessions": school_class.sessions.all(),
+        },
+    )
+
+
+@login_required
+def class_edit(request, pk):
+    """Rename a class and edit its roster."""
+    school_class = get_class_or_404(request, pk)
+    form = SchoolClassForm(request.POST or None, instance=school_class)
+    if request.method == "POST" and form.is_valid():
+        actions.do_update_class(
+            school_class, form.cleaned_data["name"], form.cleaned_data["roster"]
+        )
+        messages.success(request, _("Class saved."))
+        return redirect(school_class)
+    return render(
+        request,
+        "classroom/class_form.html",
+        {"form": form, "school_class": school_class, "creating": False},
+    )
+
+
+@login_required
+def class_archive(request, pk):
+    """Archive a class (POST); a GET goes back to the class."""
+    school_class = get_class_or_404(request, pk)
+    if request.method == "POST":
+        actions.do_archive_class(school_class)
+        messages.success(request, _("Class archived."))
+    return redirect(school_class)
+
+
+@login_required
+def class_unarchive(request, pk):
+    """Bring an archived class back (POST); a GET goes back to the class."""
+    school_class = get_class_or_404(request, pk)
+    if request.method == "POST":
+        actions.do_unarchive_class(school_class)
+        messages.success(request, _("Class restored."))
+    return redirect(school_class)
+
+
+@login_required
+def class_delete(request, pk):
+    """Ask for confirmation (GET), then delete the class with its sessions (POST)."""
+    school_class = get_class_or_404(request, pk)
+    if request.method == "POST":
+        name = school_class.name
+        actions.do_delete_class(school_class)
+        messages.success(request, _("Class “%(name)s” deleted.") % {"name": name})
+        return redirect("classroom:dashboard")
+    return render(request, "classroom/class_confirm_delete.html", {"school_class": school_class})

@@ -1,0 +1,33 @@
+"""The home page and the teacher's dashboard."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+
+from classroom.models import ClassSession
+from classroom.views.common import teacher_classes, teacher_sessions
+
+RECENT_SESSIONS = 20
+
+
+def home(request):
+    """Say what the platform is; send students to join and teachers to log in."""
+    return render(request, "home.html")
+
+
+@login_required
+def dashboard(request):
+    """List the teacher's classes and sessions."""
+    classes = teacher_classes(request)
+    sessions = teacher_sessions(request)
+    return render(
+        request,
+        "classroom/dashboard.html",
+        {
+            "active_classes": classes.filter(archived_at__isnull=True),
+            "archived_classes": classes.filter(archived_at__isnull=False),
+            "open_sessions": sessions.exclude(state=ClassSession.State.FINISHED),
+            "finished_sessions": sessions.filter(state=ClassSession.State.FINISHED)[
+                :RECENT_SESSIONS
+            ],
+        },
+    )

@@ -1,0 +1,133 @@
+"""A teacher's sessions: launch one, watch its lobby, and control it."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from classroom import actions
+from classroom.catalogue import game_name, variant_label
+from classroom.forms import SessionForm
+from classroom.qr import qr_svg
+from classroom.views.common import get_class_or_404, get_session_or_404
+
+
+@login_required
+def session_create(request, pk):
+    """Launch a session for one of the teacher's classes."""
+    school_class = get_class_or_404(request, pk)
+    form = SessionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = actions.do_create_session(school_class, **form.cleaned_data)
+        except actions.ActionRefused as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(
+                request, _("Session open. Students join with the code %(code)s.")
+                % {"code": session.join_code},
+            )
+            return redirect(session)
+    return render(
+        request, "classroom/session_form.html", {"form": form, "school_class": school_class}
+    )
+
+
+@login_required
+def session_detail(request, pk):
+    """Show the join code, its QR code, the live roster and the controls."""
+    session = get_session_or_404(request, pk)
+    join_url = request.build_absolute_uri(reverse("classroom:join_code", args=[session.join_code]))
+    return render(
+        request,
+        "classroom/session_detail.html",
+        {
+            "session": session,
+            "participants": session.active_participants(),
+            "join_url": join_url,
+            "qr": qr_svg(join_url, title=_("QR code to join the session")) if session.is_open else "",
+            "game_name": game_name(session.game),
+            "variant_label": variant_label(session.game, session.variant),
+        },
+    )
+
+
+def _control(request, pk, action, done_message):
+    """Apply a control (POST) and say how it went; a GET goes back to the session."""
+    session = get_session_or_404(request, pk)
+    if request.method == "POST":
+        try:
+            action(session)
+        except actions.ActionRefused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, done_message)
+    return redirect(session)
+
+
+@login_required
+def session_lock(request, pk):
+    """Lock the lobby: nobody new may join."""
+    return _control(
+        request,
+        pk,
+        lambda session: actions.do_set_lobby_lock(session, True),
+        _("Lobby locked: nobody new can join."),
+    )
+
+
+@login_required
+def session_unlock(request, pk):
+    """Unlock the lobby."""
+    return _control(
+        request,
+        pk,
+        lambda session: actions.do_set_lobby_lock(session, False),
+        _("Lobby unlocked: students can join again."),
+    )
+
+
+@login_required
+def session_start(request, pk):
+    """Start the session."""
+    return _control(request, pk, actions.do_start_session, _("Session started."))
+
+
+@login_required
+def session_pause(request, pk):
+    """Pause the session."""
+    return _control(request, pk, actions.do_pause_session, _("Session paused."))
+
+
+@login_required
+def session_resume(request, pk):
+    """Resume the session."""
+    return _control(request, pk, actions.do_resume_session, _("Session resumed."))
+
+
+@login_required
+def session_end(request, pk):
+    """End the session."""
+    return _control(request, pk, actions.do_end_session, _("Session ended."))
+
+
+@login_required
+def session_kick(request, pk):
+    """Remove a student (POST, the participant's id in the form); that device cannot rejoin."""
+    session = get_session_or_404(request, pk)
+    if request.method == "POST":
+        participant_id = request.POST.get("participant", "")
+        if not participant_id.isdigit():
+            raise Http404
+        participant = get_object_or_404(session.participants, pk=int(participant_id))
+        try:
+            actions.do_kick_participant(participant)
+        except actions.ActionRefused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(
+                request, _("%(nickname)s was removed.") % {"nickname": participant.nickname}
+            )
+    return redirect(session)
