@@ -1,0 +1,891 @@
+"""Data-Tycoon: a Scopa-like capture game about personal data.
+
+Players capture Dataset cards from the table by colour or sensitive sign, call
+"DATA!" for Purpose cards, build Data-Treasures (6 Dataset cards of one colour,
+or 6 sensitive ones, plus a Purpose card) and attack each other with special
+cards that the victim may counter. The rules as implemented, with every
+decision the rule books leave open, are in ``docs/rules/data_tycoon.md``.
+
+Flow of a match: ``stage`` walks ``start -> play -> end -> next -> start``; an
+open *window* (a DATA!/DATABREACH! call, a counter, a freeze or a loss choice)
+pauses that walk until its one actor answers or the referee sends its expiry.
+"""
+
+import json
+from collections import namedtuple
+
+from games.data_tycoon import bots as _bots
+from games.data_tycoon import views as _views
+from games.data_tycoon.cards import (
+    COLOUR,
+    COLOURS,
+    DATA,
+    KIND,
+    SENSITIVE,
+    SIGN,
+    VARIANT_KINDS,
+    card_ids,
+)
+from games.data_tycoon.cards import cards as _cards
+from games.engine import IllegalAction, base, gettext_noop
+from games.engine.rng import Rng
+
+SLUG = "data_tycoon"
+FORMAT = 1
+
+HAND_SIZE = 3  # cards dealt to each player per round (Scopa style)
+TABLE_START = 5  # cards laid face up at the start
+TREASURE_SIZE = 6  # Dataset cards in a new Data-Treasure
+SPLIT_MIN = 3  # each half of a Consent split keeps at least this many cards
+FREEZE_COUNT = 3  # cards a Purpose attack freezes
+COMPLAINT_COUNT = 3  # cards a Complaint returns to the deck
+LOSS_COUNT = 6  # cards a hidden Databreach or an expired Time card costs
+TRANSPARENCY_TURNS = 3  # turns a Transparency victim plays with an open hand
+HIDDEN_BREACH_SKIPS = 2  # turns skipped when a hidden breach cannot be paid
+
+# Default durations (seconds) of the timed windows; the server reads these,
+# a match may override them through ``options``.
+CALL_SECONDS = 15  # to call DATA! or DATABREACH! at the start of a turn
+COUNTER_SECONDS = 15  # for the victim to counter an attack
+CHOICE_SECONDS = 20  # for a victim to pick frozen cards or what to lose
+TIME_CARD_SECONDS = 600  # the Time card's 10 minutes
+TIME_CARD_TURNS = 3  # the Time card's deadline on a clock-free table (victim's turns)
+
+DEFAULT_OPTIONS = {
+    "time_mode": "clock",  # "clock": TIME_CARD_SECONDS of real time; "turns": victim's turns
+    "time_card_seconds": TIME_CARD_SECONDS,
+    "time_card_turns": TIME_CARD_TURNS,
+    "call_seconds": CALL_SECONDS,
+    "counter_seconds": COUNTER_SECONDS,
+    "choice_seconds": CHOICE_SECONDS,
+}
+TIME_MODES = ("clock", "turns")
+TIE_BREAK = ("treasures", "sensitive", "datasets", "shared")
+CALLS = ("call_data", "call_databreach")
+
+# The declarative card table: how each special card may be played from the hand.
+#   keep      -- may be placed face up beside the player's collection
+#   set_aside -- may be kept face down in the reserve, to counter later
+#   target    -- who it may attack (None: not an attack card), see _targetable
+#   counters  -- the card kinds that neutralise it (a counter window opens)
+Rule = namedtuple("Rule", "keep set_aside target counters")
+CARD_RULES = {
+    "purpose": Rule(keep=True, set_aside=False, target="free_datasets", counters=()),
+    "sanction": Rule(keep=False, set_aside=False, target="treasure", counters=("lawyer",)),
+    "lawyer": Rule(keep=False, set_aside=True, target=None, counters=()),
+    "transparency": Rule(keep=False, set_aside=True, target="anyone", counters=("transparency",)),
+    "cybersecurity": Rule(keep=False, set_aside=True, target=None, counters=()),
+    "databreach": Rule(keep=False, set_aside=False, target=None, counters=("cybersecurity",)),
+    "consent": Rule(keep=True, set_aside=True, target=None, counters=()),
+    "minimization": Rule(keep=False, set_aside=True, target="datasets", counters=("minimization",)),
+    "time": Rule(keep=False, set_aside=True, target="assets", counters=("time",)),
+    "complaint": Rule(
+        keep=False, set_aside=False, target="datasets", counters=("lawyer", "consent")
+    ),
+}
+
+NAME = DATA["name"]
+VARIANTS = DATA["variant_names"]  # ordered: beginner, lawyers, standard, expert
+VARIANT_DESCRIPTIONS = DATA["variant_descriptions"]
+
+
+class DataTycoon(base.Game):
+    """The Data-Tycoon game: static facts and the state factory."""
+
+    slug = SLUG
+    name = NAME
+    min_players = 2
+    max_players = 6
+    variants = VARIANTS
+    variant_descriptions = VARIANT_DESCRIPTIONS
+    default_variant = "standard"
+    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    options = DEFAULT_OPTIONS
+
+    def cards(self, variant):
+        """Return the card dicts of ``variant``."""
+        if variant not in VARIANT_KINDS:
+            raise ValueError(f"unknown variant {variant!r}")
+        return _cards(variant)
+
+    def new_state(self, num_players, seed, variant=None, options=None):
+        """Return a new match: shuffled from ``seed``, table laid, hands dealt."""
+        return State(self, num_players, seed, variant or self.default_variant, options)
+
+    def from_json(self, d):
+        """Return the state that ``to_json`` wrote as ``d``."""
+        return State.from_json(self, d)
+
+
+class State(base.State):
+    """One match of Data-Tycoon."""
+
+    def __init__(self, game, num_players, seed, variant, options=None):
+        if variant not in VARIANT_KINDS:
+            raise ValueError(f"unknown variant {variant!r}")
+        if not game.min_players <= num_players <= game.max_players:
+            raise ValueError(f"Data-Tycoon needs 2 to 6 players, not {num_players}")
+        opts = dict(DEFAULT_OPTIONS)
+        for key, value in (options or {}).items():
+            if key not in DEFAULT_OPTIONS:
+                raise ValueError(f"unknown option {key!r}")
+            opts[key] = value
+        if opts["time_mode"] not in TIME_MODES:
+            raise ValueError(f"time_mode must be one of {TIME_MODES}")
+        n = num_players
+        self.game, self.n, self.seed, self.variant, self.options = game, n, seed, variant, opts
+        self.rng = Rng(seed)
+        self.deck = list(card_ids(variant))
+        self.rng.shuffle(self.deck)
+        self.table, self.pile = [], []
+        self.hands, self.reserves = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.collections, self.frozen = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.purposes, self.consents = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.treasures = [[] for _ in range(n)]
+        self.undeclared, self.hidden = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.skips, self.transparent = [0] * n, [0] * n
+        self.threats, self.windows, self.serial = [], [], 0
+        self.turn, self.stage, self.over, self.ply = 0, "start", False, 0
+        self._legal = {}
+        self._events = events = []
+        for _ in range(TABLE_START):
+            card = self.deck.pop()
+            (self.table if KIND[card] == "dataset" else self.pile).append(card)
+        events.append({"type": "setup", "table": list(self.table), "pile": list(self.pile)})
+        self._deal_round(0)
+        self._advance()
+        self.last_events = events
+
+    # ----------------------------------------------------------------- protocol
+
+    def to_move(self):
+        """Return the seats that may act now (the window's actor, or the turn player)."""
+        if self.over:
+            return []
+        if self.windows:
+            return [self.windows[0]["seat"]]
+        return [self.turn] if self.stage == "play" else []
+
+    def timers(self):
+        """Return the running timers: the open window's, and each clock Time card's."""
+        if self.over:
+            return []
+        out = []
+        if self.windows:
+            w = self.windows[0]
+            out.append(_timer(w["id"], w["seconds"]))
+        if self.options["time_mode"] == "clock":
+            out.extend(_timer(t["id"], t["seconds"]) for t in self.threats)
+        return out
+
+    def legal_actions(self, seat):
+        """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""
+        return list(self._legal_list(seat))
+
+    def apply(self, seat, action):
+        """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
+        if action not in self._legal_list(seat):
+            raise self._refusal(seat, action)
+        self._legal = {}
+        self._events = events = []
+        kind = action["type"]
+        if seat is None:
+            self._expire(action["timer"])
+        elif self.windows and self.windows[0]["kind"] in CALLS and kind not in CALLS:
+            self._forfeit_call()
+            self._turn_action(seat, action)
+        elif self.windows:
+            self._window_action(seat, action)
+        else:
+            self._turn_action(seat, action)
+        self._advance()
+        self.ply += 1
+        self.last_events = events
+        return list(events)
+
+    def view(self, seat):
+        """Return what ``seat`` may see; ``None`` gives the public view."""
+        return _views.view(self, seat)
+
+    def private_cards(self, seat):
+        """Return the ids only ``seat`` sees: its reserve, and its hand unless revealed."""
+        hand = [] if self.transparent[seat] else self.hands[seat]
+        return list(hand) + list(self.reserves[seat])
+
+    def zones(self):
+        """Return every zone's card ids (treasures flattened, labels included)."""
+        z = {"deck": list(self.deck), "table": list(self.table), "pile": list(self.pile)}
+        for s in range(self.n):
+            z[f"hand:{s}"] = list(self.hands[s])
+            z[f"reserve:{s}"] = list(self.reserves[s])
+            z[f"collection:{s}"] = list(self.collections[s])
+            z[f"frozen:{s}"] = list(self.frozen[s])
+            z[f"purposes:{s}"] = list(self.purposes[s])
+            z[f"consents:{s}"] = list(self.consents[s])
+            z[f"treasures:{s}"] = [
+                c for tr in self.treasures[s] for c in [tr["label"], *tr["cards"]]
+            ]
+        return z
+
+    def is_over(self):
+        """Return True once the deck and every hand are empty."""
+        return self.over
+
+    def result(self):
+        """Return winners, ranking groups, scores and the tie-break level that decided."""
+        if not self.over:
+            return None
+        scores = self.scores()
+        keys = [(sc["treasures"], sc["sensitive"], sc["datasets"]) for sc in scores]
+        order = sorted(range(self.n), key=lambda s: (tuple(-k for k in keys[s]), s))
+        ranking = []
+        for s in order:
+            if ranking and keys[ranking[-1][0]] == keys[s]:
+                ranking[-1].append(s)
+            else:
+                ranking.append([s])
+        winners = ranking[0]
+        if len(winners) > 1:
+            decided_by = "shared"
+        else:
+            best, runner = keys[winners[0]], keys[ranking[1][0]]
+            decided_by = next(TIE_BREAK[i] for i in range(3) if best[i] != runner[i])
+        return {
+            "winners": winners,
+            "ranking": ranking,
+            "scores": scores,
+            "decided_by": decided_by,
+            "tie_break": list(TIE_BREAK),
+        }
+
+    def scores(self):
+        """Return each seat's treasures, sensitive Dataset cards and Dataset cards owned."""
+        out = []
+        for s in range(self.n):
+            owned = self.collections[s] + self.frozen[s]
+            owned += [c for tr in self.treasures[s] for c in tr["cards"]]
+            out.append(
+                {
+                    "seat": s,
+                    "treasures": len(self.treasures[s]),
+                    "sensitive": sum(1 for c in owned if SENSITIVE[c]),
+                    "datasets": len(owned),
+                }
+            )
+        return out
+
+    def to_json(self):
+        """Return the whole state as JSON-able data (an independent copy)."""
+        d = {
+            "game": SLUG,
+            "format": FORMAT,
+            "variant": self.variant,
+            "num_players": self.n,
+            "seed": self.seed,
+            "options": self.options,
+            "rng": str(self.rng.state),
+            "ply": self.ply,
+            "turn": self.turn,
+            "stage": self.stage,
+            "over": self.over,
+            "serial": self.serial,
+            "skips": self.skips,
+            "transparent": self.transparent,
+        }
+        for name in _ZONES:
+            d[name] = getattr(self, name)
+        d["threats"], d["windows"], d["last_events"] = self.threats, self.windows, self.last_events
+        return json.loads(json.dumps(d))
+
+    @classmethod
+    def from_json(cls, game, data):
+        """Rebuild a state from ``to_json`` output."""
+        d = json.loads(json.dumps(data))
+        if d.get("game") != SLUG or d.get("format") != FORMAT:
+            raise ValueError("not a Data-Tycoon state of this format")
+        self = cls.__new__(cls)
+        self.game, self.n, self.seed = game, d["num_players"], d["seed"]
+        self.variant, self.options = d["variant"], d["options"]
+        self.rng = Rng(int(d["rng"]))
+        for name in ("ply", "turn", "stage", "over", "serial", "skips", "transparent"):
+            setattr(self, name, d[name])
+        for name in _ZONES:
+            setattr(self, name, d[name])
+        self.threats, self.windows, self.last_events = d["threats"], d["windows"], d["last_events"]
+        self._legal, self._events = {}, []
+        return self
+
+    # ------------------------------------------------------------ legal actions
+
+    def _legal_list(self, seat):
+        """Return the cached list of legal actions of ``seat`` (do not mutate)."""
+        acts = self._legal.get(seat)
+        if acts is None:
+            acts = self._legal[seat] = self._compute_legal(seat)
+        return acts
+
+    def _compute_legal(self, seat):
+        """Compute the legal actions of ``seat``: the one source of legality."""
+        if self.over:
+            return []
+        if seat is None:
+            return [t["action"] for t in self.timers()]
+        if self.windows:
+            w = self.windows[0]
+            return self._window_actions(w) if w["seat"] == seat else []
+        if self.stage == "play" and seat == self.turn:
+            return self._turn_actions(seat)
+        return []
+
+    def _window_actions(self, w):
+        """Return the actions the actor of window ``w`` may take."""
+        s, kind = w["seat"], w["kind"]
+        if kind in CALLS:
+            return [{"type": kind}, *self._turn_actions(s)]
+        if kind == "counter":
+            held = self.reserves[s] + self.hands[s]
+            acts = [
+                {"type": "counter", "kind": k}
+                for k in w["counters"]
+                if any(KIND[c] == k for c in held)
+            ]
+            acts.append({"type": "accept"})
+            return acts
+        if kind == "freeze":
+            return [{"type": "freeze", "card": c} for c in self.collections[s]]
+        return self._loss_options(s)  # kind == "loss"
+
+    def _turn_actions(self, s):
+        """Return the turn player's actions: free builds and splits, then one card play."""
+        acts = []
+        coll = self.collections[s]
+        if self.purposes[s] and len(coll) >= TREASURE_SIZE:
+            bases = _bases(coll)
+            acts.extend(
+                {"type": "build", "purpose": p, "basis": b} for p in self.purposes[s] for b in bases
+            )
+        splittable = [tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN]
+        if self.consents[s]:
+            acts.extend({"type": "split", "treasure": label} for label in splittable)
+        blocked = self.undeclared[s] + self.hidden[s]
+        for c in self.hands[s]:
+            if c in blocked:
+                continue
+            kind = KIND[c]
+            if kind == "dataset":
+                caps = [t for t in self.table if _matches(c, t)]
+                if caps:
+                    acts.extend({"type": "play", "card": c, "capture": t} for t in caps)
+                else:
+                    acts.append({"type": "play", "card": c})
+                continue
+            rule = CARD_RULES[kind]
+            if rule.keep:
+                acts.append({"type": "keep", "card": c})
+            if rule.set_aside:
+                acts.append({"type": "set_aside", "card": c})
+            if kind == "consent":
+                acts.extend({"type": "split", "card": c, "treasure": lb} for lb in splittable)
+            if rule.target:
+                targets = [t for t in range(self.n) if t != s and self._targetable(rule.target, t)]
+                acts.extend({"type": "attack", "card": c, "target": t} for t in targets)
+                if not targets and not (rule.keep or rule.set_aside):
+                    acts.append({"type": "discard", "card": c})
+        return acts
+
+    def _targetable(self, need, t):
+        """Return whether seat ``t`` is a valid target for an attack that needs ``need``."""
+        if need == "treasure":
+            return bool(self.treasures[t])
+        if need == "datasets":
+            return bool(self.collections[t] or self.frozen[t])
+        if need == "free_datasets":
+            return bool(self.collections[t])
+        if need == "assets":
+            return bool(self.treasures[t] or self.collections[t] or self.frozen[t])
+        return True  # "anyone"
+
+    def _loss_options(self, s):
+        """Return what seat ``s`` may give up: 6 loose Dataset cards or one treasure."""
+        opts = []
+        if len(self.collections[s]) + len(self.frozen[s]) >= LOSS_COUNT:
+            opts.append({"type": "lose", "what": "datasets"})
+        opts.extend(
+            {"type": "lose", "what": "treasure", "treasure": tr["label"]}
+            for tr in self.treasures[s]
+        )
+        return opts
+
+    def _refusal(self, seat, action):
+        """Return the IllegalAction that explains why ``action`` is refused."""
+        if self.over:
+            return IllegalAction("game_over", gettext_noop("The game is over."))
+        if seat is None:
+            return IllegalAction(
+                "stale_timer", gettext_noop("This timer is not running (any more).")
+            )
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            return IllegalAction(
+                "bad_seat", gettext_noop("There is no seat %(seat)s."), {"seat": str(seat)}
+            )
+        if seat not in self.to_move():
+            return IllegalAction("not_your_turn", gettext_noop("Please wait: it is not your turn."))
+        card = action.get("card") if isinstance(action, dict) else None
+        if card is not None and card not in self.hands[seat]:
+            return IllegalAction("card_not_held", gettext_noop("You do not hold this card."))
+        return IllegalAction("illegal_action", gettext_noop("This move is not allowed now."))
+
+    # ------------------------------------------------------------------ actions
+
+    def _turn_action(self, s, a):
+        """Apply a turn action: a free build or split, or the turn's one card play."""
+        kind = a["type"]
+        if kind == "build":
+            self._build(s, a["purpose"], a["basis"])
+            return
+        if kind == "split" and "card" not in a:
+            self._split(s, a["treasure"], self.consents[s].pop(0))
+            return
+        c = a["card"]
+        self.hands[s].remove(c)
+        self.stage = "end"
+        if kind == "play":
+            if "capture" in a:
+                self.table.remove(a["capture"])
+                self.collections[s] += [c, a["capture"]]
+                self._emit("capture", seat=s, card=c, captured=a["capture"])
+            else:
+                self.table.append(c)
+                self._emit("lay", seat=s, card=c)
+        elif kind == "keep":
+            (self.purposes if KIND[c] == "purpose" else self.consents)[s].append(c)
+            self._emit("keep", seat=s, card=c, kind=KIND[c])
+        elif kind == "set_aside":
+            self.reserves[s].append(c)
+            self._emit("set_aside", seat=s)
+        elif kind == "split":
+            self._split(s, a["treasure"], c)
+        elif kind == "discard":
+            self.pile.append(c)
+            self._emit("discard", seat=s, card=c, kind=KIND[c])
+        else:  # attack
+            self._attack(s, c, a["target"])
+
+    def _attack(self, s, c, t):
+        """Throw attack card ``c`` at seat ``t``: open its counter or freeze window."""
+        kind = KIND[c]
+        self.pile.append(c)
+        self._emit("attack", seat=s, target=t, card=c, kind=kind)
+        if kind == "purpose":
+            left = min(FREEZE_COUNT, len(self.collections[t]))
+            self._open("freeze", t, self.options["choice_seconds"], attacker=s, left=left)
+        else:
+            self._open(
+                "counter",
+                t,
+                self.options["counter_seconds"],
+                attack=kind,
+                attacker=s,
+                card=c,
+                counters=list(CARD_RULES[kind].counters),
+            )
+
+    def _window_action(self, s, a):
+        """Apply the answer of the active window's actor."""
+        w = self.windows[0]
+        kind = a["type"]
+        if kind == "call_data":
+            self.windows.pop(0)
+            count = len(self.undeclared[s])
+            self.undeclared[s] = []
+            self._emit("data_called", seat=s, count=count)
+        elif kind == "call_databreach":
+            self.windows.pop(0)
+            breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
+            self.undeclared[s] = [c for c in self.undeclared[s] if KIND[c] != "databreach"]
+            for c in breaches:
+                self.hands[s].remove(c)
+            self.pile += breaches
+            self._emit("databreach_called", seat=s, cards=breaches)
+            self._open(
+                "counter",
+                s,
+                self.options["counter_seconds"],
+                attack="databreach",
+                attacker=None,
+                card=breaches[0],
+                counters=list(CARD_RULES["databreach"].counters),
+            )
+        elif kind == "counter":
+            self.windows.pop(0)
+            zone = next(
+                z for z in (self.reserves[s], self.hands[s]) if any(KIND[c] == a["kind"] for c in z)
+            )
+            card = next(c for c in zone if KIND[c] == a["kind"])
+            zone.remove(card)
+            self.pile.append(card)
+            self._emit("countered", seat=s, card=card, kind=a["kind"], attack=w["attack"])
+        elif kind == "accept":
+            self.windows.pop(0)
+            self._resolve(w)
+        elif kind == "freeze":
+            self._freeze(s, a["card"], w)
+        else:  # lose
+            self.windows.pop(0)
+            self._lose(s, a, w["cause"])
+
+    def _expire(self, timer):
+        """End the timer ``timer``: the referee acts when a window's time is up."""
+        if self.windows and self.windows[0]["id"] == timer:
+            w = self.windows[0]
+            if w["kind"] in CALLS:
+                self._forfeit_call()
+                return
+            self._emit("timeout", seat=w["seat"], window=w["kind"])
+            if w["kind"] == "counter":
+                self.windows.pop(0)
+                self._resolve(w)
+            elif w["kind"] == "freeze":
+                for c in _least_valuable(self.collections[w["seat"]])[: w["left"]]:
+                    self._freeze(w["seat"], c, w)
+            else:
+                self.windows.pop(0)
+                self._lose(w["seat"], self._loss_options(w["seat"])[0], w["cause"])
+            return
+        threat = next(t for t in self.threats if t["id"] == timer)
+        self.threats.remove(threat)
+        self._emit("time_up", seat=threat["seat"])
+        self._open_loss(threat["seat"], "time")
+
+    def _forfeit_call(self):
+        """Close the call window unanswered: a purpose is lost, a breach stays hidden."""
+        w = self.windows.pop(0)
+        s = w["seat"]
+        if w["kind"] == "call_data":
+            missed = self.undeclared[s]
+            self.undeclared[s] = []
+            for c in missed:
+                self.hands[s].remove(c)
+            self.pile += missed
+            self._emit("data_missed", seat=s, cards=missed)
+        else:
+            breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
+            self.undeclared[s] = [c for c in self.undeclared[s] if KIND[c] != "databreach"]
+            self.hidden[s] += breaches
+
+    # ------------------------------------------------------------------ effects
+
+    def _resolve(self, w):
+        """Apply the effect of an attack (or a declared breach) that was not countered."""
+        attack, t = w["attack"], w["seat"]
+        if attack == "databreach":
+            self._emit("breach_skip", seat=t)
+            self.stage = "end"
+        else:
+            EFFECTS[attack](self, t, w["attacker"])
+
+    def _sanction(self, t, attacker):
+        """Return every Data-Treasure of ``t`` (purpose and cards) to the deck."""
+        cards = [c for tr in self.treasures[t] for c in [tr["label"], *tr["cards"]]]
+        count = len(self.treasures[t])
+        self.treasures[t] = []
+        self._return(cards)
+        self._emit("treasures_lost", seat=t, treasures=count, count=len(cards), cause="sanction")
+
+    def _complaint(self, t, attacker):
+        """Return 3 of ``t``'s Dataset cards not in a treasure to the deck."""
+        cards = self._take_unassigned(t, COMPLAINT_COUNT)
+        self._return(cards)
+        self._emit("datasets_returned", seat=t, count=len(cards), cause="complaint")
+
+    def _minimization(self, t, attacker):
+        """Return all of ``t``'s Dataset cards not in a treasure to the deck."""
+        cards = self.frozen[t] + self.collections[t]
+        self.frozen[t], self.collections[t] = [], []
+        self._return(cards)
+        self._emit("datasets_returned", seat=t, count=len(cards), cause="minimization")
+
+    def _transparency(self, t, attacker):
+        """Make ``t`` play with an open hand for its next 3 turns."""
+        self.transparent[t] = TRANSPARENCY_TURNS
+        self._emit("transparency", seat=t, turns=TRANSPARENCY_TURNS)
+
+    def _time(self, t, attacker):
+        """Start ``t``'s Time deadline (seconds on the clock, or its own turns)."""
+        self.serial += 1
+        threat = {"id": f"t{self.serial}", "seat": t, "attacker": attacker}
+        if self.options["time_mode"] == "clock":
+            threat["seconds"] = self.options["time_card_seconds"]
+        else:
+            threat["turns"] = self.options["time_card_turns"]
+        self.threats.append(threat)
+        self._emit(
+            "time_started",
+            seat=t,
+            timer=threat["id"],
+            seconds=threat.get("seconds"),
+            turns=threat.get("turns"),
+        )
+
+    def _freeze(self, t, c, w):
+        """Freeze ``t``'s card ``c``; close the window once enough cards are frozen."""
+        self.collections[t].remove(c)
+        self.frozen[t].append(c)
+        w["left"] -= 1
+        self._emit("frozen", seat=t, card=c)
+        if w["left"] <= 0 or not self.collections[t]:
+            self.windows.pop(0)
+
+    def _open_loss(self, s, cause):
+        """Queue the window in which ``s`` chooses what to lose (see ``_settle``)."""
+        self._open("loss", s, self.options["choice_seconds"], cause=cause)
+
+    def _loss_fallback(self, s, cause):
+        """Punish ``s`` who has nothing to choose from: skips, or every loose card."""
+        if cause == "databreach":
+            self.skips[s] += HIDDEN_BREACH_SKIPS
+            self._emit("skips", seat=s, turns=HIDDEN_BREACH_SKIPS)
+        else:
+            cards = self._take_unassigned(s, LOSS_COUNT)
+            self._return(cards)
+            self._emit("datasets_returned", seat=s, count=len(cards), cause=cause)
+
+    def _lose(self, s, choice, cause):
+        """Return what ``s`` chose to lose: 6 loose Dataset cards or one treasure."""
+        if choice["what"] == "datasets":
+            cards = self._take_unassigned(s, LOSS_COUNT)
+            self._return(cards)
+            self._emit("datasets_returned", seat=s, count=len(cards), cause=cause)
+            return
+        tr = next(tr for tr in self.treasures[s] if tr["label"] == choice["treasure"])
+        self.treasures[s].remove(tr)
+        cards = [tr["label"], *tr["cards"]]
+        self._return(cards)
+        self._emit("treasures_lost", seat=s, treasures=1, count=len(cards), cause=cause)
+
+    def _build(self, s, purpose, basis):
+        """Build a Data-Treasure from ``purpose`` and 6 cards of ``basis``."""
+        coll = self.collections[s]
+        if basis == "sensitive":
+            chosen = [c for c in coll if SENSITIVE[c]][:TREASURE_SIZE]
+        else:
+            same = [c for c in coll if COLOUR[c] == basis]
+            chosen = sorted(same, key=lambda c: SENSITIVE[c])[:TREASURE_SIZE]
+        for c in chosen:
+            coll.remove(c)
+        self.purposes[s].remove(purpose)
+        self.treasures[s].append({"label": purpose, "cards": chosen})
+        self._emit("treasure_built", seat=s, purpose=purpose, basis=basis, cards=list(chosen))
+
+    def _split(self, s, label, consent):
+        """Split treasure ``label`` in two, the second one labelled by ``consent``."""
+        tr = next(tr for tr in self.treasures[s] if tr["label"] == label)
+        half = len(tr["cards"]) // 2
+        new = {"label": consent, "cards": tr["cards"][half:]}
+        tr["cards"] = tr["cards"][:half]
+        self.treasures[s].append(new)
+        self._emit("treasure_split", seat=s, treasure=label, consent=consent)
+
+    def _take_unassigned(self, s, k):
+        """Remove and return up to ``k`` loose Dataset cards, least valuable first."""
+        taken = self.frozen[s][:k]
+        del self.frozen[s][:k]
+        rest = _least_valuable(self.collections[s])[: k - len(taken)]
+        for c in rest:
+            self.collections[s].remove(c)
+        return taken + rest
+
+    def _return(self, cards):
+        """Put ``cards`` back into the deck and shuffle it."""
+        if cards:
+            self.deck += cards
+            self.rng.shuffle(self.deck)
+
+    # --------------------------------------------------------------- turn flow
+
+    def _advance(self):
+        """Walk the turn stages until someone must act or the game ends."""
+        while not self.over:
+            if self.windows:
+                if self._settle(self.windows[0]):
+                    return
+                continue
+            stage = self.stage
+            if stage == "start":
+                self._start_turn()
+            elif stage == "play":
+                if self._has_play(self.turn):
+                    return
+                self.stage = "end"
+            elif stage == "end":
+                self._end_turn()
+            else:
+                self._next_turn()
+
+    def _settle(self, w):
+        """Return True if window ``w`` awaits an answer; else close it as it stands."""
+        if w["kind"] == "loss" and not self._loss_options(w["seat"]):
+            self.windows.pop(0)
+            self._loss_fallback(w["seat"], w["cause"])
+            return False
+        if w["kind"] == "freeze" and not self.collections[w["seat"]]:
+            self.windows.pop(0)
+            return False
+        return True
+
+    def _has_play(self, s):
+        """Return whether ``s`` holds a card it may play (not an uncalled or hidden one)."""
+        blocked = self.undeclared[s] + self.hidden[s]
+        return any(c not in blocked for c in self.hands[s])
+
+    def _start_turn(self):
+        """Begin the turn: open the DATABREACH! (first) or DATA! call window if due."""
+        s = self.turn
+        self.stage = "play"
+        self._emit("turn", seat=s)
+        pending = self.undeclared[s]
+        if any(KIND[c] == "databreach" for c in pending):
+            self._open("call_databreach", s, self.options["call_seconds"])
+        elif pending:
+            self._open("call_data", s, self.options["call_seconds"])
+
+    def _end_turn(self):
+        """Finish the turn: a hidden breach comes out, open hands and Time deadlines count down."""
+        s = self.turn
+        self.stage = "next"
+        if self.hidden[s]:
+            cards = self.hidden[s]
+            self.hidden[s] = []
+            for c in cards:
+                self.hands[s].remove(c)
+            self.pile += cards
+            self._emit("databreach_discovered", seat=s, cards=cards)
+            self._open_loss(s, "databreach")
+        if self.transparent[s]:
+            self.transparent[s] -= 1
+        for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
+            threat["turns"] -= 1
+            if threat["turns"] <= 0:
+                self.threats.remove(threat)
+                self._emit("time_up", seat=s)
+                self._open_loss(s, "time")
+
+    def _next_turn(self):
+        """Pass the turn clockwise, dealing when every hand is empty; end when all is played."""
+        hands, n = self.hands, self.n
+        if not any(hands):
+            if not self.deck:
+                self._finish()
+                return
+            first = (self.turn + 1) % n
+            if len(self.deck) >= HAND_SIZE * n:
+                self._deal_round(first)
+            else:
+                self._draw(first, HAND_SIZE)
+                self._emit("deal", counts=[len(h) for h in hands], deck=len(self.deck))
+        s = self.turn
+        while True:  # ends: each pass over skipped seats lowers their skip counts
+            s = (s + 1) % n
+            if not hands[s]:
+                continue
+            if self.skips[s]:
+                self.skips[s] -= 1
+                self._emit("turn_skipped", seat=s, left=self.skips[s])
+                continue
+            break
+        self.turn, self.stage = s, "start"
+
+    def _deal_round(self, first):
+        """Deal 3 cards to every seat, starting at ``first``."""
+        for i in range(self.n):
+            self._draw((first + i) % self.n, HAND_SIZE)
+        self._emit("deal", counts=[len(h) for h in self.hands], deck=len(self.deck))
+
+    def _draw(self, s, k):
+        """Move up to ``k`` cards from the deck to ``s``'s hand; a Purpose or Consent lifts Time."""
+        lifted = False
+        for _ in range(min(k, len(self.deck))):
+            c = self.deck.pop()
+            self.hands[s].append(c)
+            kind = KIND[c]
+            if kind in ("purpose", "databreach"):
+                self.undeclared[s].append(c)
+            if kind in ("purpose", "consent") and not lifted:
+                mine = [t for t in self.threats if t["seat"] == s]
+                if mine:
+                    lifted = True
+                    for t in mine:
+                        self.threats.remove(t)
+                    self._emit("time_lifted", seat=s)
+
+    def _finish(self):
+        """End the game and announce the result."""
+        self.over, self.stage, self.threats = True, "over", []
+        res = self.result()
+        self._emit("game_over", winners=res["winners"], decided_by=res["decided_by"])
+
+    def _open(self, kind, seat, seconds, **extra):
+        """Queue a window for ``seat``; it gets a timer once it is the first in the queue."""
+        self.serial += 1
+        self.windows.append(
+            {"id": f"w{self.serial}", "kind": kind, "seat": seat, "seconds": seconds, **extra}
+        )
+
+    def _emit(self, event_type, /, **fields):
+        """Record an event of the current action (every event is public)."""
+        self._events.append({"type": event_type, **fields})
+
+
+_ZONES = (
+    "deck",
+    "table",
+    "pile",
+    "hands",
+    "reserves",
+    "collections",
+    "frozen",
+    "purposes",
+    "consents",
+    "treasures",
+    "undeclared",
+    "hidden",
+)
+
+EFFECTS = {
+    "sanction": State._sanction,
+    "complaint": State._complaint,
+    "minimization": State._minimization,
+    "transparency": State._transparency,
+    "time": State._time,
+}
+
+
+def _timer(timer_id, seconds):
+    """Return a timer dict with its expiry action."""
+    return {"id": timer_id, "seconds": seconds, "action": {"type": "expire", "timer": timer_id}}
+
+
+def _matches(card, target):
+    """Return whether ``card`` captures ``target``: same colour, or both sensitive of one sign."""
+    if COLOUR[card] == COLOUR[target]:
+        return True
+    sign = SIGN[card]
+    return sign is not None and sign == SIGN[target]
+
+
+def _bases(collection):
+    """Return the treasure bases ``collection`` can fill: colours with 6 cards, "sensitive"."""
+    counts = dict.fromkeys(COLOURS, 0)
+    sensitive = 0
+    for c in collection:
+        counts[COLOUR[c]] += 1
+        sensitive += SENSITIVE[c]
+    bases = [colour for colour in COLOURS if counts[colour] >= TREASURE_SIZE]
+    if sensitive >= TREASURE_SIZE:
+        bases.append("sensitive")
+    return bases
+
+
+def _least_valuable(cards):
+    """Return ``cards`` ordered for losing: simple before sensitive, oldest first."""
+    return sorted(cards, key=lambda c: SENSITIVE[c])

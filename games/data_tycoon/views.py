@@ -1,0 +1,73 @@
+"""What a seat may see: the one place where hidden information leaves a state.
+
+Cards appear as ids; ``catalogue(variant)`` (or ``game.cards(variant)``) maps
+an id to its card dict, and is sent to a client once per match.
+"""
+
+from games.data_tycoon.cards import cards as _cards
+
+CALL_WINDOWS = ("call_data", "call_databreach")
+
+
+def view(state, seat):
+    """Return the JSON-able view of ``seat`` (``None``: the public, projector view)."""
+    players = []
+    for s in range(state.n):
+        p = {
+            "seat": s,
+            "hand_count": len(state.hands[s]),
+            "reserve_count": len(state.reserves[s]),
+            "collection": list(state.collections[s]),
+            "frozen": list(state.frozen[s]),
+            "purposes": list(state.purposes[s]),
+            "consents": list(state.consents[s]),
+            "treasures": [
+                {"label": tr["label"], "cards": list(tr["cards"])} for tr in state.treasures[s]
+            ],
+            "skips": state.skips[s],
+            "transparent_turns": state.transparent[s],
+        }
+        if state.transparent[s]:
+            p["hand"] = list(state.hands[s])  # Transparency: the hand is played open
+        players.append(p)
+    window = None
+    if state.windows:
+        w = state.windows[0]
+        # A call window is known only to its actor: the others must not learn
+        # that a Purpose or a Databreach card was drawn before it is called.
+        if w["kind"] not in CALL_WINDOWS or w["seat"] == seat:
+            window = {k: (list(v) if isinstance(v, list) else v) for k, v in w.items()}
+    v = {
+        "game": "data_tycoon",
+        "variant": state.variant,
+        "seat": seat,
+        "num_players": state.n,
+        "ply": state.ply,
+        "turn": state.turn,
+        "to_move": state.to_move(),
+        "deck_count": len(state.deck),
+        "table": list(state.table),
+        "pile": list(state.pile),
+        "players": players,
+        "window": window,
+        "threats": [
+            {k: t[k] for k in ("id", "seat", "attacker", "seconds", "turns") if k in t}
+            for t in state.threats
+        ],
+        "time_mode": state.options["time_mode"],
+        "scores": state.scores(),
+        "over": state.over,
+        "result": state.result(),
+        "last_events": [dict(e) for e in state.last_events],
+    }
+    if seat is not None:
+        v["hand"] = list(state.hands[seat])
+        v["reserve"] = list(state.reserves[seat])
+        v["undeclared"] = list(state.undeclared[seat])
+        v["hidden_breaches"] = list(state.hidden[seat])
+    return v
+
+
+def catalogue(variant):
+    """Return ``{card id: card dict}`` for ``variant``: what a client needs to draw cards."""
+    return {card["id"]: card for card in _cards(variant)}

@@ -1,0 +1,31 @@
+"""Drive a match with bots: the loop shared by the simulator, the golden files and tests.
+
+It plays the server's part too: when nobody may act, or (with probability
+``expire``) before a seat acts, it fires one of the state's timers as the referee.
+"""
+
+
+def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
+    """Play ``state`` to the end; return the action log as ``[(seat, action), ...]``."""
+    log = []
+    for _ in range(max_steps):
+        if state.is_over():
+            return log
+        movers = state.to_move()
+        if movers and not (expire and rng.random() < expire and state.timers()):
+            seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
+            legal = state.legal_actions(seat)
+            bot = bots[seat]
+            view = state.view(seat) if bot.needs_view else None
+            action = bot.choose(view, legal, rng)
+        else:
+            seat = None
+            legal = state.legal_actions(None)
+            if not legal:
+                raise RuntimeError("nobody may act and no timer runs: the game is stuck")
+            action = legal[rng.randrange(len(legal))]
+        events = state.apply(seat, action)
+        log.append((seat, action))
+        if on_step is not None:
+            on_step(seat, action, events)
+    raise RuntimeError(f"the game did not end within {max_steps} steps")

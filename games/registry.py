@@ -1,0 +1,38 @@
+"""The games the platform knows, registered by slug.
+
+Importing this module is cheap and imports no Django: the game packages are
+imported on the first lookup.
+"""
+
+import importlib
+
+GAME_MODULES = ("games.data_tycoon",)
+
+_games = {}
+_loaded = []
+
+
+def register(game):
+    """Add ``game`` to the registry under ``game.slug``; return it."""
+    _games[game.slug] = game
+    return game
+
+
+def _load():
+    """Import every known game package once, so each registers itself."""
+    if not _loaded:
+        for module in GAME_MODULES:
+            importlib.import_module(module)
+        _loaded.append(True)
+
+
+def get_game(slug):
+    """Return the game registered as ``slug``; raise KeyError if unknown."""
+    _load()
+    return _games[slug]
+
+
+def all_games():
+    """Return every registered game, in a stable order (by slug)."""
+    _load()
+    return [_games[slug] for slug in sorted(_games)]
