@@ -1,0 +1,117 @@
+"""Plain-language game-log lines for Data-Tycoon events, translatable without Django.
+
+``describe_event(event)`` returns ``(template, params)``: an English template
+marked with ``gettext_noop`` (so ``makemessages`` extracts it) and its
+parameters. The Django layer shows ``gettext(template) % params``; it may pass
+``player_name`` and ``card_name`` to put nicknames and translated card names in.
+"""
+
+from games.data_tycoon.cards import BY_ID
+from games.engine.i18n import gettext_noop
+
+TEMPLATES = {
+    "setup": gettext_noop(
+        "The deck is shuffled; %(table)s cards are laid on the table, "
+        "%(specials)s special cards among them stay out of play."
+    ),
+    "deal": gettext_noop("Cards are dealt; %(deck)s cards are left in the deck."),
+    "turn": gettext_noop("It is %(player)s's turn."),
+    "turn_skipped": gettext_noop("%(player)s skips this turn."),
+    "data_called": gettext_noop("%(player)s calls DATA!"),
+    "data_missed": gettext_noop(
+        "%(player)s did not call DATA! in time: %(cards)s goes to the table, unused."
+    ),
+    "databreach_called": gettext_noop("%(player)s calls DATABREACH! (%(cards)s)"),
+    "breach_skip": gettext_noop("The data breach costs %(player)s this turn."),
+    "databreach_discovered": gettext_noop(
+        "%(player)s hid a data breach (%(cards)s): it comes out now!"
+    ),
+    "capture": gettext_noop("%(player)s plays %(card)s and captures %(captured)s."),
+    "lay": gettext_noop("%(player)s lays %(card)s on the table."),
+    "keep": gettext_noop("%(player)s places %(card)s beside their collection."),
+    "set_aside": gettext_noop("%(player)s sets a card aside, face down."),
+    "discard": gettext_noop("%(player)s throws %(card)s on the table without effect."),
+    "attack": gettext_noop("%(player)s plays %(card)s against %(target)s."),
+    "treasures_lost": gettext_noop(
+        "%(player)s loses %(treasures)s Data-Treasure(s): %(count)s cards go back to the deck."
+    ),
+    "transparency": gettext_noop("%(player)s must play with an open hand for %(turns)s turns."),
+    "time_started": gettext_noop(
+        "Time card: %(player)s must give up 6 Dataset cards or a Data-Treasure "
+        "unless they draw a Purpose or Consent card in time."
+    ),
+    "time_lifted": gettext_noop(
+        "%(player)s drew a Purpose or Consent card: the Time card is lifted."
+    ),
+    "time_up": gettext_noop("Time is up for %(player)s."),
+    "frozen": gettext_noop("%(player)s freezes %(card)s: it counts but can join no treasure."),
+    "treasure_built": gettext_noop("%(player)s builds a Data-Treasure for %(card)s."),
+    "treasure_split": gettext_noop("%(player)s uses %(card)s to split a Data-Treasure in two."),
+    "skips": gettext_noop("%(player)s cannot pay and will skip %(turns)s turns."),
+    "timeout": gettext_noop("%(player)s did not answer in time."),
+    "game_over": gettext_noop("The game is over. Winner(s): %(winners)s."),
+}
+RETURNED = {
+    "complaint": gettext_noop("Complaint: %(player)s returns %(count)s Dataset cards to the deck."),
+    "minimization": gettext_noop(
+        "Minimization: %(player)s returns all %(count)s loose Dataset cards to the deck."
+    ),
+    "time": gettext_noop("Time card: %(player)s returns %(count)s Dataset cards to the deck."),
+    "databreach": gettext_noop("Data breach: %(player)s loses %(count)s Dataset cards."),
+}
+COUNTERED = {
+    "sanction": gettext_noop("%(player)s answers with %(card)s: the Sanction has no effect."),
+    "complaint": gettext_noop("%(player)s answers with %(card)s: the Complaint has no effect."),
+    "minimization": gettext_noop(
+        "%(player)s answers with %(card)s: the Minimization has no effect."
+    ),
+    "transparency": gettext_noop(
+        "%(player)s answers with %(card)s: the Transparency card has no effect."
+    ),
+    "time": gettext_noop("%(player)s answers with %(card)s: the Time card has no effect."),
+    "databreach": gettext_noop("%(player)s answers with %(card)s: the data breach is contained."),
+}
+
+
+def _default_player(seat):
+    """Return a neutral name for ``seat`` (seats count from 1 for people)."""
+    return f"#{seat + 1}"
+
+
+def _default_card(card_id):
+    """Return the English name of a card."""
+    return BY_ID[card_id]["name"]["en"]
+
+
+def describe_event(event, player_name=None, card_name=None):
+    """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
+    player = player_name or _default_player
+    card = card_name or _default_card
+    kind = event["type"]
+    params = {}
+    if event.get("seat") is not None:
+        params["player"] = player(event["seat"])
+    if "target" in event:
+        params["target"] = player(event["target"])
+    for key in ("card", "captured"):
+        if key in event:
+            params[key] = card(event[key])
+    if kind == "treasure_built":
+        params["card"] = card(event["purpose"])
+    if kind == "treasure_split":
+        params["card"] = card(event["consent"])
+    if "cards" in event:
+        params["cards"] = ", ".join(card(c) for c in event["cards"])
+    for key in ("count", "treasures", "turns", "deck"):
+        if key in event and event[key] is not None:
+            params[key] = event[key]
+    if kind == "setup":
+        params["table"] = len(event["table"]) + len(event["pile"])
+        params["specials"] = len(event["pile"])
+    if kind == "game_over":
+        params["winners"] = ", ".join(player(s) for s in event["winners"])
+    if kind == "datasets_returned":
+        return RETURNED[event["cause"]], params
+    if kind == "countered":
+        return COUNTERED[event["attack"]], params
+    return TEMPLATES[kind], params
