@@ -93,9 +93,7 @@ class SessionForm(forms.Form):
     table_size = forms.IntegerField(
         label=_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
     )
-    bots_fill = forms.BooleanField(
-        label=_lazy("Bots fill empty seats"), required=False
-    )
+    bots_fill = forms.BooleanField(label=_lazy("Bots fill empty seats"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

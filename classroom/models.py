@@ -71,9 +71,7 @@ class ClassSession(models.Model):
     table_size = models.PositiveSmallIntegerField(_("table size"))
     bots_fill = models.BooleanField(_("bots fill empty seats"), default=False)
     join_code = models.CharField(_("join code"), max_length=6, db_index=True)
-    state = models.CharField(
-        _("state"), max_length=10, choices=State.choices, default=State.LOBBY
-    )
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.LOBBY)
     locked = models.BooleanField(_("lobby locked"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)

@@ -13,7 +13,9 @@ MAX_LENGTH = 20
 WORDS_DIR = Path(__file__).resolve().parent / "refused_words"
 
 # Digits and symbols that stand in for letters in disguised insults.
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
 _WORD = re.compile(r"\w+")
 
 
@@ -39,10 +41,10 @@ def refused_words() -> frozenset[str]:
     """Return every language's refused words, folded (classrooms mix languages)."""
     words = set()
     for path in sorted(WORDS_DIR.glob("*.txt")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            line = line.strip()
-            if line and not line.startswith("#"):
-                words.add(_fold(line))
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            word = raw.strip()
+            if word and not word.startswith("#"):
+                words.add(_fold(word))
     return frozenset(words)
 
 

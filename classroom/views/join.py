@@ -47,22 +47,47 @@ def _removed(request, session, device_id):
     return _with_device(response, device_id, request)
 
 
+def _resolve_code(request, normalized: str):
+    """Return (open session or None, error message or None, HTTP status) for a typed code."""
+    if not normalized:
+        return None, None, 200
+    ip = ratelimit.client_ip(request)
+    if ratelimit.is_blocked(ip):
+        return None, _("Too many attempts with a wrong code. Please wait a minute."), 429
+    session = _open_session(normalized)
+    if session is None:
+        ratelimit.record_wrong_code(ip)
+        return None, _("No open session has this code. Check it with your teacher."), 200
+    return session, None, 200
+
+
+def _seated(response, participant, device_id, request):
+    """Send the student to their lobby, remembering their place on the device."""
+    identity.set_student_cookie(response, participant)
+    return _with_device(response, device_id, request)
+
+
+def _try_join(request, form, session, device_id):
+    """Join with a valid form; return the response, or None with the refusal on the form."""
+    nickname = form.cleaned_data.get("pseudonym") or form.cleaned_data["nickname"]
+    try:
+        participant = actions.do_join_session(session, nickname, device_id)
+    except actions.ActionRefused as refusal:
+        if refusal.code == "kicked":
+            return _removed(request, session, device_id)
+        on_nickname = refusal.code == "taken" and "nickname" in form.fields
+        form.add_error("nickname" if on_nickname else None, refusal.message)
+        return None
+    response = redirect("classroom:lobby", code=session.join_code)
+    return _seated(response, participant, device_id, request)
+
+
 def join(request, code=""):
     """Ask for the code and a nickname (or a pseudonym from the class roster)."""
     device_id = identity.device_id_from(request.COOKIES) or identity.new_device_id()
-    ip = ratelimit.client_ip(request)
     typed_code = request.POST.get("code", code) if request.method == "POST" else code
     normalized = normalize_code(typed_code)
-    session, code_error, status = None, None, 200
-    if normalized:
-        if ratelimit.is_blocked(ip):
-            code_error = _("Too many attempts with a wrong code. Please wait a minute.")
-            status = 429
-        else:
-            session = _open_session(normalized)
-            if session is None:
-                ratelimit.record_wrong_code(ip)
-                code_error = _("No open session has this code. Check it with your teacher.")
+    session, code_error, status = _resolve_code(request, normalized)
 
     if session is not None:
         translation.activate(session.language)
@@ -72,8 +97,7 @@ def join(request, code=""):
         place = session.participants.filter(device_id=device_id, kicked=False).first()
         if place is not None:  # this device already has a place: back to it
             response = redirect("classroom:lobby", code=session.join_code)
-            identity.set_student_cookie(response, place)
-            return _with_device(response, device_id, request)
+            return _seated(response, place, device_id, request)
 
     pseudonyms = _free_pseudonyms(session) if session is not None else None
     initial = {"code": normalized or typed_code}
@@ -84,18 +108,9 @@ def join(request, code=""):
         if code_error:
             form.add_error("code", code_error)
         elif valid and session is not None:
-            nickname = form.cleaned_data.get("pseudonym") or form.cleaned_data["nickname"]
-            try:
-                participant = actions.do_join_session(session, nickname, device_id)
-            except actions.ActionRefused as refusal:
-                field = "nickname" if refusal.code == "taken" and "nickname" in form.fields else None
-                form.add_error(field, refusal.message)
-                if refusal.code == "kicked":
-                    return _removed(request, session, device_id)
-            else:
-                response = redirect("classroom:lobby", code=session.join_code)
-                identity.set_student_cookie(response, participant)
-                return _with_device(response, device_id, request)
+            response = _try_join(request, form, session, device_id)
+            if response is not None:
+                return response
     else:
         form = JoinForm(pseudonyms=pseudonyms, initial=initial)
         if code_error:
@@ -138,4 +153,3 @@ def lobby(request, code):
             "game_name": game_name(session.game, session.language),
         },
     )
-

@@ -26,7 +26,8 @@ def session_create(request, pk):
             form.add_error(None, refusal.message)
         else:
             messages.success(
-                request, _("Session open. Students join with the code %(code)s.")
+                request,
+                _("Session open. Students join with the code %(code)s.")
                 % {"code": session.join_code},
             )
             return redirect(session)
@@ -40,6 +41,7 @@ def session_detail(request, pk):
     """Show the join code, its QR code, the live roster and the controls."""
     session = get_session_or_404(request, pk)
     join_url = request.build_absolute_uri(reverse("classroom:join_code", args=[session.join_code]))
+    qr = qr_svg(join_url, title=_("QR code to join the session")) if session.is_open else ""
     return render(
         request,
         "classroom/session_detail.html",
@@ -47,7 +49,7 @@ def session_detail(request, pk):
             "session": session,
             "participants": session.active_participants(),
             "join_url": join_url,
-            "qr": qr_svg(join_url, title=_("QR code to join the session")) if session.is_open else "",
+            "qr": qr,
             "game_name": game_name(session.game),
             "variant_label": variant_label(session.game, session.variant),
         },
