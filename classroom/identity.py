@@ -21,9 +21,26 @@ def _unsign(cookies, name: str, salt: str, max_age: int):
     if not value:
         return None
     try:
-        return signing.get_cookie_signer(salt=name + salt).unsign(value, max_age=max_age)
+        return _signer(name, salt).unsign(value, max_age=max_age)
     except signing.BadSignature:
         return None
+
+
+def _signer(name: str, salt: str) -> signing.TimestampSigner:
+    """Return the signer of one cookie (SECRET_KEY, salted by the cookie's purpose)."""
+    return signing.TimestampSigner(salt=f"{salt}:{name}")
+
+
+def _set(response, name: str, value: str, salt: str, max_age: int) -> None:
+    """Set a signed, HttpOnly, SameSite=Lax cookie."""
+    response.set_cookie(
+        name,
+        _signer(name, salt).sign(value),
+        max_age=max_age,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
 
 
 def device_id_from(cookies) -> str | None:
@@ -49,27 +66,17 @@ def new_device_id() -> str:
 
 def set_device_cookie(response, device_id: str) -> None:
     """Store the device id on the device."""
-    response.set_signed_cookie(
-        settings.DEVICE_COOKIE_NAME,
-        device_id,
-        salt=DEVICE_SALT,
-        max_age=DEVICE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
-    )
+    _set(response, settings.DEVICE_COOKIE_NAME, device_id, DEVICE_SALT, DEVICE_MAX_AGE)
 
 
 def set_student_cookie(response, participant) -> None:
     """Store the student's participant on the device."""
-    response.set_signed_cookie(
+    _set(
+        response,
         settings.STUDENT_COOKIE_NAME,
         str(participant.pk),
-        salt=STUDENT_SALT,
-        max_age=settings.STUDENT_COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
+        STUDENT_SALT,
+        settings.STUDENT_COOKIE_MAX_AGE,
     )
 
 

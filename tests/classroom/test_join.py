@@ -1,0 +1,305 @@
+"""The student join flow: codes, nicknames, roster, bad input, kick, lock, rate limit."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from classroom import actions
+from classroom.models import MAX_PARTICIPANTS, Participant
+from tests.classroom.conftest import join_client, open_session
+
+pytestmark = pytest.mark.django_db
+
+
+def post_join(client, code, nickname="", **extra):
+    return client.post("/join/", {"code": code, "nickname": nickname, **extra})
+
+
+def text(response):
+    return response.content.decode()
+
+
+def test_join_page_says_nicknames_only():
+    response = Client().get(reverse("classroom:join"))
+    assert response.status_code == 200
+    body = text(response)
+    assert "no account, no e-mail address, no real name" in body
+    assert 'name="nickname"' in body
+
+
+def test_join_seats_the_student_and_sets_signed_httponly_cookies(session):
+    client = Client()
+    response = post_join(client, session.join_code, "  Sam   the   Fox ")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("classroom:lobby", args=[session.join_code])
+    participant = session.participants.get()
+    assert participant.nickname == "Sam the Fox"
+    for name in (settings.STUDENT_COOKIE_NAME, settings.DEVICE_COOKIE_NAME):
+        morsel = response.cookies[name]
+        assert morsel["httponly"] and morsel["samesite"] == "Lax"
+        assert ":" in morsel.value  # signed
+    assert participant.device_id in response.cookies[settings.DEVICE_COOKIE_NAME].value
+    lobby = client.get(response["Location"])
+    assert lobby.status_code == 200
+    assert "Sam the Fox" in text(lobby)
+
+
+def test_code_is_case_insensitive_and_ignores_spaces(session):
+    code = session.join_code
+    typed = f" {code[:3].lower()} {code[3:].lower()} "
+    response = post_join(Client(), typed, "Sam")
+    assert response.status_code == 302
+    assert session.participants.count() == 1
+
+
+def test_qr_link_prefills_the_code(session):
+    response = Client().get(reverse("classroom:join_code", args=[session.join_code.lower()]))
+    assert response.status_code == 200
+    assert f'value="{session.join_code}"' in text(response)
+
+
+def test_unknown_code_keeps_what_was_typed(session):
+    response = post_join(Client(), "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY", "Sam")
+    assert response.status_code == 200
+    body = text(response)
+    assert "No open session has this code" in body
+    assert 'value="Sam"' in body
+    assert not Participant.objects.exists()
+
+
+def test_closed_code_is_refused(session):
+    actions.do_end_session(session)
+    response = post_join(Client(), session.join_code, "Sam")
+    assert "No open session has this code" in text(response)
+    assert not Participant.objects.exists()
+
+
+def test_unknown_code_message_in_the_users_language(session):
+    client = Client(headers={"accept-language": "fr"})
+    response = post_join(client, "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY", "Sam")
+    assert response["Content-Language"] == "fr"
+
+
+def test_taken_nickname_case_insensitive(session):
+    join_client(session, "Sam")
+    response = post_join(Client(), session.join_code, "  sAM ")
+    assert response.status_code == 200
+    assert "already uses this nickname" in text(response)
+    assert 'value="  sAM "' in text(response)  # kept as typed
+    assert session.participants.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("nickname", "message"),
+    [
+        ("S", "at least 2 characters"),
+        ("   ", "Please type a nickname"),
+        ("x" * 21, "at most 20 characters"),
+        ("Big Idiot", "not allowed"),
+        ("st0pid", "not allowed"),  # not a refused word: a typo must pass
+    ],
+)
+def test_nickname_rules_on_the_form(session, nickname, message):
+    response = post_join(Client(), session.join_code, nickname)
+    if nickname == "st0pid":
+        assert response.status_code == 302
+        return
+    assert response.status_code == 200
+    assert message in text(response)
+    assert not Participant.objects.exists()
+
+
+def test_refused_word_in_the_sessions_language(school_class):
+    session = open_session(school_class, language="fr")
+    response = post_join(Client(), session.join_code, "Le Connard")
+    assert response.status_code == 200
+    assert response["Content-Language"] == "fr"
+    assert not Participant.objects.exists()
+
+
+def test_reload_returns_to_the_same_participant(session, student):
+    participant = session.participants.get()
+    again = student.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert again.status_code == 302
+    assert again["Location"] == reverse("classroom:lobby", args=[session.join_code])
+    # joining again from the same device does not make a second participant
+    post_join(student, session.join_code, "Another Name")
+    assert list(session.participants.all()) == [participant]
+    lobby = student.get(reverse("classroom:lobby", args=[session.join_code]))
+    assert lobby.context["participant"] == participant
+
+
+def test_lost_student_cookie_finds_the_place_by_device(session, student):
+    participant = session.participants.get()
+    del student.cookies[settings.STUDENT_COOKIE_NAME]
+    response = student.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert response.status_code == 302
+    assert student.get(response["Location"]).context["participant"] == participant
+
+
+def test_lobby_without_a_place_goes_to_the_join_form(session):
+    response = Client().get(reverse("classroom:lobby", args=[session.join_code]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("classroom:join_code", args=[session.join_code])
+
+
+def test_forged_student_cookie_is_ignored(session, student):
+    client = Client()
+    client.cookies[settings.STUDENT_COOKIE_NAME] = str(session.participants.get().pk)
+    response = client.get(reverse("classroom:lobby", args=[session.join_code]))
+    assert response.status_code == 302
+
+
+def test_session_language_applies_to_student_pages(school_class):
+    session = open_session(school_class, language="es")
+    client = Client(headers={"accept-language": "en"})
+    form = client.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert form["Content-Language"] == "es"
+    assert '<html lang="es"' in text(form)
+    join_client(session, "Sam", client)
+    lobby = client.get(reverse("classroom:lobby", args=[session.join_code]))
+    assert lobby["Content-Language"] == "es"
+    assert '<html lang="es"' in text(lobby)
+
+
+# Kick
+
+
+def test_kicked_device_cannot_rejoin_even_with_another_nickname(session, student, client_a):
+    participant = session.participants.get()
+    response = client_a.post(
+        reverse("classroom:session_kick", args=[session.pk]), {"participant": participant.pk}
+    )
+    assert response.status_code == 302
+    participant.refresh_from_db()
+    assert participant.kicked
+    lobby = student.get(reverse("classroom:lobby", args=[session.join_code]))
+    assert lobby.status_code == 403
+    assert "You have been removed from this session" in text(lobby)
+    del student.cookies[settings.STUDENT_COOKIE_NAME]  # even without the seat cookie
+    again = post_join(student, session.join_code, "Totally New")
+    assert again.status_code == 403
+    assert "removed from this session" in text(again)
+    assert session.participants.count() == 1
+
+
+def test_kicked_nickname_stays_taken_and_other_devices_still_join(session, student):
+    actions.do_kick_participant(session.participants.get())
+    assert "already uses this nickname" in text(post_join(Client(), session.join_code, "Sam"))
+    assert post_join(Client(), session.join_code, "Robin").status_code == 302
+
+
+def test_kick_in_a_finished_session_is_refused(session, student, client_a):
+    actions.do_end_session(session)
+    participant = session.participants.get()
+    response = client_a.post(
+        reverse("classroom:session_kick", args=[session.pk]),
+        {"participant": participant.pk},
+        follow=True,
+    )
+    assert "This session has ended" in text(response)
+    participant.refresh_from_db()
+    assert not participant.kicked
+
+
+# Lock, capacity
+
+
+def test_locked_lobby_refuses_newcomers_but_not_returning_students(session, student, client_a):
+    client_a.post(reverse("classroom:session_lock", args=[session.pk]))
+    session.refresh_from_db()
+    assert session.locked
+    response = post_join(Client(), session.join_code, "Late Comer")
+    assert response.status_code == 200
+    assert "locked this session" in text(response)
+    assert 'value="Late Comer"' in text(response)
+    assert student.get(reverse("classroom:lobby", args=[session.join_code])).status_code == 200
+    client_a.post(reverse("classroom:session_unlock", args=[session.pk]))
+    assert post_join(Client(), session.join_code, "Late Comer").status_code == 302
+
+
+def test_full_session_is_refused(session):
+    Participant.objects.bulk_create(
+        Participant(session=session, nickname=f"P{i}", nickname_key=f"p{i}", device_id=f"d{i}")
+        for i in range(MAX_PARTICIPANTS)
+    )
+    response = post_join(Client(), session.join_code, "One Too Many")
+    assert response.status_code == 200
+    assert "This session is full" in text(response)
+    assert session.participants.count() == MAX_PARTICIPANTS
+
+
+# Rate limit
+
+
+def test_wrong_codes_are_rate_limited_even_when_the_next_is_right(session):
+    client = Client()
+    wrong = "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY"
+    for _ in range(settings.JOIN_RATE_LIMIT):
+        assert "No open session has this code" in text(post_join(client, wrong, "Sam"))
+    response = post_join(client, session.join_code, "Sam")
+    assert response.status_code == 429
+    assert "Too many attempts" in text(response)
+    assert "wait a minute" in text(response)
+    assert not Participant.objects.exists()
+    # the QR link counts too: it reveals whether a code exists
+    assert client.get(reverse("classroom:join_code", args=[session.join_code])).status_code == 429
+
+
+def test_rate_limit_is_per_client(session):
+    wrong = "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY"
+    attacker = Client(REMOTE_ADDR="10.0.0.66")
+    for _ in range(settings.JOIN_RATE_LIMIT + 1):
+        post_join(attacker, wrong, "Sam")
+    try:
+        assert post_join(Client(), session.join_code, "Sam").status_code == 302
+    finally:
+        from classroom import ratelimit
+
+        ratelimit.reset("10.0.0.66")
+
+
+def test_right_codes_are_not_counted(session):
+    client = Client()
+    for _ in range(settings.JOIN_RATE_LIMIT + 2):
+        client.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert post_join(client, session.join_code, "Sam").status_code == 302
+
+
+# Roster
+
+
+def test_roster_session_offers_pseudonyms_not_a_free_nickname(roster_session):
+    response = Client().get(reverse("classroom:join_code", args=[roster_session.join_code]))
+    body = text(response)
+    assert 'name="pseudonym"' in body
+    assert 'name="nickname"' not in body
+    assert "Blue Fox" in body and "Red Panda" in body
+
+
+def test_code_typed_on_the_plain_form_leads_to_the_roster(roster_session):
+    response = post_join(Client(), roster_session.join_code, "Free Name")
+    assert response.status_code == 200
+    assert 'name="pseudonym"' in text(response)
+    assert not Participant.objects.exists()
+
+
+def test_taken_pseudonym_is_not_offered(roster_session):
+    client = Client()
+    response = client.post("/join/", {"code": roster_session.join_code, "pseudonym": "Green Owl"})
+    assert response.status_code == 302
+    assert roster_session.participants.get().nickname == "Green Owl"
+    body = text(Client().get(reverse("classroom:join_code", args=[roster_session.join_code])))
+    assert "Green Owl" not in body
+    assert "Blue Fox" in body
+    # posting a taken pseudonym anyway is refused
+    again = Client().post("/join/", {"code": roster_session.join_code, "pseudonym": "Green Owl"})
+    assert again.status_code == 200
+    assert roster_session.participants.count() == 1
+
+
+def test_a_name_outside_the_roster_is_refused(roster_session):
+    response = Client().post("/join/", {"code": roster_session.join_code, "pseudonym": "Hacker"})
+    assert response.status_code == 200
+    assert not Participant.objects.exists()
