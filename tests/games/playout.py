@@ -1,0 +1,51 @@
+"""Random playouts shared by the contract tests: any registered game, any seat, the referee too."""
+
+import random
+
+MAX_STEPS = 20_000
+REFEREE_CHANCE = 0.15
+
+
+def choose(state, rng):
+    """Return a random ``(seat, action)``: a mover's action, or sometimes a timer expiry."""
+    movers = state.to_move()
+    expiries = state.legal_actions(None)
+    if expiries and (not movers or rng.random() < REFEREE_CHANCE):
+        return None, rng.choice(expiries)
+    seat = rng.choice(movers)
+    return seat, rng.choice(state.legal_actions(seat))
+
+
+def playout(game, variant, players, seed, choice_seed, *, options=None, check=None):
+    """Play a random game to its end, calling ``check(state, seat, action)`` before each step.
+
+    ``check`` may return a replacement state (e.g. its JSON round trip) to go on with.
+    Return ``(state, log)``.
+    """
+    state = game.new_state(players, seed, variant, options)
+    rng = random.Random(choice_seed)
+    log = []
+    for _ in range(MAX_STEPS):
+        if state.is_over():
+            return state, log
+        seat, action = choose(state, rng)
+        if check is not None:
+            state = check(state, seat, action) or state
+        state.apply(seat, action)
+        log.append((seat, action))
+    raise AssertionError(f"no end after {MAX_STEPS} steps")
+
+
+def strings(obj, out=None):
+    """Return the set of every string inside a JSON-like structure."""
+    out = set() if out is None else out
+    if isinstance(obj, str):
+        out.add(obj)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            out.add(key)
+            strings(value, out)
+    elif isinstance(obj, list | tuple):
+        for value in obj:
+            strings(value, out)
+    return out
