@@ -8,7 +8,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from classroom.catalogue import available_games, find_game, localized
+from classroom import catalogue
+from classroom.catalogue import localized
 from classroom.codes import CODE_LENGTH, normalize_code
 from classroom.models import MAX_PARTICIPANTS, SchoolClass
 from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
@@ -69,13 +70,13 @@ class SchoolClassForm(forms.ModelForm):
 
 def game_choices():
     """Return the registered games as (slug, name) pairs in the current language."""
-    return [(game.slug, localized(game.name)) for game in available_games()]
+    return [(game.slug, localized(game.name)) for game in catalogue.available_games()]
 
 
 def variant_choices():
     """Return every game's variants, grouped by game, for one select."""
     choices = [("", _("The game's default variant"))]
-    for game in available_games():
+    for game in catalogue.available_games():
         group = [(slug, localized(labels)) for slug, labels in game.variants.items()]
         choices.append((localized(game.name), group))
     return choices
@@ -97,7 +98,7 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.games = available_games()
+        self.games = catalogue.available_games()
         self.fields["game"].choices = game_choices()
         self.fields["variant"].choices = variant_choices()
         self.fields["language"].choices = list(settings.LANGUAGES)
@@ -119,7 +120,7 @@ class SessionForm(forms.Form):
         cleaned = super().clean()
         if not self.games:
             raise ValidationError(_("No game is available yet."))
-        game = find_game(cleaned.get("game") or "")
+        game = catalogue.find_game(cleaned.get("game") or "")
         if game is None:
             return cleaned
         variant = cleaned.get("variant") or game.default_variant

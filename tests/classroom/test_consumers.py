@@ -1,0 +1,130 @@
+"""The live lobby over the real Redis channel layer, through config.asgi.application."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.test import Client
+
+from classroom import actions
+from classroom.consumers import CLOSE_ENDED, CLOSE_REFUSED, CLOSE_REMOVED
+from config.asgi import application
+from tests.classroom.channels_testing import WebsocketCommunicator
+from tests.classroom.conftest import join_client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+TIMEOUT = 10
+
+
+def test_the_channel_layer_is_redis():
+    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+
+
+def cookie_header(client: Client) -> bytes:
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items()).encode()
+
+
+def socket(session, client: Client | None = None, origin=b"http://localhost"):
+    headers = [(b"origin", origin)]
+    if client is not None:
+        headers.append((b"cookie", cookie_header(client)))
+    return WebsocketCommunicator(application, f"/ws/session/{session.join_code}/", headers)
+
+
+async def connect(communicator):
+    connected, _subprotocol = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    return await communicator.receive_from(timeout=TIMEOUT)
+
+
+async def test_teacher_sees_a_student_join_live(session, client_a):
+    teacher = socket(session, client_a)
+    first = await connect(teacher)
+    assert 'id="roster"' in first and "Nobody has joined yet" in first
+    await sync_to_async(join_client)(session, "Sam the Fox")
+    update = await teacher.receive_from(timeout=TIMEOUT)
+    assert 'id="roster"' in update
+    assert "Sam the Fox" in update
+    assert 'form="kick-form"' in update
+    await teacher.disconnect()
+
+
+async def test_students_see_each_other_join(session):
+    first_student = await sync_to_async(join_client)(session, "Sam")
+    student = socket(session, first_student)
+    first = await connect(student)
+    assert 'id="lobby-live"' in first and "Sam" in first
+    await sync_to_async(join_client)(session, "Robin")
+    update = await student.receive_from(timeout=TIMEOUT)
+    assert "Robin" in update
+    await student.disconnect()
+
+
+async def test_kicked_student_is_told_and_disconnected(session):
+    device = await sync_to_async(join_client)(session, "Sam")
+    student = socket(session, device)
+    await connect(student)
+    participant = await sync_to_async(session.participants.get)()
+    await sync_to_async(actions.do_kick_participant)(participant)
+    notice = await student.receive_from(timeout=TIMEOUT)
+    assert "You have been removed from this session" in notice
+    closed = await student.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": CLOSE_REMOVED}
+    # and the removed device cannot open the socket again
+    again = socket(session, device)
+    connected, code = await again.connect(timeout=TIMEOUT)
+    assert not connected and code == CLOSE_REFUSED
+
+
+async def test_students_are_told_when_the_session_ends(session):
+    device = await sync_to_async(join_client)(session, "Sam")
+    student = socket(session, device)
+    await connect(student)
+    await sync_to_async(actions.do_end_session)(session)
+    notice = await student.receive_from(timeout=TIMEOUT)
+    assert "ended this session" in notice
+    assert await student.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": CLOSE_ENDED,
+    }
+
+
+async def test_state_changes_reach_students_in_the_sessions_language(school_class):
+    from tests.classroom.conftest import open_session
+
+    session = await sync_to_async(open_session)(school_class, language="fr")
+    device = await sync_to_async(join_client)(session, "Sam")
+    student = socket(session, device)
+    await connect(student)
+    await sync_to_async(actions.do_start_session)(session)
+    update = await student.receive_from(timeout=TIMEOUT)
+    assert "lobby-state--running" in update
+    await student.disconnect()
+
+
+@pytest.mark.parametrize("who", ["anonymous", "other_teacher", "forged_cookie", "bad_origin"])
+async def test_strangers_are_refused(session, client_b, who):
+    if who == "anonymous":
+        communicator = socket(session)
+    elif who == "other_teacher":
+        communicator = socket(session, client_b)
+    elif who == "forged_cookie":
+        forged = Client()
+        forged.cookies[settings.STUDENT_COOKIE_NAME] = "1"
+        communicator = socket(session, forged)
+    else:
+        device = await sync_to_async(join_client)(session, "Sam")
+        communicator = socket(session, device, origin=b"http://evil.example")
+    connected, code = await communicator.connect(timeout=TIMEOUT)
+    assert not connected
+    if who != "bad_origin":
+        assert code == CLOSE_REFUSED
+
+
+async def test_a_student_of_another_session_is_refused(session, school_class):
+    from tests.classroom.conftest import open_session
+
+    other = await sync_to_async(open_session)(school_class)
+    device = await sync_to_async(join_client)(other, "Sam")
+    connected, code = await socket(session, device).connect(timeout=TIMEOUT)
+    assert not connected and code == CLOSE_REFUSED

@@ -1,0 +1,158 @@
+"""Sessions: the launch form with and without games, the QR code, the state machine."""
+
+import pytest
+from django.urls import reverse
+
+from classroom import actions, catalogue
+from classroom.models import ClassSession
+from tests.classroom.conftest import join_client
+
+pytestmark = pytest.mark.django_db
+
+
+def create_url(school_class):
+    return reverse("classroom:session_create", args=[school_class.pk])
+
+
+def launch(client, school_class, **overrides):
+    data = {
+        "game": "fake_game",
+        "variant": "short",
+        "language": "fr",
+        "table_size": "3",
+        "bots_fill": "on",
+    }
+    data.update(overrides)
+    return client.post(create_url(school_class), data)
+
+
+def test_form_says_no_game_is_available(client_a, school_class, no_game):
+    response = client_a.get(create_url(school_class))
+    assert response.status_code == 200
+    assert "No game is available yet" in response.content.decode()
+    response = launch(client_a, school_class)
+    assert response.status_code == 200
+    assert not ClassSession.objects.exists()
+
+
+def test_form_works_when_the_registry_module_is_missing(monkeypatch, client_a, school_class):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_registry(name, *args, **kwargs):
+        if name == "games.registry":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_registry)
+    assert catalogue.available_games() == []
+    response = client_a.get(create_url(school_class))
+    assert "No game is available yet" in response.content.decode()
+
+
+def test_catalogue_reads_the_real_registry():
+    registry = pytest.importorskip("games.registry")
+    assert [g.slug for g in catalogue.available_games()] == [g.slug for g in registry.all_games()]
+
+
+def test_form_offers_registered_games(client_a, school_class, fake_game):
+    body = client_a.get(create_url(school_class)).content.decode()
+    assert "Fake Game" in body and "Short" in body
+    assert "No game is available yet" not in body
+
+
+def test_launch_creates_a_session_in_the_lobby(client_a, school_class, fake_game):
+    response = launch(client_a, school_class)
+    session = ClassSession.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == session.get_absolute_url()
+    assert (session.game, session.variant, session.language) == ("fake_game", "short", "fr")
+    assert session.table_size == 3 and session.bots_fill
+    assert session.state == ClassSession.State.LOBBY
+
+
+def test_default_variant(client_a, school_class, fake_game):
+    launch(client_a, school_class, variant="")
+    assert ClassSession.objects.get().variant == "standard"
+
+
+@pytest.mark.parametrize("size", ["1", "6"])
+def test_table_size_within_the_games_limits(client_a, school_class, fake_game, size):
+    response = launch(client_a, school_class, table_size=size)
+    assert response.status_code == 200
+    assert "2 to 5 players per table" in response.content.decode()
+    assert not ClassSession.objects.exists()
+
+
+def test_unknown_game_or_language_refused(client_a, school_class, fake_game):
+    assert launch(client_a, school_class, game="chess").status_code == 200
+    assert launch(client_a, school_class, language="de").status_code == 200
+    assert launch(client_a, school_class, variant="nope").status_code == 200
+    assert not ClassSession.objects.exists()
+
+
+def test_archived_class_launches_nothing(client_a, school_class, fake_game):
+    actions.do_archive_class(school_class)
+    response = launch(client_a, school_class)
+    assert response.status_code == 200
+    assert "archived" in response.content.decode()
+    assert not ClassSession.objects.exists()
+
+
+def test_session_page_shows_code_qr_and_join_url(client_a, session):
+    body = client_a.get(session.get_absolute_url()).content.decode()
+    assert session.join_code in body
+    assert "<svg" in body
+    assert f"http://testserver/join/{session.join_code}/" in body
+    assert 'ws-connect="/ws/session/' in body
+    assert "/static/django_htmx/ext/hx-ws-2" in body
+    assert "unpkg" not in body and "cdn" not in body.lower()
+
+
+def test_qr_encodes_the_join_url():
+    from classroom.qr import qr_svg
+
+    svg = str(qr_svg("http://example.org/join/ABCDEF/", title="Join"))
+    assert svg.startswith("<svg") and "<title>Join</title>" in svg
+
+
+def post(client, name, session) -> str:
+    """POST a control, follow the redirect, return the page's text."""
+    response = client.post(reverse(f"classroom:{name}", args=[session.pk]), follow=True)
+    return response.content.decode()
+
+
+def test_state_machine_through_the_views(client_a, session):
+    assert "Only a running session can be paused" in post(client_a, "session_pause", session)
+    assert "Only a paused session can be resumed" in post(client_a, "session_resume", session)
+    post(client_a, "session_start", session)
+    session.refresh_from_db()
+    assert session.state == "running" and session.started_at
+    assert "Only a session in the lobby can start" in post(client_a, "session_start", session)
+    post(client_a, "session_pause", session)
+    session.refresh_from_db()
+    assert session.state == "paused" and session.paused_at
+    post(client_a, "session_resume", session)
+    session.refresh_from_db()
+    assert session.state == "running" and session.resumed_at
+    post(client_a, "session_end", session)
+    session.refresh_from_db()
+    assert session.state == "finished" and session.ended_at
+    assert "already ended" in post(client_a, "session_end", session)
+    assert "has ended" in post(client_a, "session_lock", session)
+
+
+def test_teacher_pages_follow_the_chosen_language(client_a, session):
+    client_a.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    body = post(client_a, "session_pause", session)
+    assert '<html lang="fr"' in body
+
+
+def test_ending_a_session_frees_nobody_to_rejoin(session):
+    join_client(session, "Sam")
+    actions.do_end_session(session)
+    from django.test import Client
+
+    response = Client().post("/join/", {"code": session.join_code, "nickname": "Late"})
+    assert "No open session has this code" in response.content.decode()
