@@ -28,16 +28,16 @@ classroom_patterns = [
 ]
 
 auth_patterns = [
-    path("accounts/signup/", accounts.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("signup/", accounts.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
-        "accounts/password/change/",
+        "password/change/",
         auth_views.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(
-        "accounts/password/change/done/",
+        "password/change/done/",
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
