@@ -75,7 +75,7 @@ COUNTERED = {
 
 def _default_player(seat):
     """Return a neutral name for ``seat`` (seats count from 1 for people)."""
-    return f"#{seat + 1}"
+    return f"Player {seat + 1}"
 
 
 def _default_card(card_id):

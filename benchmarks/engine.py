@@ -1,0 +1,63 @@
+"""Benchmark the Data-Tycoon engine: random-bot 4-player expert games on one core.
+
+    python -m benchmarks.engine [--games 2000] [--profile]
+
+Prints games per second and actions per second (a benchmark, not a test).
+The driver builds no views for the random bot, so this measures the rules:
+legal-action generation, apply and the turn flow.
+"""
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+
+from games.engine.driver import play
+from games.registry import get_game
+
+PLAYERS = 4
+VARIANT = "expert"
+OPTIONS = {"time_mode": "turns"}  # the Time card resolves without a clock
+
+
+def run(games, first_seed=0):
+    """Play ``games`` random-bot games; return ``(seconds, actions)``."""
+    game = get_game("data_tycoon")
+    bot = game.bots["random"]
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(first_seed, first_seed + games):
+        state = game.new_state(PLAYERS, seed, VARIANT, OPTIONS)
+        actions += len(play(state, [bot() for _ in range(PLAYERS)], random.Random(seed)))
+    return time.perf_counter() - start, actions
+
+
+def main(argv=None):
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--profile", action="store_true", help="print where the time goes")
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    run(50, first_seed=10**6)  # warm up
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+    seconds, actions = run(args.games)
+    if args.profile:
+        profiler.disable()
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+    sys.stdout.write(
+        f"{args.games} random-bot {PLAYERS}-player {VARIANT} games in {seconds:.2f} s on one core: "
+        f"{args.games / seconds:.0f} games/s, {actions / seconds:.0f} actions/s "
+        f"({actions / args.games:.0f} actions per game)\n"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
