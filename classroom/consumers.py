@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from classroom import identity
+from classroom.actions import do_touch_participant
 from classroom.broadcast import session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
@@ -61,6 +62,7 @@ def identify(scope, code: str) -> Viewer | None:
         and participant.session.join_code == code
         and participant.session.is_open
     ):
+        do_touch_participant(participant)
         return Viewer(
             session_id=participant.session_id,
             language=participant.session.language,

@@ -105,7 +105,7 @@ class SessionForm(forms.Form):
         self.fields["language"].initial = (get_language() or settings.LANGUAGE_CODE)[:2]
         if self.games:
             first = self.games[0]
-            self.fields["table_size"].initial = first.min_players
+            self.fields["table_size"].initial = max(first.min_players, min(4, first.max_players))
         else:
             for field in self.fields.values():
                 field.disabled = True

@@ -9,7 +9,7 @@ from django.test import Client
 from classroom import actions
 from classroom.consumers import CLOSE_ENDED, CLOSE_REFUSED, CLOSE_REMOVED
 from config.asgi import application
-from tests.classroom.channels_testing import WebsocketCommunicator
+from tests.classroom.channels_testing import WebsocketCommunicator, in_own_event_loop
 from tests.classroom.conftest import join_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,6 +37,7 @@ async def connect(communicator):
     return await communicator.receive_from(timeout=TIMEOUT)
 
 
+@in_own_event_loop
 async def test_teacher_sees_a_student_join_live(session, client_a):
     teacher = socket(session, client_a)
     first = await connect(teacher)
@@ -49,6 +50,7 @@ async def test_teacher_sees_a_student_join_live(session, client_a):
     await teacher.disconnect()
 
 
+@in_own_event_loop
 async def test_students_see_each_other_join(session):
     first_student = await sync_to_async(join_client)(session, "Sam")
     student = socket(session, first_student)
@@ -60,6 +62,7 @@ async def test_students_see_each_other_join(session):
     await student.disconnect()
 
 
+@in_own_event_loop
 async def test_kicked_student_is_told_and_disconnected(session):
     device = await sync_to_async(join_client)(session, "Sam")
     student = socket(session, device)
@@ -76,6 +79,7 @@ async def test_kicked_student_is_told_and_disconnected(session):
     assert not connected and code == CLOSE_REFUSED
 
 
+@in_own_event_loop
 async def test_students_are_told_when_the_session_ends(session):
     device = await sync_to_async(join_client)(session, "Sam")
     student = socket(session, device)
@@ -89,6 +93,7 @@ async def test_students_are_told_when_the_session_ends(session):
     }
 
 
+@in_own_event_loop
 async def test_state_changes_reach_students_in_the_sessions_language(school_class):
     from tests.classroom.conftest import open_session
 
@@ -103,6 +108,7 @@ async def test_state_changes_reach_students_in_the_sessions_language(school_clas
 
 
 @pytest.mark.parametrize("who", ["anonymous", "other_teacher", "forged_cookie", "bad_origin"])
+@in_own_event_loop
 async def test_strangers_are_refused(session, client_b, who):
     if who == "anonymous":
         communicator = socket(session)
@@ -121,6 +127,7 @@ async def test_strangers_are_refused(session, client_b, who):
         assert code == CLOSE_REFUSED
 
 
+@in_own_event_loop
 async def test_a_student_of_another_session_is_refused(session, school_class):
     from tests.classroom.conftest import open_session
 

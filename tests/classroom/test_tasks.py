@@ -7,9 +7,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from classroom import actions
+from classroom.identity import new_device_id
 from classroom.models import ClassSession, Participant
 from classroom.tasks import purge_expired_sessions
-from tests.classroom.conftest import join_client, open_session
+from tests.classroom.conftest import open_session
 
 
 def ended_days_ago(session, days):
@@ -24,8 +25,14 @@ def three_sessions(school_class):
     sessions = {}
     for label in ("old", "recent", "open"):
         session = open_session(school_class)
-        join_client(session, "Sam")
-        join_client(session, "Robin")
+        # Rows written directly: no join broadcast, which this test is not about.
+        for nickname in ("Sam", "Robin"):
+            Participant.objects.create(
+                session=session,
+                nickname=nickname,
+                nickname_key=nickname.casefold(),
+                device_id=new_device_id(),
+            )
         sessions[label] = session
     ended_days_ago(sessions["old"], settings.RETENTION_DAYS + 1)
     ended_days_ago(sessions["recent"], settings.RETENTION_DAYS - 1)
