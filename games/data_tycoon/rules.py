@@ -180,7 +180,7 @@ class State(base.State):
 
     def legal_actions(self, seat):
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""
-        return list(self._legal_list(seat))
+        return [dict(action) for action in self._legal_list(seat)]  # callers may mutate them
 
     def apply(self, seat, action):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
