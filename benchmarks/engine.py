@@ -15,6 +15,7 @@ import random
 import sys
 import time
 
+from games.engine.bots import RandomBot
 from games.engine.driver import play
 from games.registry import get_game
 
@@ -23,10 +24,16 @@ VARIANT = "expert"
 OPTIONS = {"time_mode": "turns"}  # the Time card resolves without a clock
 
 
-def run(games, first_seed=0):
+class _ViewingRandomBot(RandomBot):
+    """A random bot that makes the driver build its view, as a server would."""
+
+    needs_view = True
+
+
+def run(games, first_seed=0, views=False):
     """Play ``games`` random-bot games; return ``(seconds, actions)``."""
     game = get_game("data_tycoon")
-    bot = game.bots["random"]
+    bot = _ViewingRandomBot if views else game.bots["random"]
     actions = 0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
@@ -40,6 +47,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="print where the time goes")
+    parser.add_argument("--views", action="store_true", help="also build each mover's view")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
@@ -47,12 +55,13 @@ def main(argv=None):
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-    seconds, actions = run(args.games)
+    seconds, actions = run(args.games, views=args.views)
     if args.profile:
         profiler.disable()
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
     sys.stdout.write(
-        f"{args.games} random-bot {PLAYERS}-player {VARIANT} games in {seconds:.2f} s on one core: "
+        f"{args.games} random-bot {PLAYERS}-player {VARIANT} games"
+        f"{' (with views)' if args.views else ''} in {seconds:.2f} s on one core: "
         f"{args.games / seconds:.0f} games/s, {actions / seconds:.0f} actions/s "
         f"({actions / args.games:.0f} actions per game)\n"
     )
