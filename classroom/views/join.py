@@ -84,7 +84,12 @@ def _try_join(request, form, session, device_id):
 
 def join(request, code=""):
     """Ask for the code and a nickname (or a pseudonym from the class roster)."""
-    device_id = identity.device_id_from(request.COOKIES) or identity.new_device_id()
+    current = identity.current_participant(request.COOKIES)
+    device_id = (
+        identity.device_id_from(request.COOKIES)
+        or (current.device_id if current is not None else None)
+        or identity.new_device_id()
+    )
     typed_code = request.POST.get("code", code) if request.method == "POST" else code
     normalized = normalize_code(typed_code)
     session, code_error, status = _resolve_code(request, normalized)
@@ -92,9 +97,12 @@ def join(request, code=""):
     if session is not None:
         translation.activate(session.language)
         request.LANGUAGE_CODE = session.language
-        if session.participants.filter(device_id=device_id, kicked=True).exists():
+        mine = current if current is not None and current.session_id == session.pk else None
+        if (mine is not None and mine.kicked) or session.participants.filter(
+            device_id=device_id, kicked=True
+        ).exists():
             return _removed(request, session, device_id)
-        place = session.participants.filter(device_id=device_id, kicked=False).first()
+        place = mine or session.participants.filter(device_id=device_id, kicked=False).first()
         if place is not None:  # this device already has a place: back to it
             response = redirect("classroom:lobby", code=session.join_code)
             return _seated(response, place, device_id, request)
@@ -117,7 +125,6 @@ def join(request, code=""):
             form.cleaned_data = {}  # lets an unbound form carry the code's error
             form.add_error("code", code_error)
 
-    current = identity.current_participant(request.COOKIES)
     if current is not None and (current.kicked or not current.session.is_open):
         current = None
     context = {

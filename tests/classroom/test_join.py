@@ -303,3 +303,26 @@ def test_a_name_outside_the_roster_is_refused(roster_session):
     response = Client().post("/join/", {"code": roster_session.join_code, "pseudonym": "Hacker"})
     assert response.status_code == 200
     assert not Participant.objects.exists()
+
+
+def test_lost_device_cookie_finds_the_place_by_seat_cookie(session, student):
+    participant = session.participants.get()
+    del student.cookies[settings.DEVICE_COOKIE_NAME]
+    response = student.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert response.status_code == 302
+    assert participant.device_id in response.cookies[settings.DEVICE_COOKIE_NAME].value
+    assert session.participants.count() == 1
+
+
+def test_kicked_student_without_device_cookie_is_still_refused(session, student):
+    actions.do_kick_participant(session.participants.get())
+    del student.cookies[settings.DEVICE_COOKIE_NAME]
+    response = student.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert response.status_code == 403
+    assert "removed from this session" in text(response)
+
+
+def test_join_form_offers_the_way_back_to_an_open_session(session, student):
+    body = text(student.get(reverse("classroom:join")))
+    assert "You are already in a session as Sam" in body
+    assert reverse("classroom:lobby", args=[session.join_code]) in body

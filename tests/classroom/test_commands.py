@@ -1,0 +1,56 @@
+"""Management commands: load_demo (idempotent, prints the login) and open_session."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from classroom.codes import is_well_formed
+from classroom.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+from classroom.models import ClassSession, SchoolClass
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_is_idempotent_and_prints_the_login():
+    for _ in range(2):
+        out = StringIO()
+        call_command("load_demo", stdout=out)
+        assert DEMO_USERNAME in out.getvalue() and DEMO_PASSWORD in out.getvalue()
+    user = get_user_model().objects.get(username=DEMO_USERNAME)
+    assert user.check_password(DEMO_PASSWORD)
+    school_class = SchoolClass.objects.get()
+    assert school_class.teacher == user
+    assert len(school_class.pseudonyms()) == 5
+
+
+def test_open_session_prints_the_code(teacher_a, school_class, fake_game):
+    out = StringIO()
+    call_command(
+        "open_session",
+        "--teacher=teacher-a",
+        "--game=fake_game",
+        "--table-size=3",
+        "--bots",
+        stdout=out,
+    )
+    session = ClassSession.objects.get()
+    assert out.getvalue().strip() == session.join_code
+    assert is_well_formed(session.join_code)
+    assert session.school_class == school_class
+    assert session.variant == "standard" and session.bots_fill
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--teacher=nobody", "--game=fake_game", "--table-size=3"],
+        ["--teacher=teacher-a", "--game=chess", "--table-size=3"],
+        ["--teacher=teacher-a", "--game=fake_game", "--table-size=9"],
+    ],
+)
+def test_open_session_refuses_bad_input(teacher_a, school_class, fake_game, args):
+    with pytest.raises(CommandError):
+        call_command("open_session", *args, stdout=StringIO())
+    assert not ClassSession.objects.exists()
