@@ -3,6 +3,8 @@
 import json
 import random
 
+import pytest
+
 from games.engine.driver import play
 from tests.games.arrange import GAME, Picker, arrange
 
@@ -107,3 +109,13 @@ def test_heuristic_prefers_capturing_sensitive_cards():
     simple, sensitive = pick(colour="red", sensitive=False), pick(colour="red", sensitive=True)
     state = arrange(hands={0: [red], 1: [pick()]}, table=[simple, sensitive])
     assert choice(state, 0) == {"type": "play", "card": red, "capture": sensitive}
+
+
+@pytest.mark.parametrize("variant", list(GAME.variants))
+@pytest.mark.parametrize("players", range(2, 7))
+def test_mixed_bots_finish_every_variant_and_table_size(variant, players):
+    for seed in range(3):
+        bots = [HEURISTIC() if s % 2 == seed % 2 else RANDOM() for s in range(players)]
+        state = GAME.new_state(players, seed, variant)
+        play(state, bots, random.Random(seed), expire=0.05)
+        assert state.is_over() and state.result()["winners"]
