@@ -619,3 +619,64 @@ def test_options_are_validated_and_documented_as_constants():
         GAME.new_state(2, 1, "expert", {"bogus": 1})
     with pytest.raises(ValueError):
         GAME.new_state(2, 1, "expert", {"time_mode": "sundial"})
+
+
+# ------------------------------------------------------- smaller decisions
+
+
+def test_treasures_are_built_only_on_ones_own_turn():
+    pick = Picker()
+    state = arrange(
+        hands={0: [pick()], 1: [pick()]},
+        purposes={1: [pick("purpose")]},
+        collections={1: pick.many(6, colour="green")},
+    )
+    assert state.legal_actions(1) == []
+    state.apply(0, state.legal_actions(0)[0])
+    assert "build" in play_types(state, 1)
+
+
+def test_the_reserve_is_face_down():
+    pick = Picker()
+    lawyer = pick("lawyer")
+    state = arrange(hands={0: [lawyer, pick()], 1: [pick()]})
+    events = state.apply(0, {"type": "set_aside", "card": lawyer})
+    assert events[0] == {"type": "set_aside", "seat": 0}
+    assert state.view(1)["players"][0]["reserve_count"] == 1
+    assert lawyer not in str(state.view(1)) and state.view(0)["reserve"] == [lawyer]
+
+
+def test_cybersecurity_does_not_help_against_a_hidden_breach():
+    pick = Picker()
+    state, _, _, card = breach_position(
+        pick, reserve=[pick("cybersecurity")], collection=pick.many(6, colour="red")
+    )
+    state.apply(0, {"type": "play", "card": card})
+    assert state.legal_actions(0) == [{"type": "lose", "what": "datasets"}]
+
+
+def test_a_consent_kept_face_up_does_not_counter_a_complaint():
+    pick = Picker()
+    state, card = attack_position(
+        "complaint", pick, consents={1: [pick("consent")]}, collections={1: pick.many(3)}
+    )
+    state.apply(0, {"type": "attack", "card": card, "target": 1})
+    assert state.legal_actions(1) == [{"type": "accept"}]
+
+
+def test_an_expired_time_card_without_six_cards_or_a_treasure_takes_every_loose_card():
+    pick = Picker()
+    state, card = attack_position("time", pick, collections={1: pick.many(4)})
+    state.apply(0, {"type": "attack", "card": card, "target": 1})
+    state.apply(1, {"type": "accept"})
+    events = state.apply(None, {"type": "expire", "timer": state.threats[0]["id"]})
+    assert {"type": "datasets_returned", "seat": 1, "count": 4, "cause": "time"} in events
+    assert state.collections[1] == [] and not state.windows
+
+
+def test_a_second_transparency_resets_the_count():
+    pick = Picker()
+    state, card = attack_position("transparency", pick, transparent=[0, 1])
+    state.apply(0, {"type": "attack", "card": card, "target": 1})
+    state.apply(1, {"type": "accept"})
+    assert state.transparent[1] == 3
