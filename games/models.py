@@ -1,0 +1,63 @@
+"""Match persistence: a snapshot and an append-only action log per table.
+
+A match is its seed plus its action log; the snapshot (the engine's JSON) and the
+version are a cache of replaying the log, written in the same transaction as each
+appended action.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Match(models.Model):
+    """One game played at one table."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
+        FINISHED = "finished", _("finished")
+
+    game = models.CharField(_("game"), max_length=40)
+    variant = models.CharField(_("variant"), max_length=40)
+    seed = models.BigIntegerField(_("seed"))
+    num_seats = models.PositiveSmallIntegerField(_("seats"))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    snapshot = models.JSONField(_("snapshot"))
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.RUNNING)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.variant} #{self.pk} v{self.version}"
+
+
+class MatchAction(models.Model):
+    """One accepted action, in order; never updated, never deleted on its own."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    # The match version this action produced: 1 for the first action.
+    version = models.PositiveIntegerField(_("version"))
+    # None is the referee (timer expiries); otherwise the seat number.
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    action = models.JSONField(_("action"))
+    events = models.JSONField(_("events"), default=list)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("match action")
+        verbose_name_plural = _("match actions")
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="one_action_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} v{self.version} seat {self.seat}: {self.action.get('type')}"
