@@ -159,19 +159,21 @@ class JoinForm(forms.Form):
     )
     nickname = forms.CharField(
         label=_lazy("Nickname"),
-        required=False,
+        error_messages={"required": _lazy("Please type a nickname.")},
         max_length=MAX_LENGTH * 3,
         help_text=_lazy("2 to 20 characters. Not your real name: a nickname is enough."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
-    pseudonym = forms.ChoiceField(label=_lazy("Your name in this class"), required=False)
+    pseudonym = forms.ChoiceField(
+        label=_lazy("Your name in this class"),
+        error_messages={"required": _lazy("Please choose your name in the list.")},
+    )
 
     def __init__(self, *args, pseudonyms=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.uses_roster = pseudonyms is not None
         if self.uses_roster:
             del self.fields["nickname"]
-            self.fields["pseudonym"].required = True
             self.fields["pseudonym"].choices = [("", _("Choose your name"))] + [
                 (name, name) for name in pseudonyms
             ]
@@ -184,7 +186,4 @@ class JoinForm(forms.Form):
 
     def clean_nickname(self):
         """Apply the nickname rules."""
-        raw = self.cleaned_data.get("nickname", "")
-        if not raw.strip():
-            raise ValidationError(_("Please type a nickname."), code="required")
-        return validate_nickname(raw)
+        return validate_nickname(self.cleaned_data["nickname"])
