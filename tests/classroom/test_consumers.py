@@ -135,3 +135,17 @@ async def test_a_student_of_another_session_is_refused(session, school_class):
     device = await sync_to_async(join_client)(other, "Sam")
     connected, code = await socket(session, device).connect(timeout=TIMEOUT)
     assert not connected and code == CLOSE_REFUSED
+
+
+@in_own_event_loop
+async def test_lock_and_kick_update_the_teachers_roster(session, client_a):
+    await sync_to_async(join_client)(session, "Sam")
+    teacher = socket(session, client_a)
+    assert "Sam" in await connect(teacher)
+    await sync_to_async(actions.do_set_lobby_lock)(session, True)
+    assert 'id="roster"' in await teacher.receive_from(timeout=TIMEOUT)
+    participant = await sync_to_async(session.participants.get)()
+    await sync_to_async(actions.do_kick_participant)(participant)
+    update = await teacher.receive_from(timeout=TIMEOUT)
+    assert "Sam" not in update and "Nobody has joined yet" in update
+    await teacher.disconnect()

@@ -326,3 +326,17 @@ def test_join_form_offers_the_way_back_to_an_open_session(session, student):
     body = text(student.get(reverse("classroom:join")))
     assert "You are already in a session as Sam" in body
     assert reverse("classroom:lobby", args=[session.join_code]) in body
+
+
+def test_lobby_of_an_ended_session_says_so(session, student):
+    actions.do_end_session(session)
+    response = student.get(reverse("classroom:lobby", args=[session.join_code]))
+    assert response.status_code == 200
+    assert "ended this session" in text(response)
+    assert "ws-connect" in text(response) and "hx-ws-2" not in text(response)
+
+
+def test_roster_form_requires_a_choice(roster_session):
+    response = Client().post("/join/", {"code": roster_session.join_code, "pseudonym": ""})
+    assert response.status_code == 200
+    assert "Please choose your name in the list" in text(response)
