@@ -200,15 +200,20 @@ def do_join_session(session: ClassSession, nickname: str, device_id: str) -> Par
             )
         key = nickname_key(nickname)
         if fresh.participants.filter(nickname_key=key).exists():
-            raise ActionRefused(
-                _("Someone in this session already uses this nickname. Please choose another."),
-                code="taken",
-            )
-        participant = Participant.objects.create(
-            session=fresh, nickname=nickname, nickname_key=key, device_id=device_id
-        )
+            raise ActionRefused(_taken_message(), code="taken")
+        try:
+            with transaction.atomic():
+                participant = Participant.objects.create(
+                    session=fresh, nickname=nickname, nickname_key=key, device_id=device_id
+                )
+        except IntegrityError as error:  # the same nickname, committed a moment earlier
+            raise ActionRefused(_taken_message(), code="taken") from error
         broadcast.lobby_changed(fresh.pk, reason="joined")
     return participant
+
+
+def _taken_message() -> str:
+    return _("Someone in this session already uses this nickname. Please choose another.")
 
 
 def do_kick_participant(participant: Participant) -> Participant:
