@@ -130,7 +130,8 @@ def test(pytest_args: list[str]) -> int:
     port = free_port()
     env = dict(os.environ)
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-    with tempfile.TemporaryDirectory(prefix="dp-test-redis-") as data_dir:
+    with tempfile.TemporaryDirectory(prefix="dp-test-") as data_dir:
+        env.setdefault("TEST_DATABASE_NAME", str(Path(data_dir) / "test_db.sqlite3"))
         redis = redis_service(port, Path(data_dir), persist=False).start()
         try:
             wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])

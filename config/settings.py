@@ -130,7 +130,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A file, not memory, so that a Celery worker and an ASGI server started by the
     # tests share the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_db.sqlite3")}
+    # `make test` names a temporary file, so that two test runs never share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("TEST_DATABASE_NAME", str(VAR_DIR / "test_db.sqlite3"))
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

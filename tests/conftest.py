@@ -64,7 +64,7 @@ def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
 
     with django_db_blocker.unblock():
         url = database_url_for_children()
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         {
             "DATABASE_URL": url,

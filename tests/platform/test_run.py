@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -32,14 +33,15 @@ def processes_with_env(marker: str) -> list[int]:
 
 
 def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
-    marker = f"DP_RUN_TEST={tmp_path.name}"
+    token = uuid.uuid4().hex
+    marker = f"DP_RUN_TEST={token}"
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
     port = free_port()
     env.update(
         VAR_DIR=str(tmp_path),
         PORT=str(port),
         BUNDLED_REDIS_PORT=str(free_port()),
-        DP_RUN_TEST=tmp_path.name,
+        DP_RUN_TEST=token,
         PYTHONUNBUFFERED="1",
     )
     subprocess.run(
