@@ -7,22 +7,50 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from classroom.codes import is_well_formed
-from classroom.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+from classroom.management.commands.load_demo import DEMO_USERNAME, demo_login_file
 from classroom.models import ClassSession, SchoolClass
 
 pytestmark = pytest.mark.django_db
 
 
-def test_load_demo_is_idempotent_and_prints_the_login():
+def test_load_demo_is_idempotent_and_prints_the_login(settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    printed = []
     for _ in range(2):
         out = StringIO()
         call_command("load_demo", stdout=out)
-        assert DEMO_USERNAME in out.getvalue() and DEMO_PASSWORD in out.getvalue()
+        printed.append(out.getvalue())
+    password = demo_login_file().read_text().strip()
+    assert (
+        printed[0] == f"Demo teacher created: log in as {DEMO_USERNAME} with password {password}\n"
+    )
+    assert printed[1] == f"Demo teacher ready: log in as {DEMO_USERNAME} with password {password}\n"
+    assert len(password) >= 12
+    assert oct(demo_login_file().stat().st_mode & 0o777) == "0o600"
     user = get_user_model().objects.get(username=DEMO_USERNAME)
-    assert user.check_password(DEMO_PASSWORD)
+    assert user.check_password(password)
     school_class = SchoolClass.objects.get()
     assert school_class.teacher == user
     assert len(school_class.pseudonyms()) == 5
+
+
+def test_load_demo_leaves_a_password_the_teacher_changed(settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    call_command("load_demo", stdout=StringIO())
+    user = get_user_model().objects.get(username=DEMO_USERNAME)
+    user.set_password("changed-by-the-teacher-42")
+    user.save()
+
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+
+    assert (
+        out.getvalue()
+        == f"Demo teacher ready: log in as {DEMO_USERNAME} with the password you set\n"
+    )
+    user.refresh_from_db()
+    assert user.check_password("changed-by-the-teacher-42")
+    assert SchoolClass.objects.count() == 1
 
 
 def test_open_session_prints_the_code(teacher_a, school_class, fake_game):

@@ -1,31 +1,55 @@
-"""Load demo data: a teacher whose login this prints, with one class and a small roster."""
+"""Load demo data: a teacher whose login this prints, with one class and a small roster.
 
+The password is random, made on the first run and kept in ``VAR_DIR/demo_login`` (mode
+0600): on a classroom LAN a well-known demo password would let any student log in as
+the teacher. Later runs print the same login and leave the teacher's changes alone.
+"""
+
+import secrets
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from classroom.actions import do_create_class, do_update_class
+from classroom.actions import do_create_class
 
 DEMO_USERNAME = "demo-teacher"
-DEMO_PASSWORD = "demo-classroom-2024"
 DEMO_CLASS = "Demo class"
 DEMO_ROSTER = "\n".join(["Blue Fox", "Green Owl", "Red Panda", "Gold Lynx", "Silver Seal"])
 
 
+def demo_login_file() -> Path:
+    """Return where the demo teacher's password is kept."""
+    return Path(settings.VAR_DIR) / "demo_login"
+
+
+def demo_password(user, created: bool) -> str | None:
+    """Return the demo password on record; None once the teacher has changed it."""
+    path = demo_login_file()
+    if created or not user.has_usable_password():
+        password = secrets.token_urlsafe(12)
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        path.write_text(password + "\n")
+        path.chmod(0o600)
+        return password
+    if path.exists() and user.check_password(path.read_text().strip()):
+        return path.read_text().strip()
+    return None
+
+
 class Command(BaseCommand):
-    help = "Create (or refresh) a demo teacher with one class; print the demo login."
+    help = "Create the demo teacher with one class if missing; print the demo login."
 
     def handle(self, *args, **options):
         with transaction.atomic():
             user, created = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
-            user.set_password(DEMO_PASSWORD)
-            user.save()
-            school_class = user.school_classes.filter(name=DEMO_CLASS).first()
-            if school_class is None:
+            password = demo_password(user)
+            if created:
                 do_create_class(user, DEMO_CLASS, DEMO_ROSTER)
-            else:
-                do_update_class(school_class, DEMO_CLASS, DEMO_ROSTER)
         verb = "created" if created else "ready"
         self.stdout.write(
-            f"Demo teacher {verb}: log in as {DEMO_USERNAME} with password {DEMO_PASSWORD}"
+            f"Demo teacher {verb}: log in as {DEMO_USERNAME} with password {password}"
         )
