@@ -46,10 +46,15 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         with transaction.atomic():
             user, created = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
-            password = demo_password(user)
+            password = demo_password(user, created)
             if created:
                 do_create_class(user, DEMO_CLASS, DEMO_ROSTER)
         verb = "created" if created else "ready"
-        self.stdout.write(
-            f"Demo teacher {verb}: log in as {DEMO_USERNAME} with password {password}"
-        )
+        if password is None:
+            self.stdout.write(
+                f"Demo teacher {verb}: log in as {DEMO_USERNAME} with the password you set"
+            )
+        else:
+            self.stdout.write(
+                f"Demo teacher {verb}: log in as {DEMO_USERNAME} with password {password}"
+            )
