@@ -121,6 +121,10 @@ def print_banner(host: str, port: int) -> None:
         for address in lan_addresses():
             print(f"  Classroom devices on the LAN: http://{address}:{port}/join/")
     print(f"  Health check: http://{shown}:{port}/healthz")
+    demo_login = var_dir() / "demo_login"
+    if demo_login.exists():
+        password = demo_login.read_text().strip()
+        print(f"  Demo teacher: log in as demo-teacher with password {password}")
     print("  Press Ctrl-C to stop every service.")
     print("=" * 64 + "\n", flush=True)
 

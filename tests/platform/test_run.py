@@ -44,12 +44,14 @@ def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
         DP_RUN_TEST=token,
         PYTHONUNBUFFERED="1",
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        env=env,
-        cwd=BASE_DIR,
-        check=True,
-    )
+    for command in (["migrate", "--noinput", "-v0"], ["load_demo"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            env=env,
+            cwd=BASE_DIR,
+            check=True,
+            capture_output=True,
+        )
     supervisor = subprocess.Popen(
         [sys.executable, "-m", "config.run"],
         env=env,
@@ -66,6 +68,12 @@ def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
             if "The platform is up" in line or time.monotonic() > deadline:
                 break
         assert f"open http://127.0.0.1:{port}/" in "".join(output), "".join(output)
+        password = (tmp_path / "demo_login").read_text().strip()
+        for line in supervisor.stdout:
+            output.append(line)
+            if "Ctrl-C" in line:
+                break
+        assert f"log in as demo-teacher with password {password}" in "".join(output)
 
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
             assert response.status == 200
