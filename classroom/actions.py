@@ -2,14 +2,24 @@
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom import broadcast
 from classroom.codes import new_open_session_code
-from classroom.models import MAX_PARTICIPANTS, ClassSession, Participant, SchoolClass
+from classroom.models import (
+    MAX_PARTICIPANTS,
+    ClassSession,
+    Participant,
+    SchoolClass,
+    Seat,
+    SeatMove,
+    Table,
+)
 from classroom.nicknames import nickname_key
+from classroom.tables import CannotSplit, split
 
 State = ClassSession.State
 
@@ -118,47 +128,167 @@ def _transition(session: ClassSession, allowed_from: set, to: str, stamp: str, m
 
 
 def do_start_session(session: ClassSession) -> ClassSession:
-    """Start the game: the lobby closes to play (tables come with a later issue)."""
-    return _transition(
-        session,
-        {State.LOBBY},
-        State.RUNNING,
-        "started_at",
-        _("Only a session in the lobby can start; this one is %(state)s."),
-    )
+    """Start the game: split the students into tables, deal one match per table."""
+    with transaction.atomic():
+        fresh = _lock_row(session)
+        if fresh.state != State.LOBBY:
+            raise ActionRefused(
+                _("Only a session in the lobby can start; this one is %(state)s.")
+                % {"state": fresh.get_state_display()},
+                code="state",
+            )
+        tables = _deal_tables(fresh)
+        fresh.state = State.RUNNING
+        fresh.started_at = timezone.now()
+        fresh.save(update_fields=["state", "started_at"])
+        broadcast.lobby_changed(fresh.pk, reason=State.RUNNING)
+        broadcast.dashboard_changed(fresh.pk, reason="started")
+        transaction.on_commit(lambda: _schedule_matches(tables))
+    session.refresh_from_db()
+    return session
+
+
+def _deal_tables(session: ClassSession) -> list[Table]:
+    """Seat the active students at balanced tables, bots in empty seats; deal the matches."""
+    from games.matches import create_match
+    from games.registry import get_game
+
+    try:
+        game = get_game(session.game)
+    except KeyError:  # a game without a rules engine yet: the session runs without tables
+        return []
+    students = list(session.active_participants())
+    if not students:
+        raise ActionRefused(_("No student has joined yet."), code="empty")
+    try:
+        plans = split(
+            len(students), session.table_size, session.bots_fill, game.min_players, game.max_players
+        )
+    except CannotSplit as error:
+        raise ActionRefused(
+            _("At least %(min)d students are needed, or let bots fill the empty seats.")
+            % {"min": game.min_players},
+            code="too_few",
+        ) from error
+    options = dict(getattr(settings, "LIVE_MATCH_OPTIONS", {}) or {})
+    tables, queue = [], iter(students)
+    for number, plan in enumerate(plans, start=1):
+        match = create_match(session.game, session.variant, plan.seats, options=options)
+        table = Table.objects.create(session=session, number=number, match=match)
+        for seat in range(plan.seats):
+            if seat < plan.humans:
+                Seat.objects.create(table=table, number=seat, participant=next(queue))
+            else:
+                Seat.objects.create(table=table, number=seat, bot=settings.LIVE_BOT_KIND)
+        tables.append(table)
+    return tables
+
+
+def _schedule_matches(tables) -> None:
+    """Let the bots and timers of freshly dealt or resumed tables start."""
+    from games import live
+
+    for table in tables:
+        table.match.refresh_from_db()
+        live.schedule(table.match)
+
+
+def _apply_pause(table: Table, session_paused: bool) -> None:
+    """Pause or resume a table's match as the table and the session say; tell its sockets."""
+    from games.matches import set_paused
+
+    paused = table.paused or session_paused
+    table.match = set_paused(table.match_id, paused)
+    broadcast.table_event(table.pk, "paused" if paused else "resumed")
+    if not paused:
+        transaction.on_commit(lambda: _schedule_matches([table]))
 
 
 def do_pause_session(session: ClassSession) -> ClassSession:
-    """Pause a running session."""
-    return _transition(
+    """Pause a running session: every table stops, timers included."""
+    session = _transition(
         session,
         {State.RUNNING},
         State.PAUSED,
         "paused_at",
         _("Only a running session can be paused; this one is %(state)s."),
     )
+    with transaction.atomic():
+        for table in session.tables.all():
+            _apply_pause(table, True)
+        broadcast.dashboard_changed(session.pk, reason="paused")
+    return session
 
 
 def do_resume_session(session: ClassSession) -> ClassSession:
-    """Resume a paused session."""
-    return _transition(
+    """Resume a paused session (tables the teacher paused one by one stay paused)."""
+    session = _transition(
         session,
         {State.PAUSED},
         State.RUNNING,
         "resumed_at",
         _("Only a paused session can be resumed; this one is %(state)s."),
     )
+    with transaction.atomic():
+        for table in session.tables.all():
+            _apply_pause(table, False)
+        broadcast.dashboard_changed(session.pk, reason="resumed")
+    return session
 
 
 def do_end_session(session: ClassSession) -> ClassSession:
-    """End a session; its code is free again and its students are told."""
-    return _transition(
+    """End a session; its code is free again, its students are told, its matches stop."""
+    from games.models import Match, MatchTimer
+
+    session = _transition(
         session,
         {State.LOBBY, State.RUNNING, State.PAUSED},
         State.FINISHED,
         "ended_at",
         _("This session has already ended."),
     )
+    with transaction.atomic():
+        matches = Match.objects.filter(table__session=session).exclude(status=Match.Status.FINISHED)
+        MatchTimer.objects.filter(match__in=matches).delete()
+        matches.update(status=Match.Status.FINISHED, finished_at=timezone.now())
+        broadcast.dashboard_changed(session.pk, reason="ended")
+    return session
+
+
+def do_set_table_paused(table: Table, paused: bool) -> Table:
+    """Pause or resume one table."""
+    with transaction.atomic():
+        session = _lock_row(table.session)
+        _refuse_if_finished(session)
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        if table.paused != paused:
+            table.paused = paused
+            table.save(update_fields=["paused"])
+            _apply_pause(table, session.state == State.PAUSED)
+            broadcast.dashboard_changed(session.pk, reason="table")
+    return table
+
+
+def do_hand_seat_to_bot(seat: Seat, to_bot: bool) -> Seat:
+    """Let a bot play an absent student's seat (to_bot), or give it back to the student."""
+    with transaction.atomic():
+        session = _lock_row(seat.table.session)
+        _refuse_if_finished(session)
+        seat = Seat.objects.select_for_update().select_related("table").get(pk=seat.pk)
+        if seat.participant_id is None:
+            raise ActionRefused(_("This seat is a bot's already."), code="bot_seat")
+        if seat.bot_takeover != to_bot:
+            seat.bot_takeover = to_bot
+            seat.save(update_fields=["bot_takeover"])
+            _seat_changed(seat)
+    return seat
+
+
+def _seat_changed(seat: Seat) -> None:
+    """Tell the table and the dashboard that a seat changed hands; let a bot play."""
+    broadcast.table_event(seat.table_id, "presence")
+    broadcast.dashboard_changed(seat.table.session_id, reason="seat")
+    transaction.on_commit(lambda: _schedule_matches([seat.table]))
 
 
 def do_set_lobby_lock(session: ClassSession, locked: bool) -> ClassSession:
@@ -226,7 +356,62 @@ def do_kick_participant(participant: Participant) -> Participant:
             participant.kicked_at = timezone.now()
             participant.save(update_fields=["kicked", "kicked_at"])
             broadcast.lobby_changed(session.pk, reason="kicked")
+            for seat in participant.seats.select_related("table"):
+                seat.bot_takeover = True  # the table plays on
+                seat.save(update_fields=["bot_takeover"])
+                _seat_changed(seat)
     return participant
+
+
+def do_request_seat_move(participant: Participant, device_id: str) -> SeatMove:
+    """Ask the teacher to move a student's place to another device (same nickname)."""
+    with transaction.atomic():
+        session = _lock_row(participant.session)
+        _refuse_if_finished(session)
+        move, created = SeatMove.objects.get_or_create(
+            participant=participant, device_id=device_id, status=SeatMove.Status.PENDING
+        )
+        if created:
+            broadcast.dashboard_changed(session.pk, reason="move")
+    return move
+
+
+def do_answer_seat_move(move: SeatMove, approve: bool) -> SeatMove:
+    """Approve (the new device gets the place) or refuse a device change."""
+    with transaction.atomic():
+        session = _lock_row(move.participant.session)
+        _refuse_if_finished(session)
+        move = SeatMove.objects.select_for_update().get(pk=move.pk)
+        if move.status != SeatMove.Status.PENDING:
+            raise ActionRefused(_("This request was answered already."), code="answered")
+        move.status = SeatMove.Status.APPROVED if approve else SeatMove.Status.REFUSED
+        move.save(update_fields=["status"])
+        if approve:
+            Participant.objects.filter(pk=move.participant_id).update(device_id=move.device_id)
+        broadcast.dashboard_changed(session.pk, reason="move")
+    return move
+
+
+def do_complete_seat_move(move: SeatMove) -> Participant:
+    """Mark an approved device change as done, once the new device holds the place."""
+    SeatMove.objects.filter(pk=move.pk, status=SeatMove.Status.APPROVED).update(
+        status=SeatMove.Status.DONE
+    )
+    return move.participant
+
+
+def do_seat_connected(seat_id: int, delta: int) -> None:
+    """Count a socket opening (+1) or closing (-1) on a seat; tell the table and dashboard."""
+    from django.db.models import F
+    from django.db.models.functions import Greatest
+
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat_id).update(
+            connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now()
+        )
+        seat = Seat.objects.select_related("table").get(pk=seat_id)
+        broadcast.table_event(seat.table_id, "presence")
+        broadcast.dashboard_changed(seat.table.session_id, reason="presence")
 
 
 def do_touch_participant(participant: Participant) -> None:

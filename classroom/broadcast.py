@@ -24,13 +24,27 @@ def _loop_running_in_this_thread() -> bool:
     return True
 
 
+def table_group(table_id: int) -> str:
+    """Return the channel-layer group of every socket at a table."""
+    return f"table-{table_id}"
+
+
+def dashboard_group(session_id: int) -> str:
+    """Return the channel-layer group of a session's teacher dashboard."""
+    return f"dashboard-{session_id}"
+
+
 def send_now(session_id: int, event: dict) -> None:
-    """Send an event to the session's group right away; log, never raise, on failure.
+    """Send an event to the session's group right away; log, never raise, on failure."""
+    send_group(session_group(session_id), event)
+
+
+def send_group(group: str, event: dict) -> None:
+    """Send an event to a group right away; log, never raise, on failure.
 
     The change it announces is already committed: a lost message must not turn the
     teacher's or student's request into an error (pages resync when they reconnect).
     """
-    group = session_group(session_id)
 
     def send():
         try:
@@ -52,3 +66,18 @@ def lobby_changed(session_id: int, reason: str) -> None:
     """Broadcast, after the current transaction commits, that the lobby changed."""
     event = {"type": "lobby.changed", "reason": reason}
     transaction.on_commit(lambda: send_now(session_id, event))
+
+
+def on_commit_send(group: str, event: dict) -> None:
+    """Send an event to a group once the current transaction commits."""
+    transaction.on_commit(lambda: send_group(group, event))
+
+
+def dashboard_changed(session_id: int, reason: str) -> None:
+    """Tell the session's dashboard to redraw, after the current transaction commits."""
+    on_commit_send(dashboard_group(session_id), {"type": "dashboard.changed", "reason": reason})
+
+
+def table_event(table_id: int, kind: str, **fields) -> None:
+    """Tell every socket at a table (paused, resumed, presence...), after commit."""
+    on_commit_send(table_group(table_id), {"type": f"table.{kind}", **fields})

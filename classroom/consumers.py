@@ -16,7 +16,7 @@ from django.utils import translation
 
 from classroom import identity
 from classroom.actions import do_touch_participant
-from classroom.broadcast import session_group
+from classroom.broadcast import dashboard_group, session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
 
@@ -124,3 +124,61 @@ class SessionConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
         if close_code is not None:
             await self.close(code=close_code)
+
+
+def render_dashboard(session_id: int, language: str) -> str:
+    """Render the live tables fragment of a session's dashboard."""
+    from classroom.dashboard import tables_context
+
+    session = ClassSession.objects.select_related("school_class").get(pk=session_id)
+    with translation.override(language):
+        return render_to_string(
+            "classroom/fragments/live_tables.html", tables_context(session, language)
+        )
+
+
+def teacher_session_id(scope, pk: int) -> int | None:
+    """Return the session's id if the scope's user is its teacher, else None."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        ClassSession.objects.filter(pk=pk, school_class__teacher=user)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+class DashboardConsumer(AsyncWebsocketConsumer):
+    """Push the teacher's live tables (seats, presence, turns, scores, news) as they change."""
+
+    group: str | None = None
+
+    async def connect(self):
+        """Accept the session's teacher only."""
+        pk = self.scope["url_route"]["kwargs"]["pk"]
+        self.session_id = await database_sync_to_async(teacher_session_id)(self.scope, pk)
+        if self.session_id is None:
+            await self.close(code=CLOSE_REFUSED)
+            return
+        self.language = scope_language(self.scope)
+        self.group = dashboard_group(self.session_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push()
+
+    async def disconnect(self, code):
+        """Leave the dashboard's group."""
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Ignore what the page sends: controls are HTTP forms."""
+
+    async def dashboard_changed(self, event):
+        """Re-render the tables after a move, a presence change or a control."""
+        await self.push()
+
+    async def push(self):
+        html = await database_sync_to_async(render_dashboard)(self.session_id, self.language)
+        await self.send(text_data=html)

@@ -92,3 +92,27 @@ def current_participant(cookies):
         .filter(pk=participant_id)
         .first()
     )
+
+
+SEAT_TOKEN_SALT = "classroom.seat-token"
+
+
+def seat_token(participant) -> str:
+    """Return a signed token naming the participant, for programs (``POST /join/``)."""
+    return signing.dumps({"participant": participant.pk}, salt=SEAT_TOKEN_SALT, compress=True)
+
+
+def participant_from_token(token: str):
+    """Return the Participant a seat token names (kicked or not), or None when forged or old."""
+    from classroom.models import Participant
+
+    try:
+        data = signing.loads(token, salt=SEAT_TOKEN_SALT, max_age=settings.STUDENT_COOKIE_MAX_AGE)
+        participant_id = int(data["participant"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+    return (
+        Participant.objects.select_related("session", "session__school_class")
+        .filter(pk=participant_id)
+        .first()
+    )

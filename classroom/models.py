@@ -139,3 +139,112 @@ class Participant(models.Model):
 
     def __str__(self):
         return self.nickname
+
+
+class Table(models.Model):
+    """One table of a running session: its seats play one match."""
+
+    session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="tables", verbose_name=_("session")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="table", verbose_name=_("match")
+    )
+    # The teacher paused this table (the whole session may be paused as well).
+    paused = models.BooleanField(_("paused"), default=False)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="one_table_number"),
+        ]
+
+    def __str__(self):
+        return _("Table %(number)s") % {"number": self.number}
+
+
+class Seat(models.Model):
+    """A seat at a table: a student, or a bot; a student's seat may be handed to a bot."""
+
+    class Bot(models.TextChoices):
+        NONE = "", _("none")
+        RANDOM = "random", _("random bot")
+        HEURISTIC = "heuristic", _("clever bot")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    # The engine's seat number, 0-based.
+    number = models.PositiveSmallIntegerField(_("number"))
+    participant = models.ForeignKey(
+        Participant,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("participant"),
+    )
+    bot = models.CharField(_("bot"), max_length=20, choices=Bot.choices, blank=True, default="")
+    # The teacher handed this student's seat to a bot (the student may get it back).
+    bot_takeover = models.BooleanField(_("played by a bot"), default=False)
+    # Open sockets on this seat, and when one was last seen.
+    connected = models.PositiveSmallIntegerField(_("connected sockets"), default=0)
+    last_seen_at = models.DateTimeField(_("last seen at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_number"),
+        ]
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """Return the student's nickname, or the bot's name."""
+        if self.participant is not None:
+            return self.participant.nickname
+        return _("Bot %(number)s") % {"number": self.number + 1}
+
+    @property
+    def bot_kind(self) -> str:
+        """Return the kind of bot that plays this seat now, or "" when a person does."""
+        if self.participant is None:
+            return self.bot or "random"
+        return (self.bot or "heuristic") if self.bot_takeover else ""
+
+
+class SeatMove(models.Model):
+    """A student asks to move their place to another device; the teacher approves it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REFUSED = "refused", _("refused")
+        DONE = "done", _("done")
+
+    participant = models.ForeignKey(
+        Participant,
+        on_delete=models.CASCADE,
+        related_name="moves",
+        verbose_name=_("participant"),
+    )
+    device_id = models.CharField(_("new device id"), max_length=64)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("device change")
+        verbose_name_plural = _("device changes")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self):
+        return f"{self.participant} → {self.device_id[:6]} ({self.status})"

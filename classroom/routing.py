@@ -2,8 +2,11 @@
 
 from django.urls import path
 
-from classroom.consumers import SessionConsumer
+from classroom.consumers import DashboardConsumer, SessionConsumer
 
 websocket_urlpatterns = [
     path("ws/session/<str:code>/", SessionConsumer.as_asgi(), name="ws_session"),
+    path(
+        "ws/teacher/sessions/<int:pk>/live/", DashboardConsumer.as_asgi(), name="ws_dashboard"
+    ),
 ]

@@ -238,3 +238,20 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# --- Live play (issue 4: tables, bots, timers) -------------------------------------
+# Seconds a bot waits before it moves, so that people can follow the game.
+BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.5"))
+# The bot that fills empty seats and plays seats handed to a bot.
+LIVE_BOT_KIND = os.environ.get("LIVE_BOT_KIND", "heuristic")
+# Engine options of every match dealt at a session's start, as JSON (e.g. shorter call
+# windows: '{"call_seconds": 5}'); the game's defaults when empty.
+LIVE_MATCH_OPTIONS = __import__("json").loads(os.environ.get("LIVE_MATCH_OPTIONS") or "{}")
+# The sweeper fires due timers and re-schedules bot moves, so that a restart (even
+# after kill -9) resumes every match; a worker also sweeps once when it starts.
+LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))
+CELERY_BEAT_SCHEDULE["live-play-sweeper"] = {
+    "task": "games.tasks.sweep",
+    "schedule": LIVE_SWEEP_SECONDS,
+    "options": {"expires": LIVE_SWEEP_SECONDS * 2},
+}

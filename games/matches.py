@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -18,7 +19,7 @@ from django.utils import timezone
 
 from games.engine import IllegalAction
 from games.engine.replay import replay
-from games.models import Match, MatchAction
+from games.models import Match, MatchAction, MatchTimer
 from games.registry import get_game
 
 
@@ -29,6 +30,10 @@ class StaleVersion(Exception):
         self.expected = expected
         self.current = current
         super().__init__(f"version {expected} is stale; the match is at {current}")
+
+
+class MatchPaused(Exception):
+    """The match is paused: no action (not even a timer's expiry) is accepted."""
 
 
 @dataclass(frozen=True)
@@ -57,14 +62,62 @@ def create_match(
     game = get_game(game_slug)
     seed = new_seed() if seed is None else seed
     state = game.new_state(num_seats, seed, variant, options or None)
-    return Match.objects.create(
-        game=game_slug,
-        variant=variant,
-        seed=seed,
-        num_seats=num_seats,
-        options=options or {},
-        snapshot=state.to_json(),
-    )
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game_slug,
+            variant=variant,
+            seed=seed,
+            num_seats=num_seats,
+            options=options or {},
+            snapshot=state.to_json(),
+        )
+        sync_timers(match, state)
+    return match
+
+
+def sync_timers(match: Match, state) -> list[MatchTimer]:
+    """Record the due time of each timer that just appeared; forget the ones that ended.
+
+    A timer runs from the moment its id first appears in ``state.timers()``; the
+    caller holds the match's write lock (or just created it).
+    """
+    running = {timer["id"]: timer for timer in state.timers()}
+    MatchTimer.objects.filter(match=match).exclude(timer_id__in=list(running)).delete()
+    known = set(MatchTimer.objects.filter(match=match).values_list("timer_id", flat=True))
+    now = timezone.now()
+    created = [
+        MatchTimer(
+            match=match,
+            timer_id=timer_id,
+            seconds=timer["seconds"],
+            due_at=now + timedelta(seconds=timer["seconds"]),
+            action=timer["action"],
+        )
+        for timer_id, timer in running.items()
+        if timer_id not in known
+    ]
+    MatchTimer.objects.bulk_create(created)
+    return created
+
+
+def set_paused(match_id: int, paused: bool) -> Match:
+    """Pause or resume a match; on resume its timers are pushed back by the pause."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status == Match.Status.FINISHED:
+            return match
+        now = timezone.now()
+        if paused and match.status != Match.Status.PAUSED:
+            match.status, match.paused_at = Match.Status.PAUSED, now
+            match.save(update_fields=["status", "paused_at", "updated_at"])
+        elif not paused and match.status == Match.Status.PAUSED:
+            pause = now - (match.paused_at or now)
+            for timer in MatchTimer.objects.filter(match=match):
+                timer.due_at += pause
+                timer.save(update_fields=["due_at"])
+            match.status, match.paused_at = Match.Status.RUNNING, None
+            match.save(update_fields=["status", "paused_at", "updated_at"])
+    return match
 
 
 def load_state(match: Match):
@@ -78,14 +131,17 @@ def apply_action(
     """Apply action for seat as the match's one writer; return what it produced.
 
     Raise StaleVersion when expected_version is given and is not the current one,
-    IllegalAction when the engine refuses; in both cases nothing is written.
+    MatchPaused while the match is paused, IllegalAction when the engine refuses; in
+    every case nothing is written. The running timers' records follow the new state.
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if expected_version is not None and expected_version != match.version:
             raise StaleVersion(expected_version, match.version)
         if match.status == Match.Status.FINISHED:
-            raise IllegalAction("match_over", "The game is over.")
+            raise IllegalAction("game_over", "The game is over.")
+        if match.status == Match.Status.PAUSED:
+            raise MatchPaused()
         state = load_state(match)
         events = state.apply(seat, action)
         version = match.version + 1
@@ -105,6 +161,7 @@ def apply_action(
             raise StaleVersion(match.version, Match.objects.get(pk=match.pk).version)
         for name, value in fields.items():
             setattr(match, name, value)
+        sync_timers(match, state)
     return Applied(match=match, state=state, events=events, version=version)
 
 

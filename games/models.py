@@ -29,6 +29,8 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Set while the match is paused: its timers are pushed back by the pause on resume.
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -61,3 +63,30 @@ class MatchAction(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.match_id} v{self.version} seat {self.seat}: {self.action.get('type')}"
+
+
+class MatchTimer(models.Model):
+    """A running engine timer with its absolute due time, recorded when it first appeared.
+
+    The engine only says "timer w12 runs for 15 s"; the server stores when it is due, so
+    that the deadline shown to players, the Celery task that fires it and the sweeper
+    that catches up after a restart all agree, and a restart loses no timer.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="timers")
+    timer_id = models.CharField(_("timer"), max_length=40)
+    seconds = models.PositiveIntegerField(_("seconds"))
+    due_at = models.DateTimeField(_("due at"), db_index=True)
+    # The referee's action that the engine expects when the timer expires.
+    action = models.JSONField(_("action"))
+
+    class Meta:
+        verbose_name = _("match timer")
+        verbose_name_plural = _("match timers")
+        ordering = ["due_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "timer_id"], name="one_record_per_timer"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} {self.timer_id} due {self.due_at:%H:%M:%S}"

@@ -1,15 +1,20 @@
 """The student side: join a session by code, then wait in its lobby. No account."""
 
-from django.shortcuts import redirect, render
+import json
+
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django_htmx.http import HttpResponseClientRedirect
 
 from classroom import actions, identity, ratelimit
 from classroom.catalogue import game_name
 from classroom.codes import is_well_formed, normalize_code
 from classroom.forms import JoinForm
-from classroom.models import ClassSession
+from classroom.models import ClassSession, Seat, SeatMove
 from classroom.nicknames import nickname_key
 
 
@@ -75,6 +80,10 @@ def _try_join(request, form, session, device_id):
     except actions.ActionRefused as refusal:
         if refusal.code == "kicked":
             return _removed(request, session, device_id)
+        if refusal.code == "taken" and session.state != ClassSession.State.LOBBY:
+            moving = _ask_to_move(request, session, nickname, device_id)
+            if moving is not None:
+                return _with_device(moving, device_id, request)
         on_nickname = refusal.code == "taken" and "nickname" in form.fields
         form.add_error("nickname" if on_nickname else None, refusal.message)
         return None
@@ -82,7 +91,94 @@ def _try_join(request, form, session, device_id):
     return _seated(response, participant, device_id, request)
 
 
+def _ask_to_move(request, session, nickname, device_id):
+    """The nickname's student plays already: ask the teacher to move them to this device."""
+    holder = session.participants.filter(nickname_key=nickname_key(nickname), kicked=False).first()
+    if holder is None:
+        return None
+    move = actions.do_request_seat_move(holder, device_id)
+    return redirect("classroom:seat_move", pk=move.pk)
+
+
+def seat_move(request, pk):
+    """Wait for the teacher to approve a device change; then this device gets the seat."""
+    move = get_object_or_404(SeatMove.objects.select_related("participant__session"), pk=pk)
+    if identity.device_id_from(request.COOKIES) != move.device_id:
+        return redirect("classroom:join")
+    session = move.participant.session
+    translation.activate(session.language)
+    request.LANGUAGE_CODE = session.language
+    if move.status in {SeatMove.Status.APPROVED, SeatMove.Status.DONE}:
+        participant = actions.do_complete_seat_move(move)
+        target = reverse("games:play", args=[session.join_code])
+        response = HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+        return _seated(response, participant, move.device_id, request)
+    return render(request, "classroom/seat_move.html", {"move": move, "session": session})
+
+
+@csrf_exempt
 def join(request, code=""):
+    """Join a session: the form for people, or a JSON body for programs (a seat token)."""
+    if request.method == "POST" and request.content_type == "application/json":
+        return join_api(request)
+    return join_form(request, code)
+
+
+def _api_error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+API_REFUSALS = {
+    "taken": (400, "nickname_taken"),
+    "kicked": (403, "removed"),
+    "locked": (403, "locked"),
+    "full": (403, "full"),
+    "finished": (404, "unknown_session"),
+}
+
+
+def join_api(request):
+    """Join by ``{"code", "nickname"}``; answer 201 with a seat token (docs/protocol.md §1)."""
+    translation.activate(translation.get_language_from_request(request))
+    try:
+        body = json.loads(request.body or b"")
+        typed_code, nickname = str(body["code"]), str(body["nickname"])
+    except (ValueError, TypeError, KeyError):
+        return _api_error(400, "bad_request", _("Send a JSON object with a code and a nickname."))
+    session, code_error, status = _resolve_code(request, normalize_code(typed_code))
+    if session is None:
+        if status == 429:
+            return _api_error(429, "rate_limited", code_error)
+        return _api_error(404, "unknown_session", code_error or _("Please type the code."))
+    translation.activate(session.language)
+    pseudonyms = _free_pseudonyms(session)
+    field = "pseudonym" if pseudonyms is not None else "nickname"
+    form = JoinForm({"code": typed_code, field: nickname}, pseudonyms=pseudonyms)
+    if not form.is_valid():
+        errors = form.errors.get(field) or form.non_field_errors() or [_("Invalid nickname.")]
+        return _api_error(400, "bad_nickname", str(errors[0]))
+    device_id = identity.device_id_from(request.COOKIES) or identity.new_device_id()
+    try:
+        participant = actions.do_join_session(session, form.cleaned_data[field], device_id)
+    except actions.ActionRefused as refusal:
+        status, code = API_REFUSALS.get(refusal.code, (400, refusal.code))
+        return _api_error(status, code, refusal.message)
+    return JsonResponse(
+        {
+            "participant": participant.pk,
+            "nickname": participant.nickname,
+            "session": session.join_code,
+            "language": session.language,
+            "token": identity.seat_token(participant),
+            "play_url": reverse("games:play", args=[session.join_code]),
+            "ws": f"/ws/play/{session.join_code}/",
+        },
+        status=201,
+    )
+
+
+@csrf_protect
+def join_form(request, code=""):
     """Ask for the code and a nickname (or a pseudonym from the class roster)."""
     current = identity.current_participant(request.COOKIES)
     device_id = (
@@ -150,6 +246,10 @@ def lobby(request, code):
     if participant.kicked:
         return render(request, "classroom/student_removed.html", {"session": session}, status=403)
     actions.do_touch_participant(participant)
+    seated = Seat.objects.filter(participant=participant, table__session=session).exists()
+    if seated and session.is_open:  # the game started: to the table
+        target = reverse("games:play", args=[session.join_code])
+        return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
     return render(
         request,
         "classroom/lobby.html",

@@ -23,9 +23,16 @@ SESSION_URLS = [
     "session_resume",
     "session_end",
     "session_kick",
+    "session_live",
+    "table_pause",
+    "table_resume",
+    "seat_to_bot",
+    "seat_to_student",
+    "move_approve",
+    "move_refuse",
 ]
 # Classroom URLs that name no class or session: the matrix does not apply to them.
-OTHER_URLS = {"dashboard", "class_create", "join", "join_code", "lobby"}
+OTHER_URLS = {"dashboard", "class_create", "join", "join_code", "lobby", "seat_move"}
 
 
 def classroom_url_names():

@@ -1,0 +1,349 @@
+"""The table protocol's sockets: a student's seat, and the projector's public view.
+
+``ws/play/<code>/`` serves a student's seat (the signed cookie, or ``?token=``),
+``ws/table/<id>/watch/`` the teacher's projector (the public view). Each socket joins
+the session's group (start, end, removal) and its table's group; when notified of a
+new version it builds its own seat's message from the stored snapshot, so no seat is
+ever sent another seat's view. Writes go through ``games.live.act``. The consumer
+knows no game's rules: docs/protocol.md is the contract.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
+
+from classroom import identity
+from classroom.actions import do_seat_connected, do_touch_participant
+from classroom.broadcast import session_group, table_group
+from classroom.codes import normalize_code
+from classroom.consumers import scope_language
+from classroom.models import ClassSession, Participant, Seat, Table
+from games import live
+from games.engine import IllegalAction
+from games.matches import MatchPaused, StaleVersion
+from games.models import Match
+
+CLOSE_ENDED = 4000
+CLOSE_REMOVED = 4001
+CLOSE_FORBIDDEN = 4403
+CLOSE_UNKNOWN = 4404
+
+
+class Refused(Exception):
+    """The socket may not connect: an error code and the close code."""
+
+    def __init__(self, code: str, close_code: int, language: str = "en"):
+        super().__init__(code)
+        self.code = code
+        self.close_code = close_code
+        self.language = language
+
+
+AUTH_MESSAGES = {
+    "forbidden": lambda: gettext("You may not connect to this table."),
+    "unknown_session": lambda: gettext("No open session has this code."),
+}
+
+
+def message_in(language: str, template: str, params: dict | None = None) -> str:
+    """Translate an English template into ``language`` and fill in its parameters."""
+    with translation.override(language):
+        text = gettext(template)
+        return text % params if params else text
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """What the seat and spectator sockets share: groups, messages, the protocol's replies."""
+
+    session_id: int | None = None
+    participant_id: int | None = None
+    table_id: int | None = None
+    seat: int | None = None
+    seat_pk: int | None = None
+    language = "en"
+    last_version: int | None = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.joined: list[str] = []
+
+    # Connection
+
+    async def connect(self):
+        """Accept, authenticate, then send ``hello`` and ``state`` (or ``waiting``)."""
+        await self.accept()
+        try:
+            await database_sync_to_async(self.authenticate)()
+        except Refused as refused:
+            with translation.override(refused.language):
+                text = AUTH_MESSAGES[refused.code]()
+            await self.send_json({"type": "error", "code": refused.code, "message": text})
+            await self.close(code=refused.close_code)
+            return
+        await self.join(session_group(self.session_id))
+        await self.find_table()
+
+    def authenticate(self) -> None:
+        """Set session_id, language and the seat or table; raise Refused otherwise."""
+        raise NotImplementedError
+
+    async def join(self, group: str) -> None:
+        """Join a channel-layer group (once)."""
+        if group not in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined.append(group)
+
+    async def disconnect(self, code):
+        """Leave every group; the seat counts one socket less."""
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined = []
+        if self.seat_pk is not None:
+            await database_sync_to_async(do_seat_connected)(self.seat_pk, -1)
+            self.seat_pk = None
+
+    async def find_table(self) -> None:
+        """Send hello and state when the socket has a table, else ``waiting``."""
+        if self.table_id is None:
+            await database_sync_to_async(self.locate_seat)()
+        if self.table_id is None:
+            state = await database_sync_to_async(self.session_state)()
+            await self.send_json({"type": "waiting", "session_state": state})
+            return
+        await self.join(table_group(self.table_id))
+        if self.seat is not None and self.seat_pk is None:
+            self.seat_pk = await database_sync_to_async(self.seat_pk_now)()
+            await database_sync_to_async(do_seat_connected)(self.seat_pk, +1)
+        await self.send_full()
+
+    def locate_seat(self) -> None:
+        """Find this socket's table (a student's seat); spectators know it already."""
+        seat = (
+            Seat.objects.filter(participant_id=self.participant_id, table__session=self.session_id)
+            .select_related("table")
+            .first()
+        )
+        if seat is not None:
+            self.table_id, self.seat = seat.table_id, seat.number
+
+    def seat_pk_now(self) -> int:
+        return Seat.objects.get(table_id=self.table_id, number=self.seat).pk
+
+    def session_state(self) -> str:
+        return ClassSession.objects.values_list("state", flat=True).get(pk=self.session_id)
+
+    # Messages out
+
+    async def send_json(self, message: dict) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    def build_full(self) -> tuple[dict, dict]:
+        snap = live.load_table(self.table_id)
+        return (
+            live.hello_message(snap, self.seat, self.language),
+            live.state_message(snap, self.seat, self.language),
+        )
+
+    def build_state(self) -> dict:
+        return live.state_message(live.load_table(self.table_id), self.seat, self.language)
+
+    async def send_full(self) -> None:
+        """Send ``hello`` then ``state``."""
+        hello, state = await database_sync_to_async(self.build_full)()
+        await self.send_json(hello)
+        await self.send_state(state, force=True)
+
+    async def send_state(self, state: dict | None = None, force: bool = False) -> None:
+        """Send this seat's state, unless that version was sent already."""
+        if state is None:
+            state = await database_sync_to_async(self.build_state)()
+        if not force and state["version"] == self.last_version:
+            return
+        self.last_version = state["version"]
+        await self.send_json(state)
+
+    async def send_error(self, code: str, message: str, version: int | None = None) -> None:
+        await self.send_json(
+            {"type": "error", "code": code, "message": message, "version": version}
+        )
+
+    # Messages in
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Answer ``act``, ``resync`` and ``ping``; refuse anything else."""
+        try:
+            message = json.loads(text_data or "")
+            kind = message["type"]
+        except (ValueError, TypeError, KeyError):
+            kind, message = None, {}
+        if kind == "ping":
+            await self.send_json({"type": "pong", "server_time": live.iso(timezone.now())})
+        elif kind == "resync":
+            await self.find_table()
+        elif kind == "act":
+            await self.act(message)
+        else:
+            await self.send_error(
+                "bad_message",
+                message_in(
+                    self.language, gettext_noop("This message is not part of the table protocol.")
+                ),
+                self.last_version,
+            )
+
+    async def act(self, message: dict) -> None:
+        """Apply the client's action through the match's one writer; refuse with a reason."""
+        if self.seat is None or self.table_id is None:
+            await self.send_error(
+                "not_seated",
+                message_in(self.language, gettext_noop("You have no seat at this table.")),
+                self.last_version,
+            )
+            return
+        version, action = message.get("version"), message.get("action")
+        if not isinstance(version, int) or not isinstance(action, dict):
+            await self.send_error(
+                "bad_message",
+                message_in(self.language, gettext_noop("An action needs a version and an action.")),
+                self.last_version,
+            )
+            return
+        error = await database_sync_to_async(self.apply)(version, action)
+        if error is not None:
+            await self.send_json(error)
+            if error["code"] == "stale_version":
+                await self.send_state(force=True)
+
+    def apply(self, version: int, action: dict) -> dict | None:
+        """Apply the action (sync); return the error message to send, or None."""
+        table = Table.objects.select_related("session", "match").get(pk=self.table_id)
+        current = table.match.version
+        if (
+            table.paused
+            or table.session.state == ClassSession.State.PAUSED
+            or table.match.status == Match.Status.PAUSED
+        ):
+            return self.error("paused", gettext_noop("The game is paused."), current)
+        if table.session.state == ClassSession.State.FINISHED:
+            return self.error("game_over", gettext_noop("The game is over."), current)
+        try:
+            live.act(table.match_id, self.seat, action, version)
+        except StaleVersion as stale:
+            return self.error(
+                "stale_version",
+                gettext_noop(
+                    "Something changed at the table before your move: here is the new state."
+                ),
+                stale.current,
+            )
+        except MatchPaused:
+            return self.error("paused", gettext_noop("The game is paused."), current)
+        except IllegalAction as refusal:
+            return self.error(refusal.code, refusal.message, current, refusal.params)
+        return None
+
+    def error(self, code: str, template: str, version: int, params: dict | None = None) -> dict:
+        return {
+            "type": "error",
+            "code": code,
+            "message": message_in(self.language, template, params),
+            "version": version,
+        }
+
+    # Group events
+
+    async def table_changed(self, event):
+        """A new version: send this seat's own state."""
+        if self.last_version is None or event["version"] > self.last_version:
+            await self.send_state()
+
+    async def table_paused(self, event):
+        await self.send_json({"type": "paused"})
+        await self.send_state(force=True)
+
+    async def table_resumed(self, event):
+        await self.send_json({"type": "resumed"})
+        await self.send_state(force=True)
+
+    async def table_presence(self, event):
+        players = await database_sync_to_async(self.build_players)()
+        await self.send_json({"type": "presence", "players": players})
+
+    def build_players(self) -> list[dict]:
+        return live.players(live.load_table(self.table_id))
+
+    async def lobby_changed(self, event):
+        """Session-wide news: the start, the end, a removal."""
+        reason = event.get("reason")
+        if reason == ClassSession.State.FINISHED:
+            text = message_in(
+                self.language, gettext_noop("The teacher ended the session. Thank you!")
+            )
+            await self.send_json({"type": "ended", "message": text})
+            await self.close(code=CLOSE_ENDED)
+        elif reason == "kicked" and self.participant_id is not None:
+            if await database_sync_to_async(self.was_removed)():
+                text = message_in(
+                    self.language, gettext_noop("The teacher removed you from this session.")
+                )
+                await self.send_json({"type": "removed", "message": text})
+                await self.close(code=CLOSE_REMOVED)
+        elif self.table_id is None and reason in {"running", "paused"}:
+            await self.find_table()
+
+    def was_removed(self) -> bool:
+        return Participant.objects.filter(pk=self.participant_id, kicked=True).exists()
+
+
+class PlayConsumer(TableConsumer):
+    """A student's seat: ``ws/play/<code>/`` with the seat cookie or ``?token=``."""
+
+    def authenticate(self) -> None:
+        code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
+        session = (
+            ClassSession.objects.exclude(state=ClassSession.State.FINISHED)
+            .filter(join_code=code)
+            .first()
+        )
+        if session is None:
+            raise Refused("unknown_session", CLOSE_UNKNOWN)
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        token = (query.get("token") or [""])[0]
+        if token:
+            participant = identity.participant_from_token(token)
+        else:
+            participant = identity.current_participant(self.scope.get("cookies", {}))
+        if participant is None or participant.kicked or participant.session_id != session.pk:
+            raise Refused("forbidden", CLOSE_FORBIDDEN, session.language)
+        do_touch_participant(participant)
+        self.session_id = session.pk
+        self.participant_id = participant.pk
+        self.language = session.language
+
+
+class WatchConsumer(TableConsumer):
+    """The projector: the public view of one table, for the teacher who owns the session."""
+
+    def authenticate(self) -> None:
+        user = self.scope.get("user")
+        table = (
+            Table.objects.select_related("session__school_class")
+            .filter(pk=self.scope["url_route"]["kwargs"]["table_id"])
+            .first()
+        )
+        if (
+            table is None
+            or user is None
+            or not user.is_authenticated
+            or table.session.school_class.teacher_id != user.pk
+        ):
+            raise Refused("forbidden", CLOSE_FORBIDDEN, scope_language(self.scope))
+        self.session_id = table.session_id
+        self.table_id = table.pk
+        self.language = scope_language(self.scope)

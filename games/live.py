@@ -1,0 +1,274 @@
+"""Live play at a table: the table protocol's messages, the write path, scheduling.
+
+Game-agnostic: everything here goes through the engine protocol (``view``,
+``legal_actions``, ``to_move``, ``timers``, ``apply``), the game's bots and its
+text module (``games.<slug>.text.describe_event``), so a new game plugs in without
+a change here. The consumers (games/consumers.py) and the Celery tasks
+(games/tasks.py) call these synchronous functions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache as memoize
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from classroom.broadcast import dashboard_group, send_group, table_group
+from classroom.models import ClassSession, Seat, Table
+from games.matches import Applied, apply_action, load_state
+from games.models import Match, MatchAction, MatchTimer
+from games.registry import get_game
+
+logger = logging.getLogger(__name__)
+
+
+def iso(moment: datetime) -> str:
+    """Return a UTC time as ISO 8601 with milliseconds and a Z."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@memoize
+def text_module(game_slug: str):
+    """Return the game's text module (``describe_event``), or None if it has none."""
+    try:
+        return importlib.import_module(f"games.{game_slug}.text")
+    except ImportError:
+        return None
+
+
+@memoize
+def catalogue(game_slug: str, variant: str) -> dict:
+    """Return ``{card id: card dict}`` of a game's variant."""
+    return {card["id"]: card for card in get_game(game_slug).cards(variant)}
+
+
+@dataclass
+class TableSnapshot:
+    """A table as stored now: its match, engine state, seats and pause."""
+
+    table: Table
+    match: Match
+    state: object
+    seats: list[Seat]
+    paused: bool
+
+    def name_of(self, seat_number: int) -> str:
+        """Return the nickname (or bot name) at a seat."""
+        for seat in self.seats:
+            if seat.number == seat_number:
+                return seat.display_name
+        return str(seat_number + 1)
+
+
+def load_table(table_id: int) -> TableSnapshot:
+    """Read a table, its match and its seats from the database."""
+    table = Table.objects.select_related("match", "session").get(pk=table_id)
+    seats = list(table.seats.select_related("participant").order_by("number"))
+    match = table.match
+    paused = (
+        table.paused
+        or match.status == Match.Status.PAUSED
+        or table.session.state == ClassSession.State.PAUSED
+    )
+    return TableSnapshot(table, match, load_state(match), seats, paused)
+
+
+def players(snap: TableSnapshot) -> list[dict]:
+    """Return the table's players for ``hello`` and ``presence`` messages."""
+    return [
+        {
+            "seat": seat.number,
+            "name": seat.display_name,
+            "bot": seat.bot_kind or None,
+            "connected": bool(seat.bot_kind) or seat.connected > 0,
+        }
+        for seat in snap.seats
+    ]
+
+
+def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
+    """Return the ``hello`` message: who sits where, and the card catalogue."""
+    return {
+        "type": "hello",
+        "table": snap.table.pk,
+        "match": snap.match.pk,
+        "seat": seat,
+        "players": players(snap),
+        "game": snap.match.game,
+        "variant": snap.match.variant,
+        "catalogue": catalogue(snap.match.game, snap.match.variant),
+        "language": language,
+    }
+
+
+def _find_by_id(data, wanted: str):
+    """Return the first dict in a JSON tree whose "id" is ``wanted``, or None."""
+    if isinstance(data, dict):
+        if data.get("id") == wanted:
+            return data
+        children = data.values()
+    elif isinstance(data, list):
+        children = data
+    else:
+        return None
+    for child in children:
+        found = _find_by_id(child, wanted)
+        if found is not None:
+            return found
+    return None
+
+
+def deadline(match: Match, view: dict) -> dict | None:
+    """Return the soonest timer this view may know of, with its absolute due time.
+
+    A seat knows of a timer when its id appears in the seat's own view: the engine
+    leaves a DATA!/DATABREACH! call window out of every other seat's view, so its
+    deadline goes only to its player.
+    """
+    for timer in MatchTimer.objects.filter(match=match).order_by("due_at", "pk"):
+        found = _find_by_id(view, timer.timer_id)
+        if found is None:
+            continue
+        return {
+            "timer": timer.timer_id,
+            "kind": found.get("kind", "time"),
+            "seat": found.get("seat"),
+            "at": iso(timer.due_at),
+            "seconds": timer.seconds,
+        }
+    return None
+
+
+def log_lines(snap: TableSnapshot, language: str) -> list[str]:
+    """Return the last action's events as plain-language lines in ``language``."""
+    entry = MatchAction.objects.filter(match=snap.match, version=snap.match.version).first()
+    text = text_module(snap.match.game)
+    if entry is None or text is None:
+        return []
+    cards = catalogue(snap.match.game, snap.match.variant)
+
+    def card_name(card_id):
+        names = cards.get(card_id, {}).get("name", {})
+        return names.get(language) or names.get("en") or str(card_id)
+
+    lines = []
+    with translation.override(language):
+        for event in entry.events:
+            try:
+                template, params = text.describe_event(event, snap.name_of, card_name)
+            except (KeyError, TypeError, ValueError):
+                logger.warning("no log line for event %r", event)
+                continue
+            lines.append(gettext(template) % params)
+    return lines
+
+
+def state_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
+    """Return the ``state`` message of one seat (None: the public view)."""
+    view = snap.state.view(seat)
+    may_act = seat is not None and not snap.paused and seat in snap.state.to_move()
+    return {
+        "type": "state",
+        "version": snap.match.version,
+        "seat": seat,
+        "view": view,
+        "legal_actions": snap.state.legal_actions(seat) if may_act else [],
+        "deadline": deadline(snap.match, view),
+        "log": log_lines(snap, language),
+        "paused": snap.paused,
+        "server_time": iso(timezone.now()),
+    }
+
+
+# The write path and what follows it
+
+
+def act(match_id: int, seat: int | None, action: dict, expected_version: int | None) -> Applied:
+    """Apply an action as the match's one writer, then tell the table and schedule."""
+    applied = apply_action(match_id, seat, action, expected_version)
+    after_change(applied.match)
+    return applied
+
+
+def after_change(match: Match) -> None:
+    """Notify the table and the dashboard of the match's version; schedule bots and timers."""
+    table = Table.objects.filter(match=match).only("pk", "session_id").first()
+    if table is not None:
+        send_group(table_group(table.pk), {"type": "table.changed", "version": match.version})
+        send_group(
+            dashboard_group(table.session_id),
+            {"type": "dashboard.changed", "reason": "move", "table": table.pk},
+        )
+    schedule(match)
+
+
+def bot_seats(match: Match) -> dict[int, str]:
+    """Return ``{seat number: bot kind}`` of the seats a bot plays now."""
+    table = Table.objects.filter(match=match).first()
+    if table is None:
+        return {}
+    seats = table.seats.select_related("participant")
+    return {seat.number: seat.bot_kind for seat in seats if seat.bot_kind}
+
+
+def schedule(match: Match) -> None:
+    """Schedule the match's running timers (once each) and the bot moves now due."""
+    from games import tasks
+
+    if match.status != Match.Status.RUNNING:
+        return
+    for timer in MatchTimer.objects.filter(match=match):
+        ttl = int((timer.due_at - timezone.now()).total_seconds()) + 120
+        if cache.add(f"live:timer:{match.pk}:{timer.timer_id}", 1, max(ttl, 60)):
+            tasks.fire_timer.apply_async((match.pk, timer.timer_id), eta=timer.due_at)
+    schedule_bots(match)
+
+
+def schedule_bots(match: Match, delay: float | None = None) -> int:
+    """Schedule one move of each bot seat that may act now; return how many."""
+    from games import tasks
+
+    if match.status != Match.Status.RUNNING:
+        return 0
+    bots = bot_seats(match)
+    if not bots:
+        return 0
+    state = load_state(match)
+    delay = settings.BOT_DELAY_SECONDS if delay is None else delay
+    scheduled = 0
+    for seat in state.to_move():
+        # The key keeps one pending move per seat and version; it expires soon after
+        # the move was due, so the sweeper re-schedules a move lost in a crash.
+        key = f"live:bot:{match.pk}:{match.version}:{seat}"
+        if seat in bots and cache.add(key, 1, int(delay) + 5):
+            tasks.bot_move.apply_async((match.pk, seat, match.version), countdown=delay)
+            scheduled += 1
+    return scheduled
+
+
+def play_bot(match_id: int, seat: int, version: int) -> bool:
+    """Play one bot move at ``seat`` if the match is still at ``version``; tell if played."""
+    import random
+
+    match = Match.objects.get(pk=match_id)
+    if match.version != version or match.status != Match.Status.RUNNING:
+        return False  # a newer schedule exists, or the resume will schedule again
+    kind = bot_seats(match).get(seat)
+    state = load_state(match)
+    if not kind or seat not in state.to_move():
+        return False
+    game = get_game(match.game)
+    legal = state.legal_actions(seat)
+    bot = game.bots[kind]()
+    view = state.view(seat) if getattr(bot, "needs_view", True) else None
+    rng = random.Random(f"{match.seed}:{version}:{seat}")
+    action = bot.choose(view, legal, rng)
+    act(match_id, seat, action, version)
+    return True
