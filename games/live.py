@@ -183,6 +183,8 @@ def state_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
         "deadline": deadline(snap.match, view),
         "log": log_lines(snap, language),
         "paused": snap.paused,
+        "over": snap.state.is_over(),
+        "result": snap.state.result() if snap.state.is_over() else None,
         "server_time": iso(timezone.now()),
     }
 

@@ -1,0 +1,69 @@
+"""Fixtures of the live-play tests: a teacher, a Data-Tycoon session, seated students.
+
+Bots move after BOT_DELAY_SECONDS; the child services (Celery worker, uvicorn) read it
+from the environment, which is set here, before the session's services start.
+"""
+
+import os
+
+import pytest
+from django.test import Client
+
+from classroom import actions
+from classroom.identity import new_device_id
+
+os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
+os.environ.setdefault("LIVE_SWEEP_SECONDS", "1")
+
+PASSWORD = "a-Long-teacher-passw0rd"
+
+
+@pytest.fixture(autouse=True)
+def _fast_bots(settings):
+    """Let in-process code schedule bots as fast as the child worker plays them."""
+    settings.BOT_DELAY_SECONDS = float(os.environ["BOT_DELAY_SECONDS"])
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Give every test its own channel-layer instance: each async test runs its own loop,
+    and a Redis layer's locks belong to the loop that first used them."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def teacher(django_user_model):
+    return django_user_model.objects.create_user(username="live-teacher", password=PASSWORD)
+
+
+@pytest.fixture
+def teacher_client(teacher):
+    client = Client()
+    client.force_login(teacher)
+    return client
+
+
+@pytest.fixture
+def school_class(teacher):
+    return actions.do_create_class(teacher, "3C")
+
+
+def open_session(school_class, *, table_size=2, bots=False, variant="standard", language="en"):
+    """Open a Data-Tycoon session for the class."""
+    return actions.do_create_session(
+        school_class,
+        game="data_tycoon",
+        variant=variant,
+        language=language,
+        table_size=table_size,
+        bots_fill=bots,
+    )
+
+
+def seat_students(session, *nicknames):
+    """Join students (each on a device of their own); return their participants."""
+    return [actions.do_join_session(session, name, new_device_id()) for name in nicknames]

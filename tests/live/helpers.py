@@ -1,0 +1,98 @@
+"""Helpers of the live-play tests: sockets on the real ASGI app, matches driven to a point."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from classroom.identity import seat_token
+from config.asgi import application
+from games.matches import apply_action, load_state
+from games.models import Match
+
+TIMEOUT = 10
+ORIGIN = (b"origin", b"http://localhost")
+CALL_WINDOWS = {"call_data", "call_databreach"}
+
+
+def cookie_header(client: Client) -> bytes:
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items()).encode()
+
+
+def play_socket(session, participant=None, token: str | None = None, client: Client | None = None):
+    """Return a communicator on the student's play socket (token, or a client's cookies)."""
+    headers = [ORIGIN]
+    path = f"/ws/play/{session.join_code}/"
+    if client is not None:
+        headers.append((b"cookie", cookie_header(client)))
+    else:
+        path += f"?token={token or seat_token(participant)}"
+    return WebsocketCommunicator(application, path, headers)
+
+
+def watch_socket(table, teacher_client: Client):
+    headers = [ORIGIN, (b"cookie", cookie_header(teacher_client))]
+    return WebsocketCommunicator(application, f"/ws/table/{table.pk}/watch/", headers)
+
+
+def dashboard_socket(session, teacher_client: Client):
+    headers = [ORIGIN, (b"cookie", cookie_header(teacher_client))]
+    return WebsocketCommunicator(application, f"/ws/teacher/sessions/{session.pk}/live/", headers)
+
+
+async def receive(communicator, kind: str | None = None, skip=("presence",)) -> dict:
+    """Return the next JSON message (of ``kind``), skipping presence notices."""
+    while True:
+        message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+        if kind is not None and message["type"] != kind and message["type"] in skip:
+            continue
+        if kind is None and message["type"] in skip:
+            continue
+        return message
+
+
+async def connect(communicator) -> tuple[dict, dict]:
+    """Connect and return the ``hello`` and first ``state`` messages."""
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    hello = await receive(communicator)
+    assert hello["type"] == "hello", hello
+    state = await receive(communicator)
+    assert state["type"] == "state", state
+    return hello, state
+
+
+def random_step(match: Match, rng: random.Random) -> None:
+    """Apply one random legal action of the first seat that may act (or a timer's expiry)."""
+    state = load_state(match)
+    movers = state.to_move()
+    seat = movers[0] if movers else None
+    legal = state.legal_actions(seat)
+    apply_action(match.pk, seat, rng.choice(legal), expected_version=match.version)
+    match.refresh_from_db()
+
+
+def call_window_owner(match: Match) -> int | None:
+    """Return the seat whose DATA!/DATABREACH! call window is open, or None."""
+    state = load_state(match)
+    for seat in range(match.num_seats):
+        window = state.view(seat)["window"]
+        if window and window["kind"] in CALL_WINDOWS:
+            return seat
+    return None
+
+
+def drive_to_call_window(match: Match, seed: int = 1, limit: int = 2000) -> int:
+    """Play random moves until a call window opens; return its owner's seat."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        owner = call_window_owner(match)
+        if owner is not None:
+            return owner
+        if load_state(match).is_over():
+            break
+        random_step(match, rng)
+    raise AssertionError("no call window opened")

@@ -1,0 +1,241 @@
+"""The table protocol's sockets on the real Redis channel layer (docs/protocol.md)."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from classroom import actions
+from classroom.models import Seat, Table
+from config.asgi import application
+from games.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, CLOSE_UNKNOWN
+from games.matches import load_state
+from games.models import Match
+from tests.classroom.channels_testing import in_own_event_loop
+from tests.live.conftest import open_session, seat_students
+from tests.live.helpers import (
+    ORIGIN,
+    TIMEOUT,
+    connect,
+    dashboard_socket,
+    play_socket,
+    receive,
+    watch_socket,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def started_table(school_class, language="en"):
+    """Open a two-seat session with Ana and Ben, start it; return session, table, participants."""
+    session = open_session(school_class, table_size=2, language=language)
+    ana, ben = seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    return session, table, {p.pk: p for p in (ana, ben)}
+
+
+def quoted(card_ids) -> set[str]:
+    return {f'"{card}"' for card in card_ids}
+
+
+@in_own_event_loop
+async def test_an_action_reaches_every_socket_and_no_seat_sees_anothers_cards(
+    school_class, teacher_client
+):
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    sockets = {n: play_socket(session, p) for n, p in seats.items()}
+    first = {}
+    for number, communicator in sockets.items():
+        hello, state = await connect(communicator)
+        assert hello["seat"] == number and hello["game"] == "data_tycoon"
+        assert len(hello["catalogue"]) > 50 and [p["name"] for p in hello["players"]] == [
+            seats[0].nickname,
+            seats[1].nickname,
+        ]
+        assert state["version"] == 0 and state["seat"] == number
+        first[number] = state
+    spectator = watch_socket(table, teacher_client)
+    hello, public = await connect(spectator)
+    assert hello["seat"] is None and public["seat"] is None and public["legal_actions"] == []
+    dashboard = dashboard_socket(session, teacher_client)
+    connected, _ = await dashboard.connect(timeout=TIMEOUT)
+    assert connected
+    assert 'id="live-tables"' in await dashboard.receive_from(timeout=TIMEOUT)
+
+    mover = next(n for n, s in first.items() if s["legal_actions"])
+    other = 1 - mover
+    action = first[mover]["legal_actions"][0]
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+
+    got = {n: await receive(c, "state") for n, c in sockets.items()}
+    got["public"] = await receive(spectator, "state")
+    assert {m["version"] for m in got.values()} == {1}
+    assert got[mover]["seat"] == mover and got[other]["seat"] == other
+    assert got["public"]["view"]["seat"] is None
+    assert any(line for line in got[other]["log"])  # the move in plain language
+    html = ""
+    while "move 1" not in html:
+        html = await dashboard.receive_from(timeout=TIMEOUT)
+    assert "Ana" in html and "Ben" in html
+
+    state = await sync_to_async(lambda: load_state(Match.objects.get(pk=table.match_id)))()
+    secret = quoted(state.private_cards(mover))
+    assert secret and any(card in json.dumps(got[mover]) for card in secret)
+    for seen in (json.dumps(got[other]), json.dumps(got["public"]), json.dumps(first[other])):
+        assert not any(card in seen for card in secret)
+    others = quoted(state.private_cards(other))
+    assert not any(card in json.dumps(got[mover]) for card in others)
+
+    for communicator in (*sockets.values(), spectator, dashboard):
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_stale_and_illegal_actions_get_an_error_and_change_nothing(school_class):
+    session, table, _people = await sync_to_async(started_table)(school_class, language="fr")
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    sockets = {n: play_socket(session, p) for n, p in seats.items()}
+    states = {n: (await connect(c))[1] for n, c in sockets.items()}
+    mover = next(n for n, s in states.items() if s["legal_actions"])
+    idle = 1 - mover
+    action = states[mover]["legal_actions"][0]
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+    for communicator in sockets.values():
+        assert (await receive(communicator, "state"))["version"] == 1
+    before = await sync_to_async(lambda: Match.objects.get(pk=table.match_id).snapshot)()
+
+    # a stale version: an error, then the current state
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+    error = await receive(sockets[mover], "error")
+    assert error["code"] == "stale_version" and error["version"] == 1
+    assert error["message"] and error["message"] != "Something changed"
+    fresh = await receive(sockets[mover], "state")
+    assert fresh["version"] == 1
+
+    # an illegal action (the idle seat plays out of turn): an error in French
+    await sockets[idle].send_to(
+        text_data=json.dumps(
+            {"type": "act", "version": 1, "action": {"type": "keep", "card": "dt-001"}}
+        )
+    )
+    error = await receive(sockets[idle], "error")
+    assert error["code"] in {"not_your_turn", "card_not_held", "illegal_action"}
+    assert error["message"] and error["version"] == 1
+
+    # not JSON, and an unknown type
+    await sockets[idle].send_to(text_data="{nope")
+    assert (await receive(sockets[idle], "error"))["code"] == "bad_message"
+    await sockets[idle].send_to(text_data=json.dumps({"type": "dance"}))
+    assert (await receive(sockets[idle], "error"))["code"] == "bad_message"
+
+    match = await sync_to_async(Match.objects.get)(pk=table.match_id)
+    assert match.version == 1 and match.snapshot == before
+    assert await sync_to_async(match.actions.count)() == 1
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_resync_ping_and_a_spectator_cannot_act(school_class, teacher_client):
+    session, table, people = await sync_to_async(started_table)(school_class)
+    participant = next(iter(people.values()))
+    student = play_socket(session, participant)
+    hello, state = await connect(student)
+    await student.send_to(text_data=json.dumps({"type": "resync"}))
+    again = await receive(student, "hello")
+    assert again["seat"] == hello["seat"] and again["table"] == table.pk
+    full = await receive(student, "state")
+    assert full["view"] == state["view"] and full["version"] == state["version"]
+    await student.send_to(text_data=json.dumps({"type": "ping"}))
+    pong = await receive(student, "pong")
+    assert pong["server_time"].endswith("Z")
+
+    spectator = watch_socket(table, teacher_client)
+    await connect(spectator)
+    legal = state["legal_actions"] or [{"type": "keep"}]
+    await spectator.send_to(text_data=json.dumps({"type": "act", "version": 0, "action": legal[0]}))
+    assert (await receive(spectator, "error"))["code"] == "not_seated"
+    for communicator in (student, spectator):
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_a_paused_table_refuses_actions_until_resumed(school_class):
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    sockets = {n: play_socket(session, p) for n, p in seats.items()}
+    states = {n: (await connect(c))[1] for n, c in sockets.items()}
+    mover = next(n for n, s in states.items() if s["legal_actions"])
+    action = states[mover]["legal_actions"][0]
+
+    await sync_to_async(actions.do_set_table_paused)(table, True)
+    assert (await receive(sockets[mover], "paused"))["type"] == "paused"
+    paused_state = await receive(sockets[mover], "state")
+    assert paused_state["paused"] is True and paused_state["legal_actions"] == []
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+    assert (await receive(sockets[mover], "error"))["code"] == "paused"
+    assert (await sync_to_async(Match.objects.get)(pk=table.match_id)).version == 0
+
+    await sync_to_async(actions.do_set_table_paused)(table, False)
+    assert (await receive(sockets[mover], "resumed"))["type"] == "resumed"
+    resumed = await receive(sockets[mover], "state")
+    assert resumed["paused"] is False and resumed["legal_actions"]
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+    assert (await receive(sockets[mover], "state"))["version"] == 1
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_refused_sockets_and_a_removed_student(school_class):
+    session, _table, people = await sync_to_async(started_table)(school_class)
+    forged = play_socket(session, token="not-a-token")
+    assert (await forged.connect(timeout=TIMEOUT))[0]
+    assert (await receive(forged))["code"] == "forbidden"
+    assert (await forged.receive_output(timeout=TIMEOUT))["code"] == CLOSE_FORBIDDEN
+
+    participant = next(iter(people.values()))
+    unknown = WebsocketCommunicator(application, "/ws/play/ZZZZZZ/", [ORIGIN])
+    await unknown.connect(timeout=TIMEOUT)
+    assert (await receive(unknown))["code"] == "unknown_session"
+    assert (await unknown.receive_output(timeout=TIMEOUT))["code"] == CLOSE_UNKNOWN
+
+    student = play_socket(session, participant)
+    await connect(student)
+    await sync_to_async(actions.do_kick_participant)(participant)
+    removed = await receive(student, "removed")
+    assert removed["message"]
+    assert (await student.receive_output(timeout=TIMEOUT))["code"] == CLOSE_REMOVED
+    seat = await sync_to_async(Seat.objects.get)(participant=participant)
+    assert seat.bot_takeover  # the table plays on with a bot
+
+
+@in_own_event_loop
+async def test_a_student_waits_in_the_lobby_then_gets_the_table(school_class):
+    session = await sync_to_async(open_session)(school_class, table_size=2)
+    ana, _ben = await sync_to_async(seat_students)(session, "Ana", "Ben")
+    student = play_socket(session, ana)
+    assert (await student.connect(timeout=TIMEOUT))[0]
+    waiting = await receive(student)
+    assert waiting == {"type": "waiting", "session_state": "lobby"}
+    await sync_to_async(actions.do_start_session)(session)
+    hello = await receive(student, "hello", skip=("presence", "waiting"))
+    assert hello["players"][0]["name"] in {"Ana", "Ben"}
+    state = await receive(student, "state")
+    assert state["version"] == 0
+    await sync_to_async(actions.do_end_session)(session)
+    assert (await receive(student, "ended"))["message"]
+    await student.disconnect()

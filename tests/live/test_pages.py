@@ -1,0 +1,172 @@
+"""POST /join/ for programs, the play and projector pages, the live dashboard and its controls."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from classroom import actions
+from classroom.identity import participant_from_token
+from classroom.models import Seat, SeatMove, Table
+from games.models import Match
+from tests.live.conftest import open_session, seat_students
+
+pytestmark = pytest.mark.django_db
+
+
+def post_json(client, body, **headers):
+    return client.post("/join/", json.dumps(body), content_type="application/json", **headers)
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limit():
+    from classroom import ratelimit
+
+    ratelimit.reset("127.0.0.1")
+    yield
+    ratelimit.reset("127.0.0.1")
+
+
+def test_join_api_answers_a_seat_token(school_class):
+    session = open_session(school_class, language="es")
+    response = post_json(Client(), {"code": session.join_code.lower(), "nickname": "Robo"})
+    assert response.status_code == 201
+    body = response.json()
+    assert body["nickname"] == "Robo" and body["session"] == session.join_code
+    assert body["language"] == "es"
+    assert body["ws"] == f"/ws/play/{session.join_code}/"
+    assert body["play_url"] == f"/play/{session.join_code}/"
+    assert participant_from_token(body["token"]).pk == body["participant"]
+    assert participant_from_token(body["token"] + "x") is None
+
+
+def test_join_api_errors_are_json_in_the_sessions_language(school_class):
+    session = open_session(school_class, language="es")
+    post_json(Client(), {"code": session.join_code, "nickname": "Robo"})
+    taken = post_json(Client(), {"code": session.join_code, "nickname": "robo"})
+    assert taken.status_code == 400
+    assert taken.json()["error"]["code"] == "nickname_taken"
+    assert taken.json()["error"]["message"]
+    bad = post_json(Client(), {"code": session.join_code, "nickname": "x"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_nickname"
+    unknown = post_json(Client(), {"code": "ZZZZZZ", "nickname": "Robo"})
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_session"
+    actions.do_set_lobby_lock(session, True)
+    locked = post_json(Client(), {"code": session.join_code, "nickname": "Other"})
+    assert locked.status_code == 403 and locked.json()["error"]["code"] == "locked"
+    garbage = Client().post("/join/", "{", content_type="application/json")
+    assert garbage.status_code == 400
+
+
+def test_join_api_is_rate_limited(school_class, settings):
+    for _ in range(settings.JOIN_RATE_LIMIT):
+        post_json(Client(), {"code": "ZZZZZZ", "nickname": "Robo"})
+    response = post_json(Client(), {"code": "ZZZZZZ", "nickname": "Robo"})
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "rate_limited"
+
+
+def join_form(session, nickname, client=None):
+    client = client or Client()
+    response = client.post("/join/", {"code": session.join_code, "nickname": nickname})
+    assert response.status_code == 302
+    return client
+
+
+def test_the_lobby_sends_a_seated_student_to_the_table(school_class):
+    session = open_session(school_class, table_size=2)
+    ana = join_form(session, "Ana")
+    join_form(session, "Ben")
+    actions.do_start_session(session)
+    lobby = ana.get(reverse("classroom:lobby", args=[session.join_code]))
+    assert lobby.status_code == 302 and lobby["Location"] == f"/play/{session.join_code}/"
+    htmx = ana.get(reverse("classroom:lobby", args=[session.join_code]), HTTP_HX_REQUEST="true")
+    assert htmx["HX-Redirect"] == f"/play/{session.join_code}/"
+    page = ana.get(f"/play/{session.join_code}/")
+    assert page.status_code == 200
+    table = Table.objects.get(session=session)
+    assert page.context["ws_path"] == f"/ws/play/{session.join_code}/"
+    assert page.context["role"] == "seat" and page.context["table_id"] == table.pk
+    assert page.context["session"].language == "en"
+    assert Client().get(f"/play/{session.join_code}/").status_code == 302
+
+
+def test_projector_is_the_owners_only(school_class, teacher_client, django_user_model):
+    session = open_session(school_class, table_size=2)
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    url = reverse("games:projector", args=[table.pk])
+    page = teacher_client.get(url)
+    assert page.status_code == 200
+    assert page.context["ws_path"] == f"/ws/table/{table.pk}/watch/"
+    assert page.context["role"] == "spectator" and page.context["table_id"] == table.pk
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("other", password="x-Long-pass-99"))
+    assert other.get(url).status_code == 404
+    assert Client().get(url).status_code == 302
+
+
+def test_dashboard_shows_tables_and_its_controls_work(school_class, teacher_client):
+    session = open_session(school_class, table_size=2)
+    ana, _ben = seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    page = teacher_client.get(reverse("classroom:session_live", args=[session.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Ana" in html and "Ben" in html and reverse("games:projector", args=[table.pk]) in html
+
+    url = reverse("classroom:table_pause", args=[session.pk])
+    assert teacher_client.post(url, {"table": table.pk}).status_code == 302
+    table.refresh_from_db()
+    assert table.paused and Match.objects.get(pk=table.match_id).status == "paused"
+    teacher_client.post(reverse("classroom:table_resume", args=[session.pk]), {"table": table.pk})
+    table.refresh_from_db()
+    assert not table.paused and Match.objects.get(pk=table.match_id).status == "running"
+
+    seat = Seat.objects.get(participant=ana)
+    teacher_client.post(reverse("classroom:seat_to_bot", args=[session.pk]), {"seat": seat.pk})
+    seat.refresh_from_db()
+    assert seat.bot_takeover and seat.bot_kind == "heuristic"
+    teacher_client.post(reverse("classroom:seat_to_student", args=[session.pk]), {"seat": seat.pk})
+    seat.refresh_from_db()
+    assert not seat.bot_takeover and seat.bot_kind == ""
+
+
+def test_pausing_the_session_pauses_every_table_and_pushes_timers_back(school_class):
+    session = open_session(school_class, table_size=2)
+    seat_students(session, "Ana", "Ben", "Cleo", "Dan")
+    actions.do_start_session(session)
+    actions.do_pause_session(session)
+    assert set(Match.objects.values_list("status", flat=True)) == {"paused"}
+    actions.do_resume_session(session)
+    assert set(Match.objects.values_list("status", flat=True)) == {"running"}
+
+
+def test_a_student_moves_to_another_device_once_the_teacher_approves(school_class, teacher_client):
+    session = open_session(school_class, table_size=2)
+    old_device = join_form(session, "Ana")
+    join_form(session, "Ben")
+    actions.do_start_session(session)
+
+    new_device = Client()
+    response = new_device.post("/join/", {"code": session.join_code, "nickname": "ana"})
+    move = SeatMove.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("classroom:seat_move", args=[move.pk])
+    waiting = new_device.get(response["Location"])
+    assert waiting.status_code == 200 and "Ana" in waiting.content.decode()
+    assert Client().get(response["Location"]).status_code == 302  # another device: no
+
+    live = teacher_client.get(reverse("classroom:session_live", args=[session.pk]))
+    assert f'value="{move.pk}"' in live.content.decode()
+    teacher_client.post(reverse("classroom:move_approve", args=[session.pk]), {"move": move.pk})
+    done = new_device.get(reverse("classroom:seat_move", args=[move.pk]))
+    assert done.status_code == 302 and done["Location"] == f"/play/{session.join_code}/"
+    play = new_device.get(done["Location"])
+    assert play.status_code == 200 and play.context["participant"].nickname == "Ana"
+    move.refresh_from_db()
+    assert move.status == "done"
+    assert old_device.get(f"/play/{session.join_code}/").status_code == 200
