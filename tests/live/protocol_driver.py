@@ -1,0 +1,96 @@
+"""Drive seats through the table protocol over real sockets (``websockets``), for live tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.request
+from collections.abc import Callable
+from http.cookiejar import CookieJar
+from urllib.parse import quote
+
+import websockets
+
+CALLS = {"call_data", "call_databreach"}
+
+
+def join(base_url: str, code: str, nickname: str) -> dict:
+    """POST /join/ as a program; return the answer (with the seat token)."""
+    request = urllib.request.Request(
+        f"{base_url}/join/",
+        data=json.dumps({"code": code, "nickname": nickname}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+def teacher_post(base_url: str, session_cookie: str, page: str, url: str) -> int:
+    """POST a teacher's control over HTTP (CSRF cookie from a GET of page first)."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    headers = {"Cookie": f"sessionid={session_cookie}"}
+    opener.open(urllib.request.Request(base_url + page, headers=headers), timeout=30).read()
+    token = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+    request = urllib.request.Request(
+        base_url + url,
+        data=b"",
+        method="POST",
+        headers={"Cookie": f"sessionid={session_cookie}; csrftoken={token}", "X-CSRFToken": token},
+    )
+    with opener.open(request, timeout=30) as response:
+        return response.status
+
+
+async def drive(
+    base_url: str,
+    seats: list[dict],
+    rng: random.Random,
+    stop: Callable[[dict], bool] = lambda state: False,
+    timeout: float = 120,
+) -> dict:
+    """Play every joined seat with random legal actions until the game ends or ``stop``.
+
+    ``stop(state)`` is asked before acting on a state; when it says so, every seat
+    stops at once. Return ``{"over": bool, "version": last version seen, "stopped_on":
+    the state that stopped the game or None, "results": [...]}``.
+    """
+    done = asyncio.Event()
+    outcome = {"over": False, "version": 0, "stopped_on": None, "results": []}
+
+    async def play(joined: dict) -> None:
+        ws_url = base_url.replace("http://", "ws://") + joined["ws"] + "?token="
+        async with websockets.connect(
+            ws_url + quote(joined["token"]), max_size=2**23, origin=base_url
+        ) as ws:
+            acted_on = None
+            while not done.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 0.5)
+                except TimeoutError:
+                    continue
+                message = json.loads(raw)
+                if message["type"] != "state":
+                    continue
+                outcome["version"] = max(outcome["version"], message["version"])
+                if message["over"]:
+                    outcome["over"] = True
+                    outcome["results"].append(message["result"])
+                    return
+                if stop(message):
+                    outcome["stopped_on"] = message
+                    done.set()
+                    return
+                legal = message["legal_actions"]
+                if legal and acted_on != message["version"]:
+                    acted_on = message["version"]
+                    action = rng.choice(legal)
+                    await ws.send(
+                        json.dumps({"type": "act", "version": message["version"], "action": action})
+                    )
+
+    await asyncio.wait_for(asyncio.gather(*(play(joined) for joined in seats)), timeout)
+    return outcome
