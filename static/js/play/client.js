@@ -1,0 +1,370 @@
+/* The table protocol client (docs/protocol.md) and the page shell around a game board.
+ *
+ * TableConnection speaks the protocol: it connects, reconnects with backoff and asks for
+ * a `resync`, notices version gaps, sends `act` with the version it saw, and measures the
+ * clock offset from `server_time`. `boot(root)` wires it to the page: status line,
+ * notices (paused, removed, ended), the error region, the countdown, the game log and the
+ * board, which the renderer registered for the table's game draws.
+ *
+ * UI strings come from Django's JavaScript catalog (`gettext`, `ngettext`, `interpolate`
+ * are globals defined by /jsi18n/). */
+
+import { h, icon, replaceKeepingFocus } from "./dom.js";
+import { rendererFor } from "./registry.js";
+
+/** Close codes after which reconnecting is pointless (ended, removed, refused, unknown). */
+const FINAL_CLOSE_CODES = new Set([4000, 4001, 4403, 4404]);
+const MAX_BACKOFF_MS = 15000;
+const LOG_LINES = 60;
+
+/** Return a server time (ISO string, epoch seconds or epoch milliseconds) in epoch ms. */
+export function serverTimeMs(value) {
+  if (typeof value === "number") return value < 1e12 ? value * 1000 : value;
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/** Return the delay before reconnect attempt `attempt` (0, 1, …): exponential, jittered. */
+export function backoffMs(attempt, random = Math.random) {
+  const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt);
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+export class TableConnection {
+  /** handlers: {hello, state, error, notice, status} — each optional. */
+  constructor(url, handlers, WebSocketImpl = window.WebSocket) {
+    this.url = url;
+    this.handlers = handlers;
+    this.WebSocketImpl = WebSocketImpl;
+    this.version = null;
+    this.offsetMs = 0;
+    this.attempt = 0;
+    this.opened = false;
+    this.stopped = false;
+    this.socket = null;
+    this.retryTimer = null;
+  }
+
+  emit(name, ...args) {
+    const handler = this.handlers[name];
+    if (handler) handler(...args);
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    const socket = new this.WebSocketImpl(this.url);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      const reconnected = this.opened;
+      this.opened = true;
+      this.attempt = 0;
+      this.emit("status", "open");
+      this.send({ type: "ping" });
+      // The server greets every new socket; after a drop we also ask for the full state.
+      if (reconnected) this.send({ type: "resync" });
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message && typeof message.type === "string") this.receive(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.stopped || FINAL_CLOSE_CODES.has(event.code)) {
+        this.emit("status", "closed", event.code);
+        return;
+      }
+      const delay = backoffMs(this.attempt);
+      this.attempt += 1;
+      this.emit("status", "reconnecting", delay);
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    if (this.socket) this.socket.close();
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== 1) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send one of the legal actions, unchanged, with the version it was legal in. */
+  act(action) {
+    return this.send({ type: "act", version: this.version, action });
+  }
+
+  resync() {
+    return this.send({ type: "resync" });
+  }
+
+  /** The server's clock now, in epoch ms, as measured from `server_time`. */
+  now() {
+    return Date.now() + this.offsetMs;
+  }
+
+  receive(message) {
+    if (message.server_time !== undefined && message.server_time !== null) {
+      const server = serverTimeMs(message.server_time);
+      if (server !== null) this.offsetMs = server - Date.now();
+    }
+    switch (message.type) {
+      case "hello":
+        this.version = null; // a (new) table: take whatever version comes next
+        this.emit("hello", message);
+        break;
+      case "state": {
+        if (this.version !== null && message.version < this.version) return; // overtaken
+        const gap = this.version !== null && message.version > this.version + 1;
+        this.version = message.version;
+        this.emit("state", message, { gap });
+        if (gap) this.resync();
+        break;
+      }
+      case "error":
+        this.emit("error", message);
+        break;
+      case "pong":
+        break;
+      default:
+        this.emit("notice", message);
+    }
+  }
+}
+
+/** Return the WebSocket URL for a path on this page's host. */
+export function socketUrl(path, loc = window.location) {
+  return `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${path}`;
+}
+
+/** Start the client on `root` (the element carrying data-ws-path, data-role, …). */
+export function boot(root, WebSocketImpl = window.WebSocket) {
+  const slot = (name) => root.querySelector(`[data-slot="${name}"]`);
+  const els = {
+    status: slot("status"),
+    notice: slot("notice"),
+    errors: slot("errors"),
+    countdown: slot("countdown"),
+    board: slot("board"),
+    log: slot("log"),
+    announcer: slot("announcer"),
+  };
+  const role = root.dataset.role || "seat";
+  const shell = {
+    hello: null,
+    renderer: null,
+    last: null,
+    deadline: null,
+    busy: false,
+    paused: false,
+    closed: false,
+    busyTimer: null,
+    loggedVersion: null,
+  };
+
+  function setStatus(text) {
+    els.status.textContent = text;
+  }
+
+  function showNotice(text, kind = "info") {
+    els.notice.hidden = !text;
+    els.notice.className = `game-notice game-notice--${kind}`;
+    els.notice.textContent = text || "";
+  }
+
+  function showError(text) {
+    // Replace, then clear later, so a repeated message is announced again.
+    els.errors.textContent = "";
+    if (!text) return;
+    els.errors.append(h("p", { class: "game-error__text" }, text));
+  }
+
+  function announce(text) {
+    if (!els.announcer) return;
+    els.announcer.textContent = "";
+    window.setTimeout(() => {
+      els.announcer.textContent = text;
+    }, 50);
+  }
+
+  function addLog(lines) {
+    if (!lines || !lines.length) return;
+    for (const line of lines) els.log.append(h("li", {}, line));
+    while (els.log.children.length > LOG_LINES) els.log.firstElementChild.remove();
+    els.log.parentElement.scrollTop = els.log.parentElement.scrollHeight;
+  }
+
+  function setBusy(busy) {
+    shell.busy = busy;
+    root.classList.toggle("is-busy", busy);
+    els.board.setAttribute("aria-busy", busy ? "true" : "false");
+    clearTimeout(shell.busyTimer);
+    if (busy) shell.busyTimer = setTimeout(() => setBusy(false), 8000);
+  }
+
+  const connection = new TableConnection(
+    socketUrl(root.dataset.wsPath),
+    {
+      status(state, detail) {
+        if (state === "open") setStatus(gettext("Connected."));
+        else if (state === "reconnecting") {
+          setBusy(false);
+          setStatus(
+            interpolate(gettext("Connection lost. Trying again in %s seconds…"), [
+              Math.ceil(detail / 1000),
+            ]),
+          );
+        } else if (state === "closed") {
+          shell.closed = true;
+          if (detail === 4403 || detail === 4404) {
+            showNotice(gettext("This game cannot be opened from this device."), "alert");
+          }
+          setStatus(gettext("Disconnected."));
+        }
+      },
+      hello(message) {
+        if (!shell.hello || shell.hello.match !== message.match) shell.loggedVersion = null;
+        shell.hello = message;
+        const create = rendererFor(message.game);
+        if (!create) {
+          els.board.replaceChildren(
+            h("p", {}, interpolate(gettext("This game (%s) cannot be shown here yet."), [message.game])),
+          );
+          shell.renderer = null;
+          return;
+        }
+        shell.renderer = create(els.board, {
+          role,
+          seat: message.seat ?? null,
+          players: message.players || [],
+          catalogue: message.catalogue || {},
+          language: message.language || root.dataset.language || document.documentElement.lang,
+          variant: message.variant,
+          icons: root.dataset.icons,
+          act,
+          announce,
+          isBusy: () => shell.busy || shell.paused,
+        });
+        root.dataset.game = message.game;
+        if (shell.last) shell.renderer.update(shell.last);
+      },
+      state(message) {
+        setBusy(false);
+        shell.last = message;
+        shell.paused = Boolean(message.paused);
+        showNotice(shell.paused ? gettext("The teacher has paused the game.") : "", "pause");
+        shell.deadline = message.deadline || null;
+        // A resync repeats the last action's lines: log each version once.
+        if (shell.loggedVersion === null || message.version > shell.loggedVersion) addLog(message.log);
+        shell.loggedVersion = message.version;
+        if (shell.renderer) shell.renderer.update(message);
+        tick();
+      },
+      error(message) {
+        setBusy(false);
+        showError(message.message || gettext("That move is not possible."));
+      },
+      notice(message) {
+        switch (message.type) {
+          case "waiting":
+            els.board.replaceChildren(
+              h(
+                "p",
+                { class: "game-waiting" },
+                message.session_state === "finished"
+                  ? gettext("This session is over.")
+                  : gettext("Waiting for the teacher to start the game…"),
+              ),
+            );
+            break;
+          case "paused":
+            shell.paused = true;
+            showNotice(gettext("The teacher has paused the game."), "pause");
+            break;
+          case "resumed":
+            shell.paused = false;
+            showNotice("");
+            announce(gettext("The game goes on."));
+            break;
+          case "presence":
+            if (shell.hello) {
+              shell.hello.players = message.players || [];
+              if (shell.renderer && shell.renderer.setPlayers) {
+                shell.renderer.setPlayers(shell.hello.players);
+                if (shell.last) shell.renderer.update(shell.last);
+              }
+            }
+            break;
+          case "removed":
+            shell.closed = true;
+            connection.stop();
+            showNotice(message.message || gettext("You have been removed from this session."), "alert");
+            els.board.replaceChildren();
+            break;
+          case "ended":
+            shell.closed = true;
+            showNotice(message.message || gettext("The teacher has ended the session."), "alert");
+            break;
+          default:
+            break;
+        }
+      },
+    },
+    WebSocketImpl,
+  );
+
+  function act(action) {
+    if (shell.paused) {
+      showError(gettext("The game is paused."));
+      return false;
+    }
+    if (shell.busy || shell.closed) return false;
+    showError("");
+    if (!connection.act(action)) {
+      showError(gettext("Not connected: your move was not sent."));
+      return false;
+    }
+    setBusy(true);
+    return true;
+  }
+
+  function tick() {
+    const deadline = shell.deadline;
+    if (!deadline || !deadline.at || (shell.last && shell.last.view && shell.last.view.over)) {
+      els.countdown.hidden = true;
+      return;
+    }
+    const end = serverTimeMs(deadline.at);
+    const left = Math.max(0, Math.ceil((end - connection.now()) / 1000));
+    const total = deadline.seconds || left || 1;
+    const label = shell.renderer ? shell.renderer.deadlineLabel(deadline) : gettext("Time left");
+    els.countdown.hidden = false;
+    els.countdown.classList.toggle("countdown--low", left <= 5);
+    const bar = h("span", { class: "countdown__bar", "aria-hidden": "true" });
+    bar.style.setProperty("--left", String(Math.min(1, left / total)));
+    replaceKeepingFocus(els.countdown, [
+      icon(root.dataset.icons, "time"),
+      h("span", { class: "countdown__label" }, label),
+      h(
+        "span",
+        { class: "countdown__time" },
+        interpolate(ngettext("%s second", "%s seconds", left), [left]),
+      ),
+      bar,
+    ]);
+  }
+
+  window.setInterval(tick, 500);
+  setStatus(gettext("Connecting…"));
+  connection.connect();
+  return { connection, shell };
+}

@@ -1,0 +1,247 @@
+"""A table server in the test process, for the browser client without the live server.
+
+``FakeTable`` holds a real Data-Tycoon engine state and speaks the table protocol
+(docs/protocol.md) through Playwright's WebSocket routing: ``hello`` then ``state`` on
+connect, ``act`` applied to the engine (or refused with an ``error``), ``resync``. The
+other seats are played at once by the engine's heuristic bot. ``serve_page`` renders the
+real templates (games/play.html, projector.html) and serves static files and the
+JavaScript catalog from this tree, so the page is exactly what the server would send.
+
+``find_state`` plays bots from a seed until a predicate holds: a DATA! window, a counter
+window, a freeze, the end… for the DOM tests and the screenshots.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from games.data_tycoon.text import describe_event
+from games.data_tycoon.views import catalogue
+from games.engine import IllegalAction
+from games.registry import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = "http://harness.test"
+NAMES = ["Alice Fox", "Bob Owl", "Robo"]
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def bot_move(state, seat, rng, kind="heuristic"):
+    """Return the engine bot's choice for ``seat``."""
+    bot = get_game("data_tycoon").bots[kind]()
+    return bot.choose(state.view(seat), state.legal_actions(seat), rng)
+
+
+def referee(state):
+    """Fire the first due timer when nobody may act (the server's job)."""
+    if not state.to_move() and not state.is_over():
+        state.apply(None, state.legal_actions(None)[0])
+        return True
+    return False
+
+
+def find_state(predicate, variant="standard", players=3, seeds=range(200), rng_seed=0, bot="heuristic"):
+    """Return the first position, bots playing, where ``predicate(state)`` holds."""
+    game = get_game("data_tycoon")
+    for seed in seeds:
+        state = game.new_state(num_players=players, seed=seed, variant=variant)
+        rng = random.Random(rng_seed + seed)
+        for _ in range(3000):
+            if predicate(state):
+                return state
+            if state.is_over():
+                break
+            if referee(state):
+                continue
+            seat = state.to_move()[0]
+            state.apply(seat, bot_move(state, seat, rng, bot))
+    raise LookupError("no seed reaches the wanted position")
+
+
+def seat_window(kind, seat=0):
+    """Return a predicate: ``seat``'s first open window is ``kind``."""
+
+    def predicate(state):
+        view = state.view(seat)
+        return bool(view["window"]) and view["window"]["kind"] == kind and view["window"]["seat"] == seat
+
+    return predicate
+
+
+class FakeTable:
+    """One match and the sockets of one page: a seat (0…) or the projector (None)."""
+
+    def __init__(self, state, seat=0, language="en", names=NAMES, bots=True, paused=False):
+        self.state = state
+        self.seat = seat
+        self.language = language
+        self.names = list(names[: state.n])
+        self.version = 0
+        self.bots = bots
+        self.paused = paused
+        self.rng = random.Random(1)
+        self.sent = []  # every message the page sent
+        self.sockets = []
+        self.cards = catalogue(state.variant)
+        self.log = []
+
+    # --- the protocol ------------------------------------------------------------
+
+    def hello(self):
+        return {
+            "type": "hello",
+            "table": 1,
+            "match": 1,
+            "seat": self.seat,
+            "players": [
+                {"seat": s, "name": n, "bot": s == 2, "connected": True}
+                for s, n in enumerate(self.names)
+            ],
+            "game": "data_tycoon",
+            "variant": self.state.variant,
+            "catalogue": self.cards,
+            "language": self.language,
+        }
+
+    def deadline(self, view):
+        window = view.get("window")
+        if not window:
+            return None
+        now = datetime.now(UTC)
+        return {
+            "timer": window["id"],
+            "kind": window["kind"],
+            "seat": window["seat"],
+            "at": iso(now + timedelta(seconds=window["seconds"])),
+            "seconds": window["seconds"],
+        }
+
+    def log_lines(self, events):
+        def name(seat):
+            return self.names[seat]
+
+        def card_name(card_id):
+            return self.cards[card_id]["name"].get(self.language, self.cards[card_id]["name"]["en"])
+
+        return [(lambda t, p: t % p)(*describe_event(e, name, card_name)) for e in events]
+
+    def state_message(self, events=None):
+        view = self.state.view(self.seat)
+        may_act = self.seat is not None and not self.paused and self.seat in self.state.to_move()
+        return {
+            "type": "state",
+            "version": self.version,
+            "seat": self.seat,
+            "view": view,
+            "legal_actions": self.state.legal_actions(self.seat) if may_act else [],
+            "deadline": self.deadline(view),
+            "log": self.log_lines(events if events is not None else self.state.last_events),
+            "paused": self.paused,
+            "server_time": iso(datetime.now(UTC)),
+        }
+
+    def broadcast(self, message):
+        for ws in self.sockets:
+            ws.send(json.dumps(message))
+
+    def on_connect(self, ws):
+        self.sockets.append(ws)
+        ws.on_message(lambda raw: self.on_message(ws, raw))
+        ws.send(json.dumps(self.hello()))
+        ws.send(json.dumps(self.state_message()))
+
+    def on_message(self, ws, raw):
+        message = json.loads(raw)
+        self.sent.append(message)
+        kind = message.get("type")
+        if kind == "ping":
+            ws.send(json.dumps({"type": "pong", "server_time": iso(datetime.now(UTC))}))
+        elif kind == "resync":
+            ws.send(json.dumps(self.hello()))
+            ws.send(json.dumps(self.state_message()))
+        elif kind == "act":
+            self.act(ws, message)
+
+    def act(self, ws, message):
+        if message.get("version") != self.version:
+            ws.send(json.dumps(self.error("stale_version", "The game moved on.")))
+            ws.send(json.dumps(self.state_message()))
+            return
+        try:
+            events = self.state.apply(self.seat, message["action"])
+        except IllegalAction as refused:
+            ws.send(json.dumps(self.error(refused.code, str(refused))))
+            return
+        self.version += 1
+        self.broadcast(self.state_message(events))
+        self.run_others()
+
+    def error(self, code, text):
+        return {"type": "error", "code": code, "message": text, "version": self.version}
+
+    def run_others(self):
+        """Play the other seats (and the referee) until this seat must act or the end."""
+        while self.bots and not self.state.is_over():
+            movers = self.state.to_move()
+            if self.seat in movers:
+                return
+            if not movers:
+                events = self.state.apply(None, self.state.legal_actions(None)[0])
+            else:
+                seat = movers[0]
+                events = self.state.apply(seat, bot_move(self.state, seat, self.rng))
+            self.version += 1
+            self.broadcast(self.state_message(events))
+
+
+def serve_page(page, table, role="seat", template="games/play.html"):
+    """Route the harness origin to the real templates, static files and the JS catalog."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+    from django.views.i18n import JavaScriptCatalog
+
+    factory = RequestFactory()
+    request = factory.get("/play/TEST/")
+    request.user = AnonymousUser()
+    ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
+    html = render_to_string(
+        template,
+        {
+            "ws_path": ws_path,
+            "role": role,
+            "session": {"join_code": "TEST42", "language": table.language},
+            "table_id": 1,
+        },
+        request=request,
+    )
+    catalog = JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
+
+    def handle(route):
+        url = route.request.url[len(BASE) :].split("?")[0]
+        if url.startswith("/static/"):
+            path = ROOT / "static" / url[len("/static/") :]
+            if path.is_file():
+                kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+                if path.suffix == ".js":
+                    kind = "text/javascript"
+                route.fulfill(status=200, body=path.read_bytes(), content_type=kind)
+                return
+            route.fulfill(status=404, body=b"")
+        elif url.startswith("/jsi18n/"):
+            route.fulfill(status=200, body=catalog, content_type="text/javascript")
+        elif url.startswith("/play/"):
+            route.fulfill(status=200, body=html, content_type="text/html; charset=utf-8")
+        else:
+            route.fulfill(status=404, body=b"")
+
+    page.route(f"{BASE}/**", handle)
+    page.route_web_socket("**/ws/**", table.on_connect)
+    page.goto(f"{BASE}/play/TEST/")

@@ -1,0 +1,190 @@
+"""The Data-Tycoon browser client against engine-made states, in Chromium.
+
+No live server: tests/ui/harness.py serves the real templates and static files and
+answers the table protocol from a real engine state. Each test checks the DOM against
+the protocol's contract: one control per legal action and no other, nothing of another
+seat's hand, keyboard operation, the end screen. Screenshots of every situation go to
+test-artifacts/<test>/ for a person to look at.
+"""
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.ui.harness import FakeTable, find_state, seat_window, serve_page
+
+pytestmark = [pytest.mark.browser]
+
+PHONE = {"width": 360, "height": 740}
+TABLET = {"width": 1024, "height": 768}
+PROJECTOR = {"width": 1280, "height": 720}
+TIMEOUT = 10_000
+
+
+def open_table(browser, table, viewport=PHONE, role="seat", template="games/play.html"):
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    serve_page(page, table, role=role, template=template)
+    page.wait_for_selector(".board > section")
+    page.errors = errors
+    return context, page
+
+
+def key(action):
+    return json.dumps(sorted(action.items()))
+
+
+def offered_actions(page):
+    """Every action a control on the page would send, after choosing each hand card."""
+    offered = set()
+    for raw in page.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)"):
+        offered.add(key(json.loads(raw)))
+    hand = page.locator(".dt-cards--hand button.dt-card")
+    for i in range(hand.count()):
+        hand.nth(i).click()
+        for raw in page.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)"):
+            offered.add(key(json.loads(raw)))
+        hand.nth(i).click()  # unselect
+    return offered
+
+
+SCENARIOS = {
+    "first_turn": lambda s: s.ply == 0,
+    "call_data": seat_window("call_data"),
+    "call_databreach": seat_window("call_databreach"),
+    "counter": lambda s: seat_window("counter")(s) and s.view(0)["window"]["attack"] != "databreach",
+    "breach_counter": lambda s: seat_window("counter")(s) and s.view(0)["window"]["attack"] == "databreach",
+    "freeze": seat_window("freeze"),
+    "loss": seat_window("loss"),
+    "build": lambda s: 0 in s.to_move() and any(a["type"] == "build" for a in s.legal_actions(0)),
+    "transparency": lambda s: any("hand" in p for p in s.view(0)["players"][1:]),
+    "rich": lambda s: len(s.view(0)["players"][0]["collection"]) >= 10
+    and s.view(0)["players"][0]["treasures"]
+    and 0 in s.to_move(),
+    "over": lambda s: s.is_over(),
+}
+
+BOT = {"freeze": "random", "loss": "random"}
+
+
+@pytest.fixture(scope="module")
+def states():
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = find_state(SCENARIOS[name], variant="expert", bot=BOT.get(name, "heuristic"))
+        return cache[name]
+
+    return get
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_controls_are_exactly_the_legal_actions(browser, states, scenario, artifacts_dir):
+    state = states(scenario)
+    table = FakeTable(state, seat=0, bots=False)
+    for name, viewport in (("phone", PHONE), ("tablet", TABLET)):
+        context, page = open_table(browser, table, viewport)
+        legal = {key(a) for a in state.legal_actions(0)} if 0 in state.to_move() else set()
+        assert offered_actions(page) == legal
+        page.screenshot(path=artifacts_dir / f"{scenario}-{name}.png", full_page=True)
+        assert page.errors == []
+        context.close()
+
+
+@pytest.mark.parametrize("scenario", ["transparency", "rich", "over"])
+def test_projector_shows_the_public_view_only(browser, states, scenario, artifacts_dir):
+    state = states(scenario)
+    table = FakeTable(state, seat=None, bots=False)
+    context, page = open_table(browser, table, PROJECTOR, role="spectator", template="games/projector.html")
+    shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    for seat in range(state.n):
+        hidden = set(state.private_cards(seat))
+        assert not (shown & hidden), f"seat {seat}'s private cards on the projector"
+    assert page.locator("[data-action]").count() == 0
+    page.screenshot(path=artifacts_dir / f"projector-{scenario}.png", full_page=False)
+    assert page.errors == []
+    context.close()
+
+
+def test_no_other_seats_private_cards(browser, states):
+    state = states("transparency")
+    table = FakeTable(state, seat=0, bots=False)
+    context, page = open_table(browser, table, TABLET)
+    shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    for seat in range(1, state.n):
+        assert not (shown & set(state.private_cards(seat)))
+    # Transparency: the revealed hand is shown, and is public
+    revealed = [c for p in state.view(0)["players"][1:] for c in p.get("hand", [])]
+    assert revealed and set(revealed) <= shown
+    context.close()
+
+
+def test_capture_by_keyboard(browser, states):
+    """Tab to a hand card, Enter, focus lands on a capturable table card, Enter captures."""
+    state = find_state(
+        lambda s: s.ply == 0 and any(a["type"] == "play" and a.get("capture") for a in s.legal_actions(0)),
+        variant="beginner",
+    )
+    table = FakeTable(state, seat=0, bots=False)
+    context, page = open_table(browser, table, PHONE)
+    capture = next(a for a in state.legal_actions(0) if a.get("capture"))
+    hand_card = page.locator(f'.dt-cards--hand button[data-card="{capture["card"]}"]')
+    hand_card.focus()
+    page.keyboard.press("Enter")
+    expect(hand_card).to_have_attribute("aria-pressed", "true")
+    focused = page.evaluate("document.activeElement.dataset.action")
+    assert json.loads(focused)["card"] == capture["card"]
+    assert json.loads(focused).get("capture")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('[data-slot=log]').children.length > 3")
+    acts = [m for m in table.sent if m["type"] == "act"]
+    assert acts and acts[0]["version"] == 0 and acts[0]["action"]["card"] == capture["card"]
+    assert page.errors == []
+    context.close()
+
+
+def test_full_game_by_clicking_against_bots(browser, artifacts_dir):
+    """A whole beginner game, the page's buttons clicked, the bots answering at once."""
+    state = get_new_state()
+    table = FakeTable(state, seat=0, bots=True)
+    context, page = open_table(browser, table, PHONE)
+    table.run_others()
+    for _ in range(400):
+        if page.locator(".panel--end").count():
+            break
+        click_something(page)
+    expect(page.locator(".panel--end")).to_be_visible()
+    expect(page.locator(".ranking tbody tr")).to_have_count(3)
+    assert state.is_over()
+    decided = state.result()["decided_by"]
+    expect(page.locator(".end__decided")).to_have_attribute("data-decided-by", decided)
+    page.screenshot(path=artifacts_dir / "end-phone.png", full_page=True)
+    assert page.errors == []
+    context.close()
+
+
+def get_new_state():
+    return find_state(lambda s: True, variant="beginner")
+
+
+def click_something(page):
+    """Click one legal control: a call, a prompt button, a build, else a hand card's play."""
+    page.wait_for_function("!document.querySelector('#game').classList.contains('is-busy')")
+    for selector in (".prompt button[data-action]", ".free-actions button[data-action]"):
+        button = page.locator(selector)
+        if button.count():
+            button.first.click()
+            return
+    hand = page.locator(".dt-cards--hand button.dt-card")
+    if hand.count():
+        hand.first.click()
+        target = page.locator(".dt-cards--table button.is-target, .tray button[data-action]")
+        target.first.click()
+        return
+    page.wait_for_timeout(50)
