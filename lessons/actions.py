@@ -1,0 +1,170 @@
+"""Every write of the lessons app goes through a do_* function (and the quiz draw).
+
+The live-play server calls these: ``lesson_for_event`` (lessons.links) tells which
+lesson an engine event opens, ``do_record_moment`` keeps it for the debrief,
+``lesson_card`` is what the seats and the projector show; at the end of a match
+``draw_quiz`` gives each student their questions and ``do_answer`` stores answers.
+"""
+
+import random
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.actions import ActionRefused
+from lessons.links import lesson_for_event
+from lessons.models import Lesson, LessonMoment, LessonOverride, Quiz, QuizAnswer, QuizQuestion
+from lessons.texts import OVERRIDABLE, lesson_content, session_teacher, supported_language
+
+QUIZ_MIN = 3
+QUIZ_MAX = 5
+
+
+# Lesson moments
+
+
+def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -> LessonMoment:
+    """Record that ``lesson`` was shown at a table for ``event`` (an event dict or its type)."""
+    details = event if isinstance(event, dict) else {"type": event}
+    return LessonMoment.objects.create(
+        session=session,
+        table=table,
+        seat=seat,
+        lesson=lesson,
+        event=details["type"],
+        details=details,
+    )
+
+
+def do_record_event(session, game, event: dict, *, table=None, seats=()) -> list[LessonMoment]:
+    """Record the lesson moment of an engine event for each seat involved; [] if none."""
+    lesson = lesson_for_event(game, event)
+    if lesson is None:
+        return []
+    seats = list(seats) or [None]
+    return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in seats]
+
+
+def lesson_card(lesson: Lesson, session=None, language=None) -> dict:
+    """Return the JSON-able lesson card a seat or the projector shows for a moment."""
+    teacher = session_teacher(session) if session is not None else None
+    language = language or (session.language if session is not None else None)
+    content = lesson_content(lesson, language, teacher=teacher)
+    return {
+        "lesson": lesson.slug,
+        "title": content.title,
+        "short": content.short,
+        "articles": list(lesson.articles),
+        "url": reverse("lessons:detail", args=[lesson.slug]),
+    }
+
+
+# End-of-game quiz
+
+
+def _lessons_seen(session, table) -> list[Lesson]:
+    """Return the lessons shown in the session (at ``table`` if given), first seen first."""
+    moments = LessonMoment.objects.filter(session=session).select_related("lesson")
+    if table is not None:
+        moments = moments.filter(table=table)
+    return list(dict.fromkeys(moment.lesson for moment in moments.order_by("created_at", "pk")))
+
+
+def _fill_lessons(session, exclude: set[int]) -> list[Lesson]:
+    """Return the lessons that fill a short quiz: the game's core lessons, then the others."""
+    lessons = Lesson.objects.filter(links__game=session.game).exclude(pk__in=exclude).distinct()
+    if not lessons.exists():
+        lessons = Lesson.objects.exclude(pk__in=exclude)
+    lessons = list(lessons.order_by("order", "slug"))
+    return [lesson for lesson in lessons if lesson.core] + [
+        lesson for lesson in lessons if not lesson.core
+    ]
+
+
+def draw_quiz(session, participant, table=None) -> Quiz:
+    """Return the student's quiz, drawing it once: 3 to 5 questions, one per lesson.
+
+    The questions come from the lessons that came up at the student's table (all of
+    them, up to five, picked at random when more); core lessons fill the quiz up to
+    three. The draw is random but seeded by the session and the student.
+    """
+    existing = Quiz.objects.filter(session=session, participant=participant).first()
+    if existing is not None:
+        return existing
+    rng = random.Random(f"{session.pk}:{participant.pk}")
+    seen = [lesson for lesson in _lessons_seen(session, table) if lesson.questions.exists()]
+    if len(seen) > QUIZ_MAX:
+        seen = sorted(rng.sample(seen, QUIZ_MAX), key=seen.index)
+    chosen = list(seen)
+    if len(chosen) < QUIZ_MIN:
+        fill = [
+            lesson
+            for lesson in _fill_lessons(session, {lesson.pk for lesson in chosen})
+            if lesson.questions.exists()
+        ]
+        core = [lesson for lesson in fill if lesson.core]
+        rng.shuffle(core)
+        rest = [lesson for lesson in fill if not lesson.core]
+        chosen += (core + rest)[: QUIZ_MIN - len(chosen)]
+    question_ids = [rng.choice(list(lesson.questions.order_by("number"))).pk for lesson in chosen]
+    try:
+        with transaction.atomic():
+            return Quiz.objects.create(
+                session=session, participant=participant, table=table, question_ids=question_ids
+            )
+    except IntegrityError:  # drawn meanwhile by another request of the same student
+        return Quiz.objects.get(session=session, participant=participant)
+
+
+def do_answer(quiz: Quiz, question: QuizQuestion, chosen: int) -> QuizAnswer:
+    """Store the student's answer to a question of their quiz; answering again changes nothing."""
+    if question.pk not in quiz.question_ids:
+        raise ActionRefused(_("This question is not part of your quiz."), code="not_in_quiz")
+    choices = question.texts.first().choices
+    if not 0 <= chosen < len(choices):
+        raise ActionRefused(_("Please choose one of the answers."), code="bad_choice")
+    with transaction.atomic():
+        answer, _created = QuizAnswer.objects.get_or_create(
+            participant=quiz.participant,
+            question=question,
+            defaults={
+                "session": quiz.session,
+                "chosen": chosen,
+                "correct": chosen == question.answer,
+            },
+        )
+        answered = QuizAnswer.objects.filter(
+            participant=quiz.participant, question_id__in=quiz.question_ids
+        ).count()
+        if quiz.finished_at is None and answered >= len(quiz.question_ids):
+            quiz.finished_at = timezone.now()
+            quiz.save(update_fields=["finished_at"])
+    return answer
+
+
+def next_question(quiz: Quiz) -> QuizQuestion | None:
+    """Return the first question of the quiz that the student has not answered yet."""
+    answered = set(
+        QuizAnswer.objects.filter(
+            participant=quiz.participant, question_id__in=quiz.question_ids
+        ).values_list("question_id", flat=True)
+    )
+    return next((q for q in quiz.questions() if q.pk not in answered), None)
+
+
+# Teachers' own wording
+
+
+def do_save_override(teacher, lesson: Lesson, language: str, **texts) -> LessonOverride | None:
+    """Store a teacher's wording of a lesson in a language; all fields blank removes it."""
+    language = supported_language(language)
+    values = {field: (texts.get(field) or "").strip() for field in OVERRIDABLE}
+    if not any(values.values()):
+        LessonOverride.objects.filter(teacher=teacher, lesson=lesson, language=language).delete()
+        return None
+    override, _created = LessonOverride.objects.update_or_create(
+        teacher=teacher, lesson=lesson, language=language, defaults=values
+    )
+    return override

@@ -1,0 +1,124 @@
+"""Load the shipped lesson content from fixtures/lessons/ into the database.
+
+``fixtures/lessons/lessons/*.json`` hold the lessons (a list per file), each with
+its texts and quiz in every language; ``fixtures/lessons/links/<game>.json`` hold
+one game's links. Loading is idempotent: lessons, texts and questions are updated
+in place (answers already given keep their question), a game's links are replaced.
+The data migration and ``manage.py load_lessons`` both call :func:`load`.
+"""
+
+import json
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lessons"
+LANGUAGES = ("en", "es", "fr", "ru")
+TEXT_FIELDS = ("title", "short", "body", "discussion", "case_authority", "case_outcome")
+
+
+def read_lessons(folder: Path = FIXTURES) -> list[dict]:
+    """Return every lesson dict of the fixture files, in file then list order."""
+    lessons = []
+    for path in sorted((folder / "lessons").glob("*.json")):
+        lessons.extend(json.loads(path.read_text(encoding="utf-8")))
+    return lessons
+
+
+def read_links(folder: Path = FIXTURES) -> dict[str, dict]:
+    """Return each game's link file, by game slug."""
+    files = sorted((folder / "links").glob("*.json"))
+    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in files}
+
+
+def load(get_model=None, folder: Path = FIXTURES) -> dict[str, int]:
+    """Create or update every lesson, question and link; return the counts loaded.
+
+    ``get_model(app_label, name)`` is ``apps.get_model`` in a migration; by default
+    the current models are used.
+    """
+    if get_model is None:
+        from django.apps import apps
+
+        get_model = apps.get_model
+    lessons = {}
+    questions = 0
+    for data in read_lessons(folder):
+        lesson = _load_lesson(get_model, data)
+        lessons[lesson.slug] = lesson
+        questions += len(data["quiz_answers"])
+    links = 0
+    for game, data in read_links(folder).items():
+        links += _load_links(get_model, game, data, lessons)
+    return {"lessons": len(lessons), "questions": questions, "links": links}
+
+
+def _load_lesson(get_model, data: dict):
+    """Create or update one lesson with its texts and its quiz questions."""
+    Lesson = get_model("lessons", "Lesson")
+    LessonText = get_model("lessons", "LessonText")
+    QuizQuestion = get_model("lessons", "QuizQuestion")
+    QuizQuestionText = get_model("lessons", "QuizQuestionText")
+    lesson, _created = Lesson.objects.update_or_create(
+        slug=data["slug"],
+        defaults={
+            "order": data["order"],
+            "core": data.get("core", False),
+            "articles": data["articles"],
+            "case_year": data["case_year"],
+        },
+    )
+    for language in LANGUAGES:
+        texts = data[language]
+        LessonText.objects.update_or_create(
+            lesson=lesson,
+            language=language,
+            defaults={field: texts[field] for field in TEXT_FIELDS},
+        )
+    for number, answer in enumerate(data["quiz_answers"], start=1):
+        question, _created = QuizQuestion.objects.update_or_create(
+            lesson=lesson, number=number, defaults={"answer": answer}
+        )
+        for language in LANGUAGES:
+            quiz = data[language]["quiz"][number - 1]
+            QuizQuestionText.objects.update_or_create(
+                question=question,
+                language=language,
+                defaults={
+                    "text": quiz["question"],
+                    "choices": quiz["choices"],
+                    "explanation": quiz["explanation"],
+                },
+            )
+    # Questions dropped from the content go, unless a student already answered them.
+    QuizQuestion.objects.filter(lesson=lesson, number__gt=len(data["quiz_answers"])).filter(
+        answers__isnull=True
+    ).delete()
+    return lesson
+
+
+def _load_links(get_model, game: str, data: dict, lessons: dict) -> int:
+    """Replace one game's links by those of its file; return how many."""
+    LessonLink = get_model("lessons", "LessonLink")
+    LessonLink.objects.filter(game=game).delete()
+    rows = []
+    for link in data.get("cards", []):
+        rows.append(
+            LessonLink(
+                game=game,
+                kind=link["kind"],
+                purpose=link.get("purpose", ""),
+                sign=link.get("sign", ""),
+                lesson=lessons[link["lesson"]],
+            )
+        )
+    for link in data.get("events", []):
+        rows.append(
+            LessonLink(
+                game=game,
+                event=link["event"],
+                qualifier=link.get("qualifier", ""),
+                card_field=link.get("card_field", ""),
+                lesson=lessons[link["lesson"]] if link.get("lesson") else None,
+            )
+        )
+    LessonLink.objects.bulk_create(rows)
+    return len(rows)

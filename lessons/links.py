@@ -1,0 +1,87 @@
+"""Which lesson a card or an event opens, read from the links stored as data.
+
+A game plugs in its own lessons with a link file in fixtures/lessons/links/; the
+code here knows no game. ``game`` is a registered game object or its slug.
+"""
+
+from functools import cache
+
+from lessons.models import Lesson, LessonLink
+
+
+def _slug(game) -> str:
+    """Return the game's slug, whether given the game or its slug."""
+    return game if isinstance(game, str) else game.slug
+
+
+@cache
+def _catalogue(slug: str) -> dict[str, dict]:
+    """Return every card of every variant of the game, by card id."""
+    from games.registry import get_game
+
+    game = get_game(slug)
+    cards = {}
+    for variant in game.variants:
+        for card in game.cards(variant):
+            cards[card["id"]] = card
+    return cards
+
+
+def card_candidates(card: dict) -> list[tuple[str, str, str]]:
+    """Return the (kind, purpose, sign) keys that may match a card, most specific first."""
+    kind = card["kind"]
+    purpose = card.get("purpose") or ""
+    sign = card.get("sign") or ""
+    keys = [(kind, purpose, sign), (kind, purpose, ""), (kind, "", sign), (kind, "", "")]
+    return list(dict.fromkeys(keys))
+
+
+def card_link(game, card: dict) -> LessonLink | None:
+    """Return the most specific link that matches the card, or None."""
+    links = {
+        (link.kind, link.purpose, link.sign): link
+        for link in LessonLink.objects.filter(
+            game=_slug(game), kind=card["kind"], event=""
+        ).select_related("lesson")
+    }
+    for key in card_candidates(card):
+        if key in links:
+            return links[key]
+    return None
+
+
+def lesson_for_card(game, card: dict | str) -> Lesson | None:
+    """Return the lesson a card opens (a card dict, or a card id of the game), or None."""
+    if isinstance(card, str):
+        card = _catalogue(_slug(game)).get(card)
+        if card is None:
+            return None
+    link = card_link(game, card)
+    return link.lesson if link else None
+
+
+def event_qualifier(event: dict) -> str:
+    """Return what narrows an event's link: its card kind, else its cause."""
+    return event.get("kind") or event.get("cause") or ""
+
+
+def event_link(game, event: dict) -> LessonLink | None:
+    """Return the link of an event: the one for its qualifier first, then the plain one."""
+    links = {
+        link.qualifier: link
+        for link in LessonLink.objects.filter(game=_slug(game), event=event["type"]).select_related(
+            "lesson"
+        )
+    }
+    return links.get(event_qualifier(event)) or links.get("")
+
+
+def lesson_for_event(game, event: dict) -> Lesson | None:
+    """Return the lesson an engine event opens, or None when no link names it."""
+    link = event_link(game, event)
+    if link is None:
+        return None
+    if link.lesson is not None:
+        return link.lesson
+    card_id = event.get(link.card_field)
+    return lesson_for_card(game, card_id) if isinstance(card_id, str) else None

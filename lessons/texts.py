@@ -1,0 +1,90 @@
+"""A lesson's texts in one language, with a teacher's own wording laid over them."""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils import translation
+
+from lessons.models import Lesson, LessonOverride, LessonText, QuizQuestion, QuizQuestionText
+
+OVERRIDABLE = ("title", "short", "body", "discussion")
+FALLBACK_LANGUAGE = "en"
+
+
+@dataclass
+class LessonContent:
+    """What a reader sees of a lesson in one language."""
+
+    lesson: Lesson
+    language: str
+    title: str
+    short: str
+    body: str
+    discussion: str
+    case_authority: str
+    case_outcome: str
+    overridden: bool = False
+
+    @property
+    def slug(self) -> str:
+        return self.lesson.slug
+
+    @property
+    def articles(self) -> list[str]:
+        return self.lesson.articles
+
+    @property
+    def case_year(self) -> int:
+        return self.lesson.case_year
+
+
+def supported_language(code: str | None = None) -> str:
+    """Return the platform language closest to ``code`` (default: the active one)."""
+    code = (code or translation.get_language() or FALLBACK_LANGUAGE).lower()
+    available = [language for language, _name in settings.LANGUAGES]
+    if code in available:
+        return code
+    base = code.split("-")[0]
+    return base if base in available else FALLBACK_LANGUAGE
+
+
+def _text(lesson: Lesson, language: str) -> LessonText:
+    """Return the shipped text in ``language``, else in English."""
+    texts = {text.language: text for text in lesson.texts.all()}
+    return texts.get(language) or texts[FALLBACK_LANGUAGE]
+
+
+def lesson_content(lesson: Lesson, language: str | None = None, teacher=None) -> LessonContent:
+    """Return the lesson in ``language``, with ``teacher``'s own wording where they wrote one."""
+    language = supported_language(language)
+    text = _text(lesson, language)
+    content = LessonContent(
+        lesson=lesson,
+        language=text.language,
+        **{
+            field: getattr(text, field)
+            for field in (*OVERRIDABLE, "case_authority", "case_outcome")
+        },
+    )
+    if teacher is not None and getattr(teacher, "is_authenticated", False):
+        override = LessonOverride.objects.filter(
+            teacher=teacher, lesson=lesson, language=language
+        ).first()
+        if override is not None:
+            for field in OVERRIDABLE:
+                if getattr(override, field).strip():
+                    setattr(content, field, getattr(override, field))
+                    content.overridden = True
+    return content
+
+
+def session_teacher(session):
+    """Return the teacher whose class the session belongs to."""
+    return session.school_class.teacher
+
+
+def question_text(question: QuizQuestion, language: str | None = None) -> QuizQuestionText:
+    """Return the question's text in ``language``, else in English."""
+    language = supported_language(language)
+    texts = {text.language: text for text in question.texts.all()}
+    return texts.get(language) or texts[FALLBACK_LANGUAGE]
