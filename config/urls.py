@@ -12,5 +12,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
+    path("lessons/", include("lessons.urls")),
     path("", include("classroom.urls")),
 ]

@@ -1,5 +1,6 @@
 """A lesson's texts in one language, with a teacher's own wording laid over them."""
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -9,6 +10,13 @@ from lessons.models import Lesson, LessonOverride, LessonText, QuizQuestion, Qui
 
 OVERRIDABLE = ("title", "short", "body", "discussion")
 FALLBACK_LANGUAGE = "en"
+_ARTICLE_NUMBER = re.compile(r"^(\d+)")
+
+
+def article_number(article: str) -> int | None:
+    """Return the article number of a citation like "6(1)(a)", or None."""
+    match = _ARTICLE_NUMBER.match(article.strip())
+    return int(match.group(1)) if match else None
 
 
 @dataclass
@@ -36,6 +44,11 @@ class LessonContent:
     @property
     def case_year(self) -> int:
         return self.lesson.case_year
+
+    @property
+    def article_refs(self) -> list[tuple[str, int | None]]:
+        """Return each cited article with its article number, for links by article."""
+        return [(article, article_number(article)) for article in self.lesson.articles]
 
 
 def supported_language(code: str | None = None) -> str:

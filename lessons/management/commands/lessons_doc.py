@@ -1,0 +1,20 @@
+"""Write docs/lessons.md: every card kind, purpose, sign and event with its lesson and articles."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from lessons import docgen
+
+
+class Command(BaseCommand):
+    help = "Generate docs/lessons.md from the lesson links and lessons in the database."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--output", default=str(docgen.DOC_PATH), help="Where to write (default: %(default)s)."
+        )
+
+    def handle(self, *args, **options):
+        path = docgen.write(Path(options["output"]))
+        self.stdout.write(f"Wrote {path}")

@@ -1,0 +1,76 @@
+"""A session's quiz results for its teacher: share of right answers per question, who finished."""
+
+from dataclasses import dataclass
+
+from lessons.models import Quiz, QuizAnswer, QuizQuestion
+from lessons.texts import question_text
+
+
+@dataclass
+class QuestionResult:
+    question: QuizQuestion
+    text: str
+    answers: int
+    correct: int
+
+    @property
+    def share(self) -> int:
+        """Return the percentage of right answers, rounded."""
+        return round(100 * self.correct / self.answers) if self.answers else 0
+
+
+@dataclass
+class StudentProgress:
+    nickname: str
+    answered: int
+    total: int
+    correct: int
+    finished: bool
+
+
+def question_results(session) -> list[QuestionResult]:
+    """Return every question answered in the session with its count of right answers."""
+    counts: dict[int, list[int]] = {}
+    for question_id, correct in QuizAnswer.objects.filter(session=session).values_list(
+        "question_id", "correct"
+    ):
+        total = counts.setdefault(question_id, [0, 0])
+        total[0] += 1
+        total[1] += int(correct)
+    questions = QuizQuestion.objects.filter(pk__in=counts).select_related("lesson")
+    questions = questions.prefetch_related("texts").order_by("lesson__order", "number")
+    return [
+        QuestionResult(
+            question=question,
+            text=question_text(question, session.language).text,
+            answers=counts[question.pk][0],
+            correct=counts[question.pk][1],
+        )
+        for question in questions
+    ]
+
+
+def student_progress(session) -> list[StudentProgress]:
+    """Return each student's quiz progress in the session, in joining order."""
+    quizzes = {quiz.participant_id: quiz for quiz in Quiz.objects.filter(session=session)}
+    answers: dict[int, list[int]] = {}
+    for participant_id, correct in QuizAnswer.objects.filter(session=session).values_list(
+        "participant_id", "correct"
+    ):
+        total = answers.setdefault(participant_id, [0, 0])
+        total[0] += 1
+        total[1] += int(correct)
+    progress = []
+    for participant in session.participants.order_by("joined_at", "pk"):
+        quiz = quizzes.get(participant.pk)
+        answered, correct = answers.get(participant.pk, [0, 0])
+        progress.append(
+            StudentProgress(
+                nickname=participant.nickname,
+                answered=answered,
+                total=len(quiz.question_ids) if quiz else 0,
+                correct=correct,
+                finished=bool(quiz and quiz.is_finished),
+            )
+        )
+    return progress
