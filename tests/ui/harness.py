@@ -47,12 +47,12 @@ def referee(state):
     return False
 
 
-def find_state(predicate, variant="standard", players=3, seeds=range(200), rng_seed=0, bot="heuristic"):
+def find_state(predicate, *, variant="standard", players=3, seeds=range(200), bot="heuristic"):
     """Return the first position, bots playing, where ``predicate(state)`` holds."""
     game = get_game("data_tycoon")
     for seed in seeds:
         state = game.new_state(num_players=players, seed=seed, variant=variant)
-        rng = random.Random(rng_seed + seed)
+        rng = random.Random(seed)
         for _ in range(3000):
             if predicate(state):
                 return state
@@ -70,7 +70,8 @@ def seat_window(kind, seat=0):
 
     def predicate(state):
         view = state.view(seat)
-        return bool(view["window"]) and view["window"]["kind"] == kind and view["window"]["seat"] == seat
+        window = view["window"]
+        return bool(window) and window["kind"] == kind and window["seat"] == seat
 
     return predicate
 
@@ -78,7 +79,7 @@ def seat_window(kind, seat=0):
 class FakeTable:
     """One match and the sockets of one page: a seat (0…) or the projector (None)."""
 
-    def __init__(self, state, seat=0, language="en", names=NAMES, bots=True, paused=False):
+    def __init__(self, state, *, seat=0, language="en", names=NAMES, bots=True, paused=False):
         self.state = state
         self.seat = seat
         self.language = language
@@ -130,7 +131,11 @@ class FakeTable:
         def card_name(card_id):
             return self.cards[card_id]["name"].get(self.language, self.cards[card_id]["name"]["en"])
 
-        return [(lambda t, p: t % p)(*describe_event(e, name, card_name)) for e in events]
+        lines = []
+        for event in events:
+            template, params = describe_event(event, name, card_name)
+            lines.append(template % params)
+        return lines
 
     def state_message(self, events=None):
         view = self.state.view(self.seat)

@@ -39,33 +39,43 @@ def key(action):
     return json.dumps(sorted(action.items()))
 
 
+def actions_on_page(page):
+    return page.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)")
+
+
 def offered_actions(page):
     """Every action a control on the page would send, after choosing each hand card."""
     offered = set()
-    for raw in page.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)"):
+    for raw in actions_on_page(page):
         offered.add(key(json.loads(raw)))
     hand = page.locator(".dt-cards--hand button.dt-card")
     for i in range(hand.count()):
         hand.nth(i).click()
-        for raw in page.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)"):
+        for raw in actions_on_page(page):
             offered.add(key(json.loads(raw)))
         hand.nth(i).click()  # unselect
     return offered
+
+
+def attack(state):
+    return state.view(0)["window"]["attack"]
 
 
 SCENARIOS = {
     "first_turn": lambda s: s.ply == 0,
     "call_data": seat_window("call_data"),
     "call_databreach": seat_window("call_databreach"),
-    "counter": lambda s: seat_window("counter")(s) and s.view(0)["window"]["attack"] != "databreach",
-    "breach_counter": lambda s: seat_window("counter")(s) and s.view(0)["window"]["attack"] == "databreach",
+    "counter": lambda s: seat_window("counter")(s) and attack(s) != "databreach",
+    "breach_counter": lambda s: seat_window("counter")(s) and attack(s) == "databreach",
     "freeze": seat_window("freeze"),
     "loss": seat_window("loss"),
     "build": lambda s: 0 in s.to_move() and any(a["type"] == "build" for a in s.legal_actions(0)),
     "transparency": lambda s: any("hand" in p for p in s.view(0)["players"][1:]),
-    "rich": lambda s: len(s.view(0)["players"][0]["collection"]) >= 10
-    and s.view(0)["players"][0]["treasures"]
-    and 0 in s.to_move(),
+    "rich": lambda s: (
+        len(s.view(0)["players"][0]["collection"]) >= 10
+        and s.view(0)["players"][0]["treasures"]
+        and 0 in s.to_move()
+    ),
     "over": lambda s: s.is_over(),
 }
 
@@ -78,7 +88,8 @@ def states():
 
     def get(name):
         if name not in cache:
-            cache[name] = find_state(SCENARIOS[name], variant="expert", bot=BOT.get(name, "heuristic"))
+            bot = BOT.get(name, "heuristic")
+            cache[name] = find_state(SCENARIOS[name], variant="expert", bot=bot)
         return cache[name]
 
     return get
@@ -101,7 +112,9 @@ def test_controls_are_exactly_the_legal_actions(browser, states, scenario, artif
 def test_projector_shows_the_public_view_only(browser, states, scenario, artifacts_dir):
     state = states(scenario)
     table = FakeTable(state, seat=None, bots=False)
-    context, page = open_table(browser, table, PROJECTOR, role="spectator", template="games/projector.html")
+    context, page = open_table(
+        browser, table, PROJECTOR, role="spectator", template="games/projector.html"
+    )
     shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
     for seat in range(state.n):
         hidden = set(state.private_cards(seat))
@@ -127,10 +140,11 @@ def test_no_other_seats_private_cards(browser, states):
 
 def test_capture_by_keyboard(browser, states):
     """Tab to a hand card, Enter, focus lands on a capturable table card, Enter captures."""
-    state = find_state(
-        lambda s: s.ply == 0 and any(a["type"] == "play" and a.get("capture") for a in s.legal_actions(0)),
-        variant="beginner",
-    )
+
+    def can_capture(s):
+        return s.ply == 0 and any(a.get("capture") for a in s.legal_actions(0))
+
+    state = find_state(can_capture, variant="beginner")
     table = FakeTable(state, seat=0, bots=False)
     context, page = open_table(browser, table, PHONE)
     capture = next(a for a in state.legal_actions(0) if a.get("capture"))

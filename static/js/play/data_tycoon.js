@@ -87,7 +87,6 @@ function createDataTycoon(board, ctx) {
   const catalogue = ctx.catalogue;
   const lang = ctx.language;
   const mySeat = ctx.seat;
-  const compact = ctx.role === "spectator"; // the projector: counts instead of every card
 
   function card(id) {
     return catalogue[id] || { id, kind: "unknown", name: { en: id } };
@@ -371,7 +370,7 @@ function createDataTycoon(board, ctx) {
 
   // --- collections ---------------------------------------------------------------
 
-  function renderTreasures(p) {
+  function renderTreasures(p, compact = false) {
     if (!p.treasures.length) return null;
     if (compact) {
       return h("div", { class: "group" },
@@ -390,7 +389,7 @@ function createDataTycoon(board, ctx) {
     );
   }
 
-  function renderLoose(p) {
+  function renderLoose(p, compact = false) {
     const frozen = new Set(p.frozen);
     const loose = p.collection.filter((id) => !frozen.has(id));
     const blocks = [];
@@ -428,7 +427,7 @@ function createDataTycoon(board, ctx) {
     return blocks;
   }
 
-  function renderKept(p) {
+  function renderKept(p, compact = false) {
     const blocks = [];
     if (compact) {
       const kept = [...p.purposes, ...p.consents];
@@ -509,7 +508,8 @@ function createDataTycoon(board, ctx) {
         p.reserve_count ? h("span", { class: "nowrap" }, "· ", interpolate(ngettext("%s kept aside", "%s kept aside", p.reserve_count), [p.reserve_count])) : null),
       h("div", { class: "badges" }, statusBadges(p), threatsOn(view, p.seat)),
       p.hand ? h("div", { class: "group group--revealed" }, h("h4", {}, icon(ctx.icons, "transparency"), " ", gettext("Open hand (Transparency)")), cardList(p.hand, { size: "small" })) : null,
-      renderTreasures(p), ...renderLoose(p), ...renderKept(p),
+      // Other players' collections as counts (colours, sensitive cards): short on a phone.
+      renderTreasures(p, true), ...renderLoose(p, true), ...renderKept(p, true),
     );
   }
 
@@ -565,7 +565,8 @@ function createDataTycoon(board, ctx) {
       if (p(view).transparent_turns) sections.push(h("p", { class: "notice-line" }, icon(ctx.icons, "transparency"), " ", gettext("Transparency: everyone can see your hand.")));
     }
     sections.push(renderTable(view, legal));
-    if (seated) sections.push(renderHand(view, legal), renderMine(view, legal));
+    if (seated && !view.over) sections.push(renderHand(view, legal));
+    if (seated) sections.push(renderMine(view, legal));
     sections.push(renderOthers(view));
     board.classList.toggle("is-over", Boolean(view.over));
     replaceKeepingFocus(board, sections, () => board.querySelector(".prompt button, [data-key^='hand:'], .panel--end"));

@@ -1,0 +1,184 @@
+"""In Chromium, on the live server: a teacher starts a Data-Tycoon session with bots; two
+students on two devices and one bot play a whole game by clicking until the ranking.
+
+Everything is real: the ASGI server, the Redis channel layer, the Celery worker that
+plays the bot and fires the timers. The students click the page's controls with a
+simple policy (answer a prompt, else build, else choose the first playable hand card
+and its first play); the beginner variant keeps the game short. Screenshots: a
+student's view at 360x740 and the projector at 1280x720, under test-artifacts/.
+"""
+
+import os
+import re
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+# Read by the child services (uvicorn, the Celery worker) when the session starts them.
+os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "Browser-teacher-passw0rd"
+TIMEOUT = 15_000
+GAME_SECONDS = 240
+
+
+@pytest.fixture
+def teacher(django_user_model):
+    return django_user_model.objects.create_user(username="ms-play", password=PASSWORD)
+
+
+def teacher_opens_a_session(page, base_url):
+    """Log in, create a class, open a beginner lobby of tables of 3 with bots; return code."""
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Username").fill("ms-play")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My classes")).to_be_visible()
+    page.get_by_role("link", name="New class").first.click()
+    page.get_by_label("Name").fill("Year 10 Play")
+    page.get_by_role("button", name="Create the class").click()
+    page.get_by_role("link", name="Launch a session").click()
+    page.get_by_label("Game", exact=True).select_option("data_tycoon")
+    page.get_by_label("Variant").select_option("beginner")
+    page.locator("#id_language").select_option("en")
+    page.get_by_label("Players per table").fill("3")
+    page.get_by_label("Bots fill empty seats").check()
+    page.get_by_role("button", name="Open the lobby").click()
+    code = page.locator(".join-code").inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
+    return code
+
+
+def student_joins(browser, base_url, code, nickname):
+    """Join from a fresh browser context (its own cookies: another device)."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{base_url}/join/")
+    page.get_by_label("Game code").fill(code)
+    page.get_by_label("Nickname").fill(nickname)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.get_by_role("heading", name=f"Hello, {nickname}!")).to_be_visible()
+    return context, page
+
+
+def reach_the_table(page, base_url, code):
+    """The lobby sends the student to the table once the teacher starts."""
+    try:
+        page.wait_for_url(f"**/play/{code}/", timeout=TIMEOUT)
+    except PlaywrightError:
+        page.get_by_role("link", name="Go to your table").click()
+        page.wait_for_url(f"**/play/{code}/")
+    expect(page.locator(".board > section").first).to_be_visible()
+
+
+def try_click(locator) -> bool:
+    """Click the first match if it is there now; the board may re-render meanwhile."""
+    try:
+        if locator.count() == 0:
+            return False
+        locator.first.click(timeout=2_000)
+        return True
+    except PlaywrightError:
+        return False
+
+
+def play_one_step(page) -> bool:
+    """Click one legal control, if the page offers any now; return whether it did."""
+    if page.locator("#game.is-busy").count():
+        return False
+    for selector in (".prompt button[data-action]", ".free-actions button[data-action]"):
+        if try_click(page.locator(selector)):
+            return True
+    hand = page.locator(".dt-cards--hand button.dt-card")
+    if hand.count() == 0:
+        return False
+    chosen = page.locator('.dt-cards--hand button.dt-card[aria-pressed="true"]')
+    if not try_click(chosen) and not try_click(hand):
+        return False
+    target = page.locator(".dt-cards--table button.is-target, .tray button[data-action]")
+    return try_click(target)
+
+
+def is_over(page) -> bool:
+    return page.locator(".panel--end").count() > 0
+
+
+def test_two_students_and_a_bot_play_a_game_by_clicking(
+    browser, live_server_url, celery_worker, teacher, artifacts_dir
+):
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    teacher_page = teacher_context.new_page()
+    teacher_page.set_default_timeout(TIMEOUT)
+    teacher_page.on("dialog", lambda dialog: dialog.accept())
+    code = teacher_opens_a_session(teacher_page, live_server_url)
+
+    contexts, students = [], []
+    for nickname in ("Alice Fox", "Bob Owl"):
+        context, page = student_joins(browser, live_server_url, code, nickname)
+        contexts.append(context)
+        students.append(page)
+    errors = []
+    for page in students:
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    teacher_page.get_by_role("button", name="Start").click()
+    for page in students:
+        reach_the_table(page, live_server_url, code)
+
+    # The projector: the teacher opens the live tables, then the table's public view.
+    teacher_page.get_by_role("link", name="Live tables").click()
+    projector_link = teacher_page.get_by_role("link", name="Projector view").first
+    expect(projector_link).to_be_visible()
+    projector_context = browser.new_context(
+        viewport={"width": 1280, "height": 720},
+        locale="en-GB",
+        storage_state=teacher_context.storage_state(),
+    )
+    projector = projector_context.new_page()
+    projector.set_default_timeout(TIMEOUT)
+    projector.goto(live_server_url + projector_link.get_attribute("href"))
+    expect(projector.locator(".board > section").first).to_be_visible()
+    expect(projector.locator(".panel--player")).to_have_count(3)
+
+    # Both students see three players and their own hand.
+    for page in students:
+        expect(page.locator(".panel--player")).to_have_count(2)
+        expect(page.locator(".panel--hand")).to_be_visible()
+
+    deadline = time.monotonic() + GAME_SECONDS
+    shots_taken = False
+    clicks = 0
+    while not all(is_over(page) for page in students):
+        assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
+        moved = False
+        for page in students:
+            if not is_over(page) and play_one_step(page):
+                moved = True
+                clicks += 1
+        if clicks > 20 and not shots_taken:
+            students[0].screenshot(path=artifacts_dir / "student-360x740.png")
+            projector.screenshot(path=artifacts_dir / "projector-1280x720.png")
+            shots_taken = True
+        if not moved:
+            students[0].wait_for_timeout(100)
+
+    for page in students:
+        expect(page.locator(".panel--end")).to_be_visible()
+        expect(page.locator(".ranking tbody tr")).to_have_count(3)
+        expect(page.locator(".end__decided")).not_to_be_empty()
+    expect(projector.locator(".panel--end")).to_be_visible(timeout=TIMEOUT)
+    expect(projector.locator(".ranking tbody tr")).to_have_count(3)
+
+    students[0].screenshot(path=artifacts_dir / "student-end-360x740.png", full_page=True)
+    projector.screenshot(path=artifacts_dir / "projector-end-1280x720.png")
+    if not shots_taken:
+        students[0].screenshot(path=artifacts_dir / "student-360x740.png")
+        projector.screenshot(path=artifacts_dir / "projector-1280x720.png")
+    assert errors == []
+    for context in (*contexts, projector_context, teacher_context):
+        context.close()
