@@ -1,0 +1,169 @@
+"""The shipped content is complete: every card of every game opens a lesson, in four languages."""
+
+import re
+
+import pytest
+
+from games.registry import all_games
+from lessons import content
+from lessons.links import lesson_for_card
+from lessons.models import Lesson, LessonLink, QuizQuestion
+from lessons.texts import article_number
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = {"en", "es", "fr", "ru"}
+TEXT_FIELDS = ("title", "short", "body", "discussion", "case_authority", "case_outcome")
+# An exact citation: an article number, then any paragraphs and points, like 6(1)(a).
+CITATION = re.compile(r"^\d{1,2}(\(\d+\))?(\([a-z]\))?$")
+# The end of a sentence: ., ! or ? (maybe with closing quotes) before a space or the end.
+SENTENCE_END = re.compile(r"[.!?…]+[»”\"')]*(?=\s|$)")
+RANGE = re.compile(r"(\d+)\s*(?:to|a|à|\u2013|-)\s*(\d+)")  # \u2013: en dash
+SENSITIVE_SIGNS = {"health", "love", "biometric", "genetic", "political", "religious"}
+
+
+def every_card():
+    """Yield (game, variant, card) for every card of every variant of every registered game."""
+    for game in all_games():
+        for variant in game.variants:
+            for card in game.cards(variant):
+                yield game, variant, card
+
+
+def test_the_migration_loaded_every_lesson_of_the_fixtures():
+    assert Lesson.objects.count() == len(content.read_lessons()) >= 20
+    assert LessonLink.objects.filter(game="data_tycoon").exists()
+
+
+def test_every_card_of_every_registered_game_opens_a_lesson():
+    missing = [
+        (game.slug, variant, card["id"], card["kind"])
+        for game, variant, card in every_card()
+        if lesson_for_card(game, card) is None
+    ]
+    assert not missing, missing
+
+
+def test_data_tycoon_links_every_kind_purpose_and_sign_explicitly():
+    links = LessonLink.objects.filter(game="data_tycoon", event="")
+    kinds = {link.kind for link in links}
+    purposes = {link.purpose for link in links if link.purpose}
+    signs = {link.sign for link in links if link.sign}
+    game = next(game for game in all_games() if game.slug == "data_tycoon")
+    cards = game.cards("expert")
+    assert kinds == {card["kind"] for card in cards}
+    assert purposes == {card["purpose"] for card in cards if card["purpose"]}
+    assert signs == {card["sign"] for card in cards if card["sign"]}
+    assert len(purposes) == 9 and len(signs) == 7
+
+
+@pytest.mark.parametrize(
+    ("event", "qualifier"),
+    [
+        ("frozen", ""),
+        ("treasure_built", ""),
+        ("databreach_called", ""),
+        ("databreach_discovered", ""),
+        ("treasures_lost", "sanction"),
+        ("attack", "sanction"),
+        ("countered", "lawyer"),
+        ("countered", "cybersecurity"),
+    ],
+)
+def test_data_tycoon_links_the_events_that_matter(event, qualifier):
+    assert LessonLink.objects.filter(game="data_tycoon", event=event, qualifier=qualifier).exclude(
+        lesson=None
+    )
+
+
+def test_a_breach_called_and_a_breach_hidden_open_different_lessons():
+    called = LessonLink.objects.get(game="data_tycoon", event="databreach_called").lesson
+    hidden = LessonLink.objects.get(game="data_tycoon", event="databreach_discovered").lesson
+    assert called != hidden
+    assert {"33", "34"} <= set(called.articles)
+
+
+def test_every_link_resolves_to_a_lesson():
+    for link in LessonLink.objects.all():
+        assert link.lesson is not None or link.card_field, link
+        if link.event:
+            assert not (link.kind or link.purpose or link.sign), link
+
+
+def test_every_lesson_has_every_language_and_field():
+    for lesson in Lesson.objects.prefetch_related("texts"):
+        texts = {text.language: text for text in lesson.texts.all()}
+        assert set(texts) == LANGUAGES, lesson
+        for language, text in texts.items():
+            for field in TEXT_FIELDS:
+                assert getattr(text, field).strip(), (lesson.slug, language, field)
+        assert 1990 < lesson.case_year < 2100, lesson
+
+
+def test_every_lesson_cites_existing_gdpr_articles():
+    for lesson in Lesson.objects.all():
+        assert lesson.articles, lesson
+        for article in lesson.articles:
+            assert CITATION.match(article), (lesson.slug, article)
+            assert 1 <= article_number(article) <= 99, (lesson.slug, article)
+
+
+def cited_numbers(text: str) -> set[str]:
+    """Return every number in the text, with ranges like "12 to 14" or "37-39" filled in."""
+    numbers = set(re.findall(r"\d+", text))
+    for start, end in RANGE.findall(text):
+        numbers.update(str(n) for n in range(int(start), int(end) + 1))
+    return numbers
+
+
+def test_the_texts_cite_the_lesson_articles_in_every_language():
+    """The texts name each article number, so a reader sees where the rule is written."""
+    for lesson in Lesson.objects.prefetch_related("texts"):
+        for text in lesson.texts.all():
+            numbers = cited_numbers(text.body + " " + text.case_outcome + " " + text.short)
+            for article in lesson.articles:
+                assert str(article_number(article)) in numbers, (lesson.slug, text.language)
+
+
+def test_sensitive_signs_cite_article_9_and_judicial_data_article_10():
+    for link in LessonLink.objects.filter(game="data_tycoon", kind="dataset").exclude(sign=""):
+        numbers = {article_number(article) for article in link.lesson.articles}
+        if link.sign == "judicial":
+            assert 10 in numbers and 9 not in numbers, link
+        else:
+            assert link.sign in SENSITIVE_SIGNS
+            assert 9 in numbers, link
+
+
+def test_every_short_explanation_is_at_most_two_sentences():
+    for lesson in Lesson.objects.prefetch_related("texts"):
+        for text in lesson.texts.all():
+            sentences = SENTENCE_END.findall(text.short.strip())
+            assert 1 <= len(sentences) <= 2, (lesson.slug, text.language, text.short)
+
+
+def test_every_lesson_has_one_to_three_quiz_questions_with_one_right_answer():
+    for lesson in Lesson.objects.all():
+        assert 1 <= lesson.questions.count() <= 3, lesson
+    for question in QuizQuestion.objects.prefetch_related("texts"):
+        texts = {text.language: text for text in question.texts.all()}
+        assert set(texts) == LANGUAGES, question
+        sizes = {len(text.choices) for text in texts.values()}
+        assert len(sizes) == 1 and sizes.pop() >= 2, question
+        for text in texts.values():
+            assert text.text.strip() and text.explanation.strip(), question
+            assert len(set(text.choices)) == len(text.choices), (question, text.language)
+            assert 0 <= question.answer < len(text.choices), question
+
+
+def test_core_lessons_have_questions_for_the_quiz():
+    core = Lesson.objects.filter(core=True)
+    assert core.count() >= 3
+    assert all(lesson.questions.exists() for lesson in core)
+
+
+def test_loading_again_changes_nothing():
+    before = (Lesson.objects.count(), QuizQuestion.objects.count(), LessonLink.objects.count())
+    counts = content.load()
+    after = (Lesson.objects.count(), QuizQuestion.objects.count(), LessonLink.objects.count())
+    assert before == after == (counts["lessons"], counts["questions"], counts["links"])

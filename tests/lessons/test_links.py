@@ -1,0 +1,117 @@
+"""Cards and engine events find their lesson through the links stored as data."""
+
+import random
+
+import pytest
+
+from games.registry import get_game
+from lessons.links import lesson_for_card, lesson_for_event
+from lessons.models import Lesson, LessonLink
+
+pytestmark = pytest.mark.django_db
+
+
+def card(kind, purpose=None, sign=None, sensitive=False):
+    return {"id": "x", "kind": kind, "purpose": purpose, "sign": sign, "sensitive": sensitive}
+
+
+@pytest.mark.parametrize(
+    ("the_card", "slug"),
+    [
+        (card("dataset"), "personal-data"),
+        (card("dataset", sign="health", sensitive=True), "health-data"),
+        (card("dataset", sign="judicial", sensitive=True), "criminal-data"),
+        (card("purpose", purpose="ai_training"), "ai-training"),
+        (card("purpose", purpose="personalised_medicine"), "health-data"),
+        (card("purpose"), "purpose-limitation"),
+        (card("sanction"), "sanctions"),
+        (card("databreach"), "breach-notification"),
+    ],
+)
+def test_the_most_specific_card_link_wins(the_card, slug):
+    assert lesson_for_card("data_tycoon", the_card).slug == slug
+
+
+def test_a_card_id_is_looked_up_in_the_game_catalogue():
+    game = get_game("data_tycoon")
+    sanction = next(c for c in game.cards("expert") if c["kind"] == "sanction")
+    assert lesson_for_card(game, sanction["id"]).slug == "sanctions"
+    assert lesson_for_card(game, "no-such-card") is None
+
+
+def test_an_unknown_game_or_kind_opens_nothing():
+    assert lesson_for_card("another_game", card("dataset")) is None
+    assert lesson_for_card("data_tycoon", card("joker")) is None
+
+
+@pytest.mark.parametrize(
+    ("event", "slug"),
+    [
+        ({"type": "attack", "seat": 0, "target": 1, "card": "x", "kind": "sanction"}, "sanctions"),
+        ({"type": "attack", "seat": 0, "target": 1, "card": "x", "kind": "purpose"}, "restriction"),
+        ({"type": "frozen", "seat": 1, "card": "x"}, "restriction"),
+        ({"type": "countered", "seat": 1, "kind": "lawyer", "attack": "x"}, "accountability"),
+        ({"type": "treasures_lost", "seat": 1, "cause": "sanction"}, "sanctions"),
+        ({"type": "treasures_lost", "seat": 1, "cause": "databreach"}, "hidden-breach"),
+        ({"type": "databreach_called", "seat": 0, "cards": ["x"]}, "breach-notification"),
+        ({"type": "databreach_discovered", "seat": 0, "cards": ["x"]}, "hidden-breach"),
+        ({"type": "treasure_built", "seat": 0, "purpose": "x"}, "records-of-processing"),
+        ({"type": "data_called", "seat": 0, "count": 1}, "purpose-limitation"),
+    ],
+)
+def test_events_open_their_lesson(event, slug):
+    assert lesson_for_event("data_tycoon", event).slug == slug
+
+
+def test_a_capture_opens_the_lesson_of_the_captured_card():
+    game = get_game("data_tycoon")
+    genetic = next(c for c in game.cards("expert") if c["sign"] == "genetic")
+    simple = next(c for c in game.cards("expert") if c["kind"] == "dataset" and not c["sign"])
+    event = {"type": "capture", "seat": 0, "card": simple["id"], "captured": genetic["id"]}
+    assert lesson_for_event(game, event).slug == "genetic-data"
+
+
+def test_events_without_a_link_open_nothing():
+    assert lesson_for_event("data_tycoon", {"type": "turn", "seat": 0}) is None
+    assert lesson_for_event("data_tycoon", {"type": "deal", "counts": [3, 3]}) is None
+
+
+def test_a_new_game_plugs_in_with_its_own_links():
+    lesson = Lesson.objects.get(slug="security")
+    LessonLink.objects.create(game="data_thief", kind="firewall", lesson=lesson)
+    LessonLink.objects.create(game="data_thief", event="phished", lesson=lesson)
+    assert lesson_for_card("data_thief", card("firewall")) == lesson
+    assert lesson_for_event("data_thief", {"type": "phished"}) == lesson
+
+
+def test_events_of_real_expert_games_resolve_to_lessons():
+    """Random expert games: every special card played and every key event finds its lesson."""
+    game = get_game("data_tycoon")
+    seen = set()
+    for seed in range(6):
+        state = game.new_state(4, seed, "expert")
+        rng = random.Random(seed)
+        while not state.is_over():
+            expiries = state.legal_actions(None)
+            movers = state.to_move()
+            if expiries and (not movers or rng.random() < 0.15):
+                events = state.apply(None, rng.choice(expiries))
+            else:
+                seat = rng.choice(movers)
+                events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+            for event in events:
+                lesson = lesson_for_event(game, event)
+                if event["type"] in {
+                    "attack",
+                    "countered",
+                    "frozen",
+                    "treasure_built",
+                    "databreach_called",
+                    "databreach_discovered",
+                    "treasures_lost",
+                    "capture",
+                }:
+                    assert lesson is not None, event
+                if lesson is not None:
+                    seen.add(event["type"])
+    assert {"attack", "capture", "countered", "frozen"} <= seen
