@@ -66,7 +66,7 @@ def student_joins(browser, base_url, code, nickname):
     return context, page
 
 
-def reach_the_table(page, base_url, code):
+def reach_the_table(page, code):
     """The lobby sends the student to the table once the teacher starts."""
     try:
         page.wait_for_url(f"**/play/{code}/", timeout=TIMEOUT)
@@ -108,51 +108,27 @@ def is_over(page) -> bool:
     return page.locator(".panel--end").count() > 0
 
 
-def test_two_students_and_a_bot_play_a_game_by_clicking(
-    browser, live_server_url, celery_worker, teacher, artifacts_dir
-):
-    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-    teacher_page = teacher_context.new_page()
-    teacher_page.set_default_timeout(TIMEOUT)
-    teacher_page.on("dialog", lambda dialog: dialog.accept())
-    code = teacher_opens_a_session(teacher_page, live_server_url)
-
-    contexts, students = [], []
-    for nickname in ("Alice Fox", "Bob Owl"):
-        context, page = student_joins(browser, live_server_url, code, nickname)
-        contexts.append(context)
-        students.append(page)
-    errors = []
-    for page in students:
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-    teacher_page.get_by_role("button", name="Start").click()
-    for page in students:
-        reach_the_table(page, live_server_url, code)
-
-    # The projector: the teacher opens the live tables, then the table's public view.
+def open_projector(browser, teacher_context, teacher_page, base_url):
+    """From the live tables, open the table's projector view in a 1280x720 window."""
     teacher_page.get_by_role("link", name="Live tables").click()
-    projector_link = teacher_page.get_by_role("link", name="Projector view").first
-    expect(projector_link).to_be_visible()
-    projector_context = browser.new_context(
+    link = teacher_page.get_by_role("link", name="Projector view").first
+    expect(link).to_be_visible()
+    context = browser.new_context(
         viewport={"width": 1280, "height": 720},
         locale="en-GB",
         storage_state=teacher_context.storage_state(),
     )
-    projector = projector_context.new_page()
-    projector.set_default_timeout(TIMEOUT)
-    projector.goto(live_server_url + projector_link.get_attribute("href"))
-    expect(projector.locator(".board > section").first).to_be_visible()
-    expect(projector.locator(".panel--player")).to_have_count(3)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(base_url + link.get_attribute("href"))
+    expect(page.locator(".board > section").first).to_be_visible()
+    return context, page
 
-    # Both students see three players and their own hand.
-    for page in students:
-        expect(page.locator(".panel--player")).to_have_count(2)
-        expect(page.locator(".panel--hand")).to_be_visible()
 
+def play_until_over(students, after_clicks, clicks_before_callback=20):
+    """Let both students click until both see the end; call after_clicks() once midway."""
     deadline = time.monotonic() + GAME_SECONDS
-    shots_taken = False
-    clicks = 0
+    clicks, called = 0, False
     while not all(is_over(page) for page in students):
         assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
         moved = False
@@ -160,25 +136,66 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
             if not is_over(page) and play_one_step(page):
                 moved = True
                 clicks += 1
-        if clicks > 20 and not shots_taken:
-            students[0].screenshot(path=artifacts_dir / "student-360x740.png")
-            projector.screenshot(path=artifacts_dir / "projector-1280x720.png")
-            shots_taken = True
+        if clicks >= clicks_before_callback and not called:
+            after_clicks()
+            called = True
         if not moved:
             students[0].wait_for_timeout(100)
+    if not called:
+        after_clicks()
+    return clicks
 
+
+def test_two_students_and_a_bot_play_a_game_by_clicking(
+    browser, live_server_url, celery_worker, teacher, artifacts_dir
+):
+    from games.matches import load_state
+    from games.models import Match
+
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    teacher_page = teacher_context.new_page()
+    teacher_page.set_default_timeout(TIMEOUT)
+    teacher_page.on("dialog", lambda dialog: dialog.accept())
+    code = teacher_opens_a_session(teacher_page, live_server_url)
+
+    contexts, students, errors = [], [], []
+    for nickname in ("Alice Fox", "Bob Owl"):
+        context, page = student_joins(browser, live_server_url, code, nickname)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        contexts.append(context)
+        students.append(page)
+
+    teacher_page.get_by_role("button", name="Start").click()
     for page in students:
-        expect(page.locator(".panel--end")).to_be_visible()
-        expect(page.locator(".ranking tbody tr")).to_have_count(3)
-        expect(page.locator(".end__decided")).not_to_be_empty()
-    expect(projector.locator(".panel--end")).to_be_visible(timeout=TIMEOUT)
-    expect(projector.locator(".ranking tbody tr")).to_have_count(3)
+        reach_the_table(page, code)
+        # two opponents (the other student and the bot), and the student's own hand
+        expect(page.locator(".panel--player")).to_have_count(2)
+        expect(page.locator(".panel--hand")).to_be_visible()
 
-    students[0].screenshot(path=artifacts_dir / "student-end-360x740.png", full_page=True)
-    projector.screenshot(path=artifacts_dir / "projector-end-1280x720.png")
-    if not shots_taken:
+    projector_context, projector = open_projector(
+        browser, teacher_context, teacher_page, live_server_url
+    )
+    expect(projector.locator(".panel--player")).to_have_count(3)
+    expect(projector.locator(".panel--hand")).to_have_count(0)
+
+    def screenshots():
+        students[0].evaluate("window.scrollTo(0, 0)")
         students[0].screenshot(path=artifacts_dir / "student-360x740.png")
         projector.screenshot(path=artifacts_dir / "projector-1280x720.png")
+
+    clicks = play_until_over(students, screenshots)
+    assert clicks > 10
+
+    result = load_state(Match.objects.get()).result()
+    for page in (*students, projector):
+        expect(page.locator(".panel--end")).to_be_visible()
+        expect(page.locator(".ranking tbody tr")).to_have_count(3)
+        decided = page.locator(".end__decided")
+        expect(decided).to_have_attribute("data-decided-by", result["decided_by"])
+        expect(decided).not_to_be_empty()
+    students[0].evaluate("window.scrollTo(0, 0)")
+    students[0].screenshot(path=artifacts_dir / "student-end-360x740.png")
+    projector.screenshot(path=artifacts_dir / "projector-end-1280x720.png")
     assert errors == []
     for context in (*contexts, projector_context, teacher_context):
         context.close()

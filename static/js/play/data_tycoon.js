@@ -376,7 +376,7 @@ function createDataTycoon(board, ctx) {
       return h("div", { class: "group" },
         h("h3", {}, icon(ctx.icons, "treasure"), " ", gettext("Data-Treasures")),
         h("ul", { class: "compact-list", role: "list" }, p.treasures.map((t) => h("li", { class: "treasure treasure--compact", dataset: { card: t.label } },
-          icon(ctx.icons, "purpose"), " ", nameParts(cardName(t.label)).label, h("span", { class: "count" }, ` (${t.cards.length})`)))));
+          icon(ctx.icons, iconName(card(t.label))), " ", nameParts(cardName(t.label)).label, h("span", { class: "count" }, ` (${t.cards.length})`)))));
     }
     return h("div", { class: "group" },
       h("h3", {}, icon(ctx.icons, "treasure"), " ", gettext("Data-Treasures")),
@@ -569,12 +569,24 @@ function createDataTycoon(board, ctx) {
     if (seated) sections.push(renderMine(view, legal));
     sections.push(renderOthers(view));
     board.classList.toggle("is-over", Boolean(view.over));
-    replaceKeepingFocus(board, sections, () => board.querySelector(".prompt button, [data-key^='hand:'], .panel--end"));
+    // If the focused control went away (a move was made), keep focus on the board.
+    replaceKeepingFocus(board, sections, () => board.querySelector(".prompt button, [data-key^='hand:'], .panel--end") || board);
   }
 
   function p(view) {
     return view.players[mySeat];
   }
+
+  // Escape puts a chosen hand card back (and focus on it).
+  board.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected) {
+      const id = selected;
+      selected = null;
+      draw();
+      const back = board.querySelector(`[data-key="hand:${CSS.escape(id)}"]`);
+      if (back) back.focus();
+    }
+  });
 
   return {
     update(next) {

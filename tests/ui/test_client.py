@@ -1,0 +1,149 @@
+"""The protocol side of the browser client: versions, resync, reconnection, errors, pause.
+
+The page talks to tests/ui/harness.py's FakeTable through Playwright's WebSocket
+routing, so the test can drop the socket, skip versions or refuse a move.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.ui.harness import FakeTable, find_state, serve_page
+
+pytestmark = [pytest.mark.browser]
+
+TIMEOUT = 10_000
+
+
+def first_turn():
+    return find_state(lambda s: s.ply == 0, variant="beginner")
+
+
+@pytest.fixture
+def seat_page(browser):
+    """Return a function opening the seat-0 page on a table; close the contexts after."""
+    contexts = []
+
+    def open_page(table):
+        context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        serve_page(page, table)
+        page.wait_for_selector(".board > section")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def sent(table, kind):
+    return [m for m in table.sent if m["type"] == kind]
+
+
+def wait_for_sent(page, table, kind, count=1):
+    for _ in range(100):
+        if len(sent(table, kind)) >= count:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the page sent no {kind!r}: {table.sent}")
+
+
+def play_first_card(page):
+    """Choose the first playable hand card and its first play."""
+    page.locator(".dt-cards--hand button.dt-card").first.click()
+    page.locator(".dt-cards--table button.is-target, .tray button[data-action]").first.click()
+
+
+def test_act_carries_the_version_and_the_action_unchanged(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    legal = table.state.legal_actions(0)
+    play_first_card(page)
+    wait_for_sent(page, table, "act")
+    act = sent(table, "act")[0]
+    assert act["version"] == 0
+    assert act["action"] in legal
+    assert table.version == 1  # the engine accepted it
+
+
+def test_a_version_gap_asks_for_a_resync(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    table.version += 2  # two changes the page never saw
+    table.broadcast(table.state_message([]))
+    wait_for_sent(page, table, "resync")
+
+
+def test_reconnects_after_a_drop_and_resyncs(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    table.sockets[0].close(code=1011, reason="server restart")
+    table.sockets.clear()
+    expect(page.locator("[data-slot=status]")).to_contain_text("Connection lost")
+    wait_for_sent(page, table, "resync")
+    expect(page.locator("[data-slot=status]")).to_have_text("Connected.")
+    assert len(table.sockets) == 1
+
+
+def test_a_refused_move_shows_the_servers_message(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    table.version += 1  # the game moved on without this page: its move is stale
+    play_first_card(page)
+    errors = page.locator("[data-slot=errors]")
+    expect(errors).to_have_attribute("role", "alert")
+    expect(errors).to_contain_text("The game moved on.")
+    # the page got the current state right after, and can play again
+    expect(page.locator(".dt-cards--hand button.dt-card").first).to_be_enabled()
+
+
+def test_pause_shows_a_notice_and_no_controls(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    assert page.locator(".dt-cards--hand button.dt-card").count() > 0
+    table.paused = True
+    table.broadcast({"type": "paused"})
+    table.broadcast(table.state_message([]))
+    expect(page.locator("[data-slot=notice]")).to_contain_text("paused")
+    expect(page.locator("#game [data-action], .dt-cards--hand button")).to_have_count(0)
+    table.paused = False
+    table.broadcast({"type": "resumed"})
+    table.broadcast(table.state_message([]))
+    expect(page.locator("[data-slot=notice]")).to_be_hidden()
+    expect(page.locator(".dt-cards--hand button.dt-card").first).to_be_visible()
+
+
+def test_countdown_follows_the_deadline_with_the_server_clock(seat_page):
+    state = find_state(
+        lambda s: s.view(0)["window"] and s.view(0)["window"]["kind"] == "call_data",
+        variant="beginner",
+    )
+    table = FakeTable(state, bots=False)
+    page = seat_page(table)
+    countdown = page.locator("[data-slot=countdown]")
+    expect(countdown).to_be_visible()
+    expect(countdown).to_contain_text("Call DATA!")
+    expect(countdown).to_contain_text("seconds")
+    assert page.get_by_role("button", name="DATA!").count() == 1
+
+
+def test_removed_and_ended_notices(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    table.broadcast({"type": "ended", "message": "The teacher has ended the session."})
+    expect(page.locator("[data-slot=notice]")).to_contain_text("ended the session")
+    table.broadcast({"type": "removed", "message": "You have been removed."})
+    expect(page.locator("[data-slot=notice]")).to_contain_text("removed")
+    expect(page.locator(".board [data-action]")).to_have_count(0)
+
+
+def test_log_lines_are_shown_once_per_version(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    log = page.locator("[data-slot=log] li")
+    count = log.count()
+    assert count > 0
+    table.broadcast(table.state_message())  # a resync repeats the same version's lines
+    page.wait_for_timeout(300)
+    assert log.count() == count
