@@ -1,34 +1,47 @@
-"""The lesson library (open to everyone), a teacher's own wording, and quiz results."""
+"""The lesson library (open to everyone), a teacher's own wording, the quiz and its results."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from classroom.actions import ActionRefused
 from classroom.identity import participant_id_from
 from classroom.models import ClassSession, Participant
 from lessons import library, results
-from lessons.actions import do_save_override
+from lessons.actions import do_answer, do_save_override, draw_quiz, next_question
 from lessons.forms import OverrideForm
 from lessons.labels import game_name, link_label
-from lessons.models import Lesson, LessonOverride
+from lessons.models import Lesson, LessonOverride, QuizAnswer, QuizQuestion
 from lessons.texts import lesson_content, question_text, supported_language
+
+
+def viewer_participant(request):
+    """Return the student this device holds a seat for, or None."""
+    participant_id = participant_id_from(request.COOKIES)
+    if participant_id is None:
+        return None
+    return (
+        Participant.objects.select_related("session__school_class__teacher")
+        .filter(pk=participant_id, kicked=False)
+        .first()
+    )
+
+
+def participant_table(participant) -> int | None:
+    """Return the number of the table where the student sat, or None."""
+    seat = participant.seats.select_related("table").order_by("-pk").first()
+    return seat.table.number if seat is not None else None
 
 
 def viewer_teacher(request):
     """Return the teacher whose wording the viewer sees: themselves, or their student's teacher."""
     if request.user.is_authenticated:
         return request.user
-    participant_id = participant_id_from(request.COOKIES)
-    if participant_id is None:
-        return None
-    participant = (
-        Participant.objects.select_related("session__school_class__teacher")
-        .filter(pk=participant_id, kicked=False)
-        .first()
-    )
+    participant = viewer_participant(request)
     return participant.session.school_class.teacher if participant else None
 
 
@@ -127,3 +140,56 @@ def session_results(request, pk):
         "finished": sum(1 for student in progress if student.finished),
     }
     return render(request, "lessons/results.html", context)
+
+
+def _question_context(question: QuizQuestion, language: str) -> dict:
+    text = question_text(question, language)
+    return {
+        "question": question,
+        "text": text.text,
+        "choices": list(enumerate(text.choices)),
+        "answer": text.choices[question.answer],
+        "explanation": text.explanation,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def quiz(request):
+    """Give the student their end-of-game quiz, one question at a time, explained after each."""
+    participant = viewer_participant(request)
+    if participant is None:
+        raise Http404
+    session = participant.session
+    language = supported_language()
+    the_quiz = draw_quiz(session, participant, participant_table(participant))
+    if request.method == "POST":
+        question = get_object_or_404(QuizQuestion, pk=request.POST.get("question") or 0)
+        try:
+            do_answer(the_quiz, question, int(request.POST.get("choice", "")))
+        except (ActionRefused, ValueError):
+            messages.error(request, _("Please choose one of the answers."))
+            return redirect("lessons:quiz")
+        return redirect(f"{reverse('lessons:quiz')}?answered={question.pk}")
+    teacher = session.school_class.teacher
+    context = {"quiz": the_quiz, "total": len(the_quiz.question_ids), "teacher": teacher}
+    answered_id = request.GET.get("answered", "")
+    if answered_id.isdigit() and int(answered_id) in the_quiz.question_ids:
+        answer = QuizAnswer.objects.filter(
+            participant=participant, question_id=int(answered_id)
+        ).first()
+        if answer is not None:
+            context["last"] = _question_context(answer.question, language)
+            context["last_answer"] = answer
+    current = next_question(the_quiz)
+    if current is not None:
+        context["current"] = _question_context(current, language)
+        context["number"] = the_quiz.question_ids.index(current.pk) + 1
+    else:
+        answers = QuizAnswer.objects.filter(
+            participant=participant, question_id__in=the_quiz.question_ids
+        )
+        context["score"] = sum(1 for answer in answers if answer.correct)
+        context["lessons"] = [
+            lesson_content(q.lesson, language, teacher) for q in the_quiz.questions()
+        ]
+    return render(request, "lessons/quiz.html", context)

@@ -1,0 +1,56 @@
+"""A student answers the end-of-game quiz one question at a time, each then explained."""
+
+import pytest
+from django.test import Client
+
+from lessons.actions import do_record_moment
+from lessons.models import Lesson, Quiz, QuizAnswer
+
+from .conftest import logged_in, student_client
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_device_without_a_seat_has_no_quiz():
+    assert Client().get("/lessons/quiz/").status_code == 404
+
+
+def test_a_student_answers_every_question_and_the_teacher_sees_it(session_a, teacher_a):
+    do_record_moment(session_a, Lesson.objects.get(slug="sanctions"), "attack", table=None)
+    client = student_client(session_a, "Sam")
+    page = client.get("/lessons/quiz/").content.decode()
+    quiz = Quiz.objects.get(participant__nickname="Sam")
+    assert 3 <= len(quiz.question_ids) <= 5
+    assert quiz.questions()[0].lesson.slug == "sanctions"
+    assert f"Question 1 of {len(quiz.question_ids)}" in page
+    for index, question in enumerate(quiz.questions()):
+        response = client.post("/lessons/quiz/", {"question": question.pk, "choice": 0})
+        assert response.status_code == 302
+        page = client.get(response["Location"]).content.decode()
+        explanation = question.texts.get(language="en").explanation
+        assert explanation.replace("'", "&#x27;") in page
+        if index + 1 < len(quiz.question_ids):
+            assert f"Question {index + 2} of" in page
+    assert "Finished:" in page
+    quiz.refresh_from_db()
+    assert quiz.is_finished
+    assert QuizAnswer.objects.filter(participant=quiz.participant).count() == len(quiz.question_ids)
+    results = logged_in(teacher_a).get(f"/lessons/sessions/{session_a.pk}/results/")
+    assert "1 of 1 student finished" in results.content.decode()
+
+
+def test_a_missing_choice_is_refused_with_a_message(session_a):
+    client = student_client(session_a, "Sam")
+    client.get("/lessons/quiz/")
+    question = Quiz.objects.get().questions()[0]
+    response = client.post("/lessons/quiz/", {"question": question.pk}, follow=True)
+    assert "Please choose one of the answers." in response.content.decode()
+    assert not QuizAnswer.objects.exists()
+
+
+def test_the_quiz_is_in_the_chosen_language(session_a):
+    client = student_client(session_a, "Sam")
+    client.cookies["django_language"] = "fr"
+    quiz_page = client.get("/lessons/quiz/").content.decode()
+    question = Quiz.objects.get().questions()[0]
+    assert question.texts.get(language="fr").text.replace("'", "&#x27;") in quiz_page
