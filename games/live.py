@@ -220,23 +220,26 @@ def bot_seats(match: Match) -> dict[int, str]:
     return {seat.number: seat.bot_kind for seat in seats if seat.bot_kind}
 
 
+def send_task(name: str, args: tuple, **options) -> None:
+    """Queue a Celery task of the platform's app by name (whatever app is "current")."""
+    from config.celery import app
+
+    app.send_task(name, args=args, **options)
+
+
 def schedule(match: Match) -> None:
     """Schedule the match's running timers (once each) and the bot moves now due."""
-    from games import tasks
-
     if match.status != Match.Status.RUNNING:
         return
     for timer in MatchTimer.objects.filter(match=match):
         ttl = int((timer.due_at - timezone.now()).total_seconds()) + 120
         if cache.add(f"live:timer:{match.pk}:{timer.timer_id}", 1, max(ttl, 60)):
-            tasks.fire_timer.apply_async((match.pk, timer.timer_id), eta=timer.due_at)
+            send_task("games.tasks.fire_timer", (match.pk, timer.timer_id), eta=timer.due_at)
     schedule_bots(match)
 
 
 def schedule_bots(match: Match, delay: float | None = None) -> int:
     """Schedule one move of each bot seat that may act now; return how many."""
-    from games import tasks
-
     if match.status != Match.Status.RUNNING:
         return 0
     bots = bot_seats(match)
@@ -250,7 +253,7 @@ def schedule_bots(match: Match, delay: float | None = None) -> int:
         # the move was due, so the sweeper re-schedules a move lost in a crash.
         key = f"live:bot:{match.pk}:{match.version}:{seat}"
         if seat in bots and cache.add(key, 1, int(delay) + 5):
-            tasks.bot_move.apply_async((match.pk, seat, match.version), countdown=delay)
+            send_task("games.tasks.bot_move", (match.pk, seat, match.version), countdown=delay)
             scheduled += 1
     return scheduled
 

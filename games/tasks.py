@@ -72,4 +72,6 @@ def sweep() -> dict:
 @worker_ready.connect
 def sweep_on_start(sender=None, **kwargs):
     """Resume every match as soon as a worker is up (after a restart)."""
-    sweep.delay()
+    from config.celery import app
+
+    app.send_task("games.tasks.sweep")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import urllib.request
 from collections.abc import Callable
 from http.cookiejar import CookieJar
@@ -94,3 +95,22 @@ async def drive(
 
     await asyncio.wait_for(asyncio.gather(*(play(joined) for joined in seats)), timeout)
     return outcome
+
+
+def run(coroutine_function, *args, **kwargs):
+    """Run a coroutine in a thread with its own event loop (a Playwright browser earlier
+    in the session may keep a loop running in the main thread)."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = asyncio.run(coroutine_function(*args, **kwargs))
+        except BaseException as error:  # re-raised in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target, name="protocol-driver")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -1,6 +1,5 @@
 """Kill -9 every process mid-game, start them again: every match resumes, nothing is lost."""
 
-import asyncio
 import random
 import time
 
@@ -20,7 +19,7 @@ from config.services import (
 from games.matches import replay_match
 from games.models import Match, MatchAction
 from tests.live.conftest import open_session
-from tests.live.protocol_driver import CALLS, drive, join, teacher_post
+from tests.live.protocol_driver import CALLS, drive, join, run, teacher_post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,8 +61,8 @@ def test_kill_everything_mid_game_then_finish_it(school_class, teacher, service_
 
         # Play until a student's call window opens after move 20: leave it unanswered
         # (its timer runs) and kill everything right then.
-        first = asyncio.run(
-            drive(base, seats, rng, stop=lambda s: s["version"] >= 20 and holds_a_call_window(s))
+        first = run(
+            drive, base, seats, rng, stop=lambda s: s["version"] >= 20 and holds_a_call_window(s)
         )
         assert first["stopped_on"] is not None, "the game ended before the kill"
         for service in services:
@@ -75,7 +74,7 @@ def test_kill_everything_mid_game_then_finish_it(school_class, teacher, service_
         assert Match.objects.get(pk=table.match_id).version == killed_at  # nothing runs
 
         services, base = start_platform(env, tmp_path)
-        second = asyncio.run(drive(base, seats, rng, timeout=150))
+        second = run(drive, base, seats, rng, timeout=150)
         assert second["over"]
     finally:
         for service in services:
