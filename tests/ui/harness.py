@@ -209,25 +209,14 @@ class FakeTable:
 def serve_page(page, table, role="seat", template="games/play.html"):
     """Route the harness origin to the real templates, static files and the JS catalog."""
     from django.contrib.auth.models import AnonymousUser
-    from django.template.loader import render_to_string
     from django.test import RequestFactory
-    from django.views.i18n import JavaScriptCatalog
+    from django.utils import translation
 
     factory = RequestFactory()
     request = factory.get("/play/TEST/")
     request.user = AnonymousUser()
-    ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
-    html = render_to_string(
-        template,
-        {
-            "ws_path": ws_path,
-            "role": role,
-            "session": {"join_code": "TEST42", "language": table.language},
-            "table_id": 1,
-        },
-        request=request,
-    )
-    catalog = JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
+    with translation.override(table.language):
+        html, catalog = _page_and_catalog(factory, request, table, role, template)
 
     def handle(route):
         url = route.request.url[len(BASE) :].split("?")[0]
@@ -250,3 +239,23 @@ def serve_page(page, table, role="seat", template="games/play.html"):
     page.route(f"{BASE}/**", handle)
     page.route_web_socket("**/ws/**", table.on_connect)
     page.goto(f"{BASE}/play/TEST/")
+
+
+def _page_and_catalog(factory, request, table, role, template):
+    """Render the page and the JavaScript catalog in the active language."""
+    from django.template.loader import render_to_string
+    from django.views.i18n import JavaScriptCatalog
+
+    ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
+    html = render_to_string(
+        template,
+        {
+            "ws_path": ws_path,
+            "role": role,
+            "session": {"join_code": "TEST42", "language": table.language},
+            "table_id": 1,
+        },
+        request=request,
+    )
+    catalog = JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
+    return html, catalog

@@ -202,3 +202,20 @@ def click_something(page):
         target.first.click()
         return
     page.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr", "ru"])
+def test_phone_layout_fits_in_every_language(browser, states, language, artifacts_dir):
+    """Card names in the session's language; nothing wider than a 360 px phone."""
+    state = states("rich")
+    table = FakeTable(state, seat=0, bots=False, language=language)
+    context, page = open_table(browser, table, PHONE)
+    first = state.view(0)["hand"][0]
+    name = table.cards[first]["name"][language]
+    card = page.locator(f'.dt-cards--hand [data-card="{first}"]')
+    for part in card.locator(".dt-card__name > span").all_inner_texts():
+        assert part.strip() in name
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=artifacts_dir / f"rich-{language}.png", full_page=True)
+    assert page.errors == []
+    context.close()

@@ -73,6 +73,7 @@ export function nameParts(name) {
 /** A smaller type for labels with long words, so that narrow cards never cut a word. */
 function labelSize(label) {
   const longest = Math.max(...label.split(/\s+/).map((word) => word.length));
+  if (longest >= 14) return "dt-card__label--xxlong";
   if (longest >= 12 || label.length > 28) return "dt-card__label--xlong";
   if (longest >= 9 || label.length > 18) return "dt-card__label--long";
   return "";
