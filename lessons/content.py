@@ -4,7 +4,10 @@
 its texts and quiz in every language; ``fixtures/lessons/links/<game>.json`` hold
 one game's links. Loading is idempotent: lessons, texts and questions are updated
 in place (answers already given keep their question), a game's links are replaced.
-The data migration and ``manage.py load_lessons`` both call :func:`load`.
+The data migration, ``manage.py load_lessons`` and the post_migrate handler (so that
+``migrate`` refreshes changed content and a database flushed by a test gets it back)
+call :func:`load`. Shipped texts are the fixtures' own: edit them there, not in the
+admin; a teacher's wording lives apart, in LessonOverride.
 """
 
 import json
@@ -29,35 +32,38 @@ def read_links(folder: Path = FIXTURES) -> dict[str, dict]:
     return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in files}
 
 
-def load(get_model=None, folder: Path = FIXTURES) -> dict[str, int]:
+def load(get_model=None, folder: Path = FIXTURES, using: str = "default") -> dict[str, int]:
     """Create or update every lesson, question and link; return the counts loaded.
 
     ``get_model(app_label, name)`` is ``apps.get_model`` in a migration; by default
-    the current models are used.
+    the current models are used. ``using`` is the database alias.
     """
+    from django.db import transaction
+
     if get_model is None:
         from django.apps import apps
 
         get_model = apps.get_model
+
+    def model(name):
+        return get_model("lessons", name).objects.db_manager(using)
+
     lessons = {}
     questions = 0
-    for data in read_lessons(folder):
-        lesson = _load_lesson(get_model, data)
-        lessons[lesson.slug] = lesson
-        questions += len(data["quiz_answers"])
-    links = 0
-    for game, data in read_links(folder).items():
-        links += _load_links(get_model, game, data, lessons)
+    with transaction.atomic(using=using):
+        for data in read_lessons(folder):
+            lesson = _load_lesson(model, data)
+            lessons[lesson.slug] = lesson
+            questions += len(data["quiz_answers"])
+        links = 0
+        for game, data in read_links(folder).items():
+            links += _load_links(model, game, data, lessons)
     return {"lessons": len(lessons), "questions": questions, "links": links}
 
 
-def _load_lesson(get_model, data: dict):
+def _load_lesson(model, data: dict):
     """Create or update one lesson with its texts and its quiz questions."""
-    Lesson = get_model("lessons", "Lesson")
-    LessonText = get_model("lessons", "LessonText")
-    QuizQuestion = get_model("lessons", "QuizQuestion")
-    QuizQuestionText = get_model("lessons", "QuizQuestionText")
-    lesson, _created = Lesson.objects.update_or_create(
+    lesson, _created = model("Lesson").update_or_create(
         slug=data["slug"],
         defaults={
             "order": data["order"],
@@ -68,18 +74,18 @@ def _load_lesson(get_model, data: dict):
     )
     for language in LANGUAGES:
         texts = data[language]
-        LessonText.objects.update_or_create(
+        model("LessonText").update_or_create(
             lesson=lesson,
             language=language,
             defaults={field: texts[field] for field in TEXT_FIELDS},
         )
     for number, answer in enumerate(data["quiz_answers"], start=1):
-        question, _created = QuizQuestion.objects.update_or_create(
+        question, _created = model("QuizQuestion").update_or_create(
             lesson=lesson, number=number, defaults={"answer": answer}
         )
         for language in LANGUAGES:
             quiz = data[language]["quiz"][number - 1]
-            QuizQuestionText.objects.update_or_create(
+            model("QuizQuestionText").update_or_create(
                 question=question,
                 language=language,
                 defaults={
@@ -89,16 +95,16 @@ def _load_lesson(get_model, data: dict):
                 },
             )
     # Questions dropped from the content go, unless a student already answered them.
-    QuizQuestion.objects.filter(lesson=lesson, number__gt=len(data["quiz_answers"])).filter(
+    model("QuizQuestion").filter(lesson=lesson, number__gt=len(data["quiz_answers"])).filter(
         answers__isnull=True
     ).delete()
     return lesson
 
 
-def _load_links(get_model, game: str, data: dict, lessons: dict) -> int:
+def _load_links(model, game: str, data: dict, lessons: dict) -> int:
     """Replace one game's links by those of its file; return how many."""
-    LessonLink = get_model("lessons", "LessonLink")
-    LessonLink.objects.filter(game=game).delete()
+    LessonLink = model("LessonLink").model
+    model("LessonLink").filter(game=game).delete()
     rows = []
     for link in data.get("cards", []):
         rows.append(
@@ -120,5 +126,5 @@ def _load_links(get_model, game: str, data: dict, lessons: dict) -> int:
                 lesson=lessons[link["lesson"]] if link.get("lesson") else None,
             )
         )
-    LessonLink.objects.bulk_create(rows)
+    model("LessonLink").bulk_create(rows)
     return len(rows)

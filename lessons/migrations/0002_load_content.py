@@ -6,7 +6,7 @@ from django.db import migrations
 def load_content(apps, schema_editor):
     from lessons import content
 
-    content.load(apps.get_model)
+    content.load(apps.get_model, using=schema_editor.connection.alias)
 
 
 class Migration(migrations.Migration):

@@ -167,3 +167,13 @@ def test_loading_again_changes_nothing():
     counts = content.load()
     after = (Lesson.objects.count(), QuizQuestion.objects.count(), LessonLink.objects.count())
     assert before == after == (counts["lessons"], counts["questions"], counts["links"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flushed_database_gets_the_shipped_lessons_back():
+    """Tests on transactional_db flush every table: the lessons are loaded again after it."""
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert Lesson.objects.count() == len(content.read_lessons())
+    assert LessonLink.objects.filter(game="data_tycoon").exists()
