@@ -15,7 +15,15 @@ from django.utils.translation import gettext as _
 
 from classroom.actions import ActionRefused
 from lessons.links import lesson_for_event
-from lessons.models import Lesson, LessonMoment, LessonOverride, Quiz, QuizAnswer, QuizQuestion
+from lessons.models import (
+    Lesson,
+    LessonMoment,
+    LessonOverride,
+    Quiz,
+    QuizAnswer,
+    QuizQuestion,
+    SessionLessonMode,
+)
 from lessons.texts import OVERRIDABLE, lesson_content, session_teacher, supported_language
 
 QUIZ_MIN = 3
@@ -23,6 +31,24 @@ QUIZ_MAX = 5
 
 
 # Lesson moments
+
+Mode = SessionLessonMode.Mode
+
+
+def lesson_mode(session) -> str:
+    """Return how the session shows lesson cards during play: "off", "show" or "pause"."""
+    setting = SessionLessonMode.objects.filter(session=session).first()
+    return setting.mode if setting is not None else Mode.SHOW
+
+
+def do_set_lesson_mode(session, mode: str) -> SessionLessonMode:
+    """Choose how the session shows lesson cards during play."""
+    if mode not in Mode.values:
+        raise ActionRefused(_("Unknown lesson mode."), code="bad_mode")
+    setting, _created = SessionLessonMode.objects.update_or_create(
+        session=session, defaults={"mode": mode}
+    )
+    return setting
 
 
 def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -> LessonMoment:

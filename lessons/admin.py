@@ -12,6 +12,7 @@ from lessons.models import (
     QuizAnswer,
     QuizQuestion,
     QuizQuestionText,
+    SessionLessonMode,
 )
 
 
@@ -89,3 +90,10 @@ class QuizAnswerAdmin(admin.ModelAdmin):
     list_display = ["session", "participant", "question", "chosen", "correct", "answered_at"]
     list_filter = ["correct"]
     raw_id_fields = ["session", "participant", "question"]
+
+
+@admin.register(SessionLessonMode)
+class SessionLessonModeAdmin(admin.ModelAdmin):
+    list_display = ["session", "mode", "updated_at"]
+    list_filter = ["mode"]
+    raw_id_fields = ["session"]

@@ -310,3 +310,28 @@ class QuizAnswer(models.Model):
 
     def __str__(self):
         return f"{self.participant} · {self.question} · {self.chosen}"
+
+
+class SessionLessonMode(models.Model):
+    """How a session shows lesson moments during play: not at all, alongside play, or pausing."""
+
+    class Mode(models.TextChoices):
+        OFF = "off", _("Off: no lesson cards during play")
+        SHOW = "show", _("Show: lesson cards appear, play goes on")
+        PAUSE = "pause", _("Pause: the table waits until its players dismiss the card")
+
+    session = models.OneToOneField(
+        "classroom.ClassSession",
+        on_delete=models.CASCADE,
+        related_name="lesson_mode",
+        verbose_name=_("session"),
+    )
+    mode = models.CharField(_("lesson cards"), max_length=10, choices=Mode.choices, default="show")
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("session lesson mode")
+        verbose_name_plural = _("session lesson modes")
+
+    def __str__(self):
+        return f"{self.session} · {self.mode}"

@@ -1,9 +1,10 @@
-"""A session's quiz results for its teacher: share of right answers per question, who finished."""
+"""A session's lessons for its teacher: moments per table, quiz results, who finished."""
 
+from collections import Counter
 from dataclasses import dataclass
 
-from lessons.models import Quiz, QuizAnswer, QuizQuestion
-from lessons.texts import question_text
+from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
+from lessons.texts import lesson_content, question_text, session_teacher
 
 
 @dataclass
@@ -74,3 +75,34 @@ def student_progress(session) -> list[StudentProgress]:
             )
         )
     return progress
+
+
+@dataclass
+class TableMoments:
+    table: int | None
+    lessons: list[tuple[str, str, int]]  # (slug, title, times shown)
+
+
+def moments_by_table(session) -> list[TableMoments]:
+    """Return, per table, the lessons shown during play and how often (seats counted once each)."""
+    moments = LessonMoment.objects.filter(session=session).select_related("lesson")
+    counts: dict[int | None, Counter] = {}
+    lessons = {}
+    for moment in moments.order_by("created_at", "pk"):
+        counts.setdefault(moment.table, Counter())[moment.lesson_id] += 1
+        lessons[moment.lesson_id] = moment.lesson
+    teacher = session_teacher(session)
+    titles = {
+        pk: lesson_content(lesson, session.language, teacher).title
+        for pk, lesson in lessons.items()
+    }
+    tables = sorted(counts, key=lambda table: (table is None, table or 0))
+    return [
+        TableMoments(
+            table=table,
+            lessons=[
+                (lessons[pk].slug, titles[pk], times) for pk, times in counts[table].most_common()
+            ],
+        )
+        for table in tables
+    ]

@@ -12,7 +12,15 @@ from classroom.actions import ActionRefused
 from classroom.identity import participant_id_from
 from classroom.models import ClassSession, Participant
 from lessons import library, results
-from lessons.actions import do_answer, do_save_override, draw_quiz, next_question
+from lessons.actions import (
+    Mode,
+    do_answer,
+    do_save_override,
+    do_set_lesson_mode,
+    draw_quiz,
+    lesson_mode,
+    next_question,
+)
 from lessons.forms import OverrideForm
 from lessons.labels import game_name, link_label
 from lessons.models import Lesson, LessonOverride, QuizAnswer, QuizQuestion
@@ -123,23 +131,44 @@ def adapt(request, slug):
     return render(request, "lessons/adapt.html", context)
 
 
-def session_results(request, pk):
-    """Show a session's quiz results to its teacher: right answers per question, who finished."""
+def _teacher_session_or_404(request, pk) -> ClassSession:
+    """Return the session if the logged-in user is its teacher; 404 for anyone else."""
     if not request.user.is_authenticated:
         raise Http404
-    session = get_object_or_404(
+    return get_object_or_404(
         ClassSession.objects.select_related("school_class"),
         pk=pk,
         school_class__teacher=request.user,
     )
+
+
+def session_results(request, pk):
+    """Show a session's lessons to its teacher: the lesson mode, moments per table, quiz results."""
+    session = _teacher_session_or_404(request, pk)
     progress = results.student_progress(session)
     context = {
         "session": session,
         "questions": results.question_results(session),
         "progress": progress,
         "finished": sum(1 for student in progress if student.finished),
+        "tables": results.moments_by_table(session),
+        "mode": lesson_mode(session),
+        "modes": Mode.choices,
     }
     return render(request, "lessons/results.html", context)
+
+
+@require_http_methods(["POST"])
+def session_mode(request, pk):
+    """Let the session's teacher choose how lesson cards show during play."""
+    session = _teacher_session_or_404(request, pk)
+    try:
+        do_set_lesson_mode(session, request.POST.get("mode", ""))
+    except ActionRefused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("Lesson cards setting saved."))
+    return redirect("lessons:session_results", pk=session.pk)
 
 
 def _question_context(question: QuizQuestion, language: str) -> dict:

@@ -9,8 +9,10 @@ from lessons.actions import (
     do_answer,
     do_record_event,
     do_record_moment,
+    do_set_lesson_mode,
     draw_quiz,
     lesson_card,
+    lesson_mode,
     next_question,
 )
 from lessons.models import Lesson, LessonMoment, QuizAnswer, QuizQuestion
@@ -153,3 +155,13 @@ def test_moments_and_answers_belong_to_their_session(session_a, session_b, stude
     other = join(session_b, "Kim")
     quiz = draw_quiz(session_b, other, table=1)
     assert all(question.lesson.core for question in quiz.questions())
+
+
+def test_the_lesson_mode_is_show_until_the_teacher_chooses(session_a):
+    assert lesson_mode(session_a) == "show"
+    do_set_lesson_mode(session_a, "pause")
+    assert lesson_mode(session_a) == "pause"
+    do_set_lesson_mode(session_a, "off")
+    assert lesson_mode(session_a) == "off"
+    with pytest.raises(ActionRefused):
+        do_set_lesson_mode(session_a, "loud")

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from lessons.actions import do_answer, do_record_moment, draw_quiz
+from lessons.actions import do_answer, do_record_moment, draw_quiz, lesson_mode
 from lessons.models import Lesson
 
 from .conftest import join, logged_in
@@ -109,3 +109,21 @@ def test_only_the_sessions_teacher_sees_the_results(answered, teacher_b):
     url = f"/lessons/sessions/{answered.pk}/results/"
     assert logged_in(teacher_b).get(url).status_code == 404
     assert Client().get(url).status_code == 404
+
+
+def test_the_teacher_sees_the_lessons_shown_per_table(session_a, teacher_a):
+    do_record_moment(session_a, Lesson.objects.get(slug="sanctions"), "attack", table=1, seat=0)
+    do_record_moment(session_a, Lesson.objects.get(slug="sanctions"), "attack", table=1, seat=1)
+    do_record_moment(session_a, Lesson.objects.get(slug="consent"), "countered", table=2, seat=0)
+    page = logged_in(teacher_a).get(f"/lessons/sessions/{session_a.pk}/results/").content.decode()
+    assert "Table 1" in page and "Table 2" in page
+    assert "Sanctions: warnings, bans and big fines" in page and "shown 2 times" in page
+
+
+def test_the_teacher_chooses_the_lesson_mode(session_a, teacher_a, teacher_b):
+    url = f"/lessons/sessions/{session_a.pk}/mode/"
+    assert logged_in(teacher_b).post(url, {"mode": "pause"}).status_code == 404
+    assert lesson_mode(session_a) == "show"
+    response = logged_in(teacher_a).post(url, {"mode": "pause"})
+    assert response.status_code == 302
+    assert lesson_mode(session_a) == "pause"
