@@ -64,12 +64,22 @@ def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -
     )
 
 
-def do_record_event(session, game, event: dict, *, table=None, seats=()) -> list[LessonMoment]:
-    """Record the lesson moment of an engine event for each seat involved; [] if none."""
+def seats_involved(event: dict) -> list[int]:
+    """Return the seats an engine event concerns: its actor, its target and the attacker."""
+    seats = (event.get(key) for key in ("seat", "target", "attacker"))
+    return sorted({seat for seat in seats if isinstance(seat, int)})
+
+
+def do_record_event(session, game, event: dict, *, table=None, seats=None) -> list[LessonMoment]:
+    """Record the lesson moment of an engine event, one per seat involved; [] if no lesson.
+
+    ``seats`` defaults to :func:`seats_involved`; an event naming no seat gives one
+    moment without a seat.
+    """
     lesson = lesson_for_event(game, event)
     if lesson is None:
         return []
-    seats = list(seats) or [None]
+    seats = list(seats if seats is not None else seats_involved(event)) or [None]
     return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in seats]
 
 

@@ -4,7 +4,7 @@ import re
 
 from django.utils.translation import gettext_lazy as _
 
-from lessons.links import _catalogue
+from lessons.links import game_catalogue
 from lessons.models import LessonLink
 
 # Engine event types named in link files, with the words a reader sees.
@@ -49,7 +49,7 @@ def _card_name(card: dict, language: str) -> str:
 def card_label(game: str, kind: str, purpose: str = "", sign: str = "", language="en") -> str:
     """Return the name of the cards a card link matches, read from the game's catalogue."""
     try:
-        cards = list(_catalogue(game).values())
+        cards = list(game_catalogue(game).values())
     except KeyError:
         cards = []
     for card in cards:

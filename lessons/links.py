@@ -15,7 +15,7 @@ def _slug(game) -> str:
 
 
 @cache
-def _catalogue(slug: str) -> dict[str, dict]:
+def game_catalogue(slug: str) -> dict[str, dict]:
     """Return every card of every variant of the game, by card id."""
     from games.registry import get_game
 
@@ -53,7 +53,7 @@ def card_link(game, card: dict) -> LessonLink | None:
 def lesson_for_card(game, card: dict | str) -> Lesson | None:
     """Return the lesson a card opens (a card dict, or a card id of the game), or None."""
     if isinstance(card, str):
-        card = _catalogue(_slug(game)).get(card)
+        card = game_catalogue(_slug(game)).get(card)
         if card is None:
             return None
     link = card_link(game, card)

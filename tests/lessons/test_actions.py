@@ -14,6 +14,7 @@ from lessons.actions import (
     lesson_card,
     lesson_mode,
     next_question,
+    seats_involved,
 )
 from lessons.models import Lesson, LessonMoment, QuizAnswer, QuizQuestion
 
@@ -46,6 +47,14 @@ def test_recording_an_event_records_one_moment_per_seat_involved(session_a):
     assert [m.seat for m in moments] == [0, 1]
     assert {m.lesson.slug for m in moments} == {"sanctions"}
     assert do_record_event(session_a, "data_tycoon", {"type": "turn", "seat": 0}) == []
+
+
+def test_the_seats_involved_are_the_actor_and_the_target(session_a):
+    event = {"type": "attack", "seat": 2, "target": 0, "card": "x", "kind": "sanction"}
+    assert seats_involved(event) == [0, 2]
+    assert seats_involved({"type": "countered", "seat": 1, "kind": "lawyer"}) == [1]
+    moments = do_record_event(session_a, "data_tycoon", event, table=5)
+    assert [(m.table, m.seat) for m in moments] == [(5, 0), (5, 2)]
 
 
 def test_the_lesson_card_carries_title_short_articles_and_link(session_a):
