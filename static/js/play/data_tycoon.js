@@ -308,7 +308,10 @@ function createDataTycoon(board, ctx) {
       case "keep": return card(a.card).kind === "consent" ? gettext("Keep it face up to split a treasure later") : gettext("Place it beside your collection");
       case "set_aside": return gettext("Keep it aside, face down, to answer later");
       case "discard": return gettext("Throw it away (nobody can be targeted)");
-      case "attack": return interpolate(gettext("Play it against %s"), [playerNameThird(a.target)]);
+      case "attack":
+        return card(a.card).kind === "purpose"
+          ? interpolate(gettext("Freeze 3 cards of %s"), [playerNameThird(a.target)])
+          : interpolate(gettext("Play it against %s"), [playerNameThird(a.target)]);
       case "split": return interpolate(gettext("Split the Data-Treasure for %s"), [cardName(a.treasure)]);
       default: return a.type;
     }
@@ -342,7 +345,7 @@ function createDataTycoon(board, ctx) {
       const others = acts.filter((a) => !(a.type === "play" && a.capture));
       children.push(
         h("div", { class: "tray", role: "group", "aria-label": interpolate(gettext("What to do with %s"), [cardName(selected)]) },
-          h("p", { class: "tray__title" }, interpolate(gettext("%s: what do you do?"), [cardName(selected)])),
+          h("p", { class: "tray__title" }, interpolate(gettext("What do you do with %s?"), [cardName(selected)])),
           captureCount ? h("p", { class: "tray__hint" }, ngettext("It can capture the highlighted table card.", "It can capture one of the highlighted table cards.", captureCount)) : null,
           h("div", { class: "button-row" }, others.map((a) => actionButton(a, trayLabel(a), { variant: a.type === "attack" ? "button--danger" : "" }))),
           h("button", { type: "button", class: "button button--small button--secondary", dataset: { key: "tray:cancel" }, onclick: () => choose(null) }, gettext("Choose another card")),
