@@ -254,6 +254,7 @@ def _page_and_catalog(factory, request, table, role, template):
             "role": role,
             "session": {"join_code": "TEST42", "language": table.language},
             "table_id": 1,
+            "table": {"number": 1},
         },
         request=request,
     )

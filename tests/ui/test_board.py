@@ -12,10 +12,12 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from games.data_tycoon.views import catalogue
 from tests.ui.harness import FakeTable, find_state, seat_window, serve_page
 
 pytestmark = [pytest.mark.browser]
 
+CATALOGUE = catalogue("expert")
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 PROJECTOR = {"width": 1280, "height": 720}
@@ -57,6 +59,18 @@ def offered_actions(page):
     return offered
 
 
+def has_action(state, kind):
+    return 0 in state.to_move() and any(a["type"] == kind for a in state.legal_actions(0))
+
+
+def legal0(state):
+    return state.legal_actions(0) if 0 in state.to_move() else []
+
+
+def kind_of(card_id):
+    return CATALOGUE[card_id]["kind"]
+
+
 def attack(state):
     return state.view(0)["window"]["attack"]
 
@@ -70,6 +84,12 @@ SCENARIOS = {
     "freeze": seat_window("freeze"),
     "loss": seat_window("loss"),
     "build": lambda s: 0 in s.to_move() and any(a["type"] == "build" for a in s.legal_actions(0)),
+    "split": lambda s: has_action(s, "split"),
+    "attack": lambda s: has_action(s, "attack"),
+    "discard": lambda s: has_action(s, "discard"),
+    "keep_consent": lambda s: any(
+        a["type"] == "keep" and kind_of(a["card"]) == "consent" for a in legal0(s)
+    ),
     "transparency": lambda s: any("hand" in p for p in s.view(0)["players"][1:]),
     "rich": lambda s: (
         len(s.view(0)["players"][0]["collection"]) >= 10
@@ -155,6 +175,11 @@ def test_capture_by_keyboard(browser, states):
     focused = page.evaluate("document.activeElement.dataset.action")
     assert json.loads(focused)["card"] == capture["card"]
     assert json.loads(focused).get("capture")
+    # Escape puts the card back, with focus on it; Enter chooses it again
+    page.keyboard.press("Escape")
+    expect(hand_card).to_have_attribute("aria-pressed", "false")
+    expect(hand_card).to_be_focused()
+    page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('[data-slot=log]').children.length > 3")
     acts = [m for m in table.sent if m["type"] == "act"]
