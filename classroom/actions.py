@@ -184,13 +184,16 @@ def _deal_tables(session: ClassSession) -> list[Table]:
     return tables
 
 
-def _schedule_matches(tables) -> None:
-    """Let the bots and timers of freshly dealt or resumed tables start."""
+def _schedule_matches(tables, again: bool = False) -> None:
+    """Let the bots and timers of freshly dealt or resumed tables start.
+
+    ``again`` (on resume): queue the timers' tasks anew, at their pushed-back due times.
+    """
     from games import live
 
     for table in tables:
         table.match.refresh_from_db()
-        live.schedule(table.match)
+        live.schedule(table.match, again=again)
 
 
 def _apply_pause(table: Table, session_paused: bool) -> None:
@@ -201,7 +204,7 @@ def _apply_pause(table: Table, session_paused: bool) -> None:
     table.match = set_paused(table.match_id, paused)
     broadcast.table_event(table.pk, "paused" if paused else "resumed")
     if not paused:
-        transaction.on_commit(lambda: _schedule_matches([table]))
+        transaction.on_commit(lambda: _schedule_matches([table], again=True))
 
 
 def do_pause_session(session: ClassSession) -> ClassSession:

@@ -17,12 +17,14 @@ from functools import cache as memoize
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from classroom.broadcast import dashboard_group, send_group, table_group
 from classroom.models import ClassSession, Seat, Table
-from games.matches import Applied, apply_action, load_state
+from games.engine import IllegalAction
+from games.matches import Applied, MatchPaused, apply_action, load_state
 from games.models import Match, MatchAction, MatchTimer
 from games.registry import get_game
 
@@ -227,13 +229,19 @@ def send_task(name: str, args: tuple, **options) -> None:
     app.send_task(name, args=args, **options)
 
 
-def schedule(match: Match) -> None:
-    """Schedule the match's running timers (once each) and the bot moves now due."""
+def schedule(match: Match, again: bool = False) -> None:
+    """Schedule the match's running timers (once each) and the bot moves now due.
+
+    ``again`` queues every timer's task anew (after a pause moved the due times).
+    """
     if match.status != Match.Status.RUNNING:
         return
     for timer in MatchTimer.objects.filter(match=match):
         ttl = int((timer.due_at - timezone.now()).total_seconds()) + 120
-        if cache.add(f"live:timer:{match.pk}:{timer.timer_id}", 1, max(ttl, 60)):
+        key = f"live:timer:{match.pk}:{timer.timer_id}"
+        if again:
+            cache.delete(key)
+        if cache.add(key, 1, max(ttl, 60)):
             send_task("games.tasks.fire_timer", (match.pk, timer.timer_id), eta=timer.due_at)
     schedule_bots(match)
 
@@ -277,3 +285,34 @@ def play_bot(match_id: int, seat: int, version: int) -> bool:
     action = bot.choose(view, legal, rng)
     act(match_id, seat, action, version)
     return True
+
+
+def fire_timer(match_id: int, timer_id: str) -> bool:
+    """Send a timer's expiry action to the engine if the timer still runs and is due."""
+    timer = MatchTimer.objects.filter(match_id=match_id, timer_id=timer_id).first()
+    if timer is None:
+        return False  # the timer ended (answered in time) or fired already
+    if timer.due_at > timezone.now():
+        return False  # pushed back by a pause: the new task or the sweeper fires it
+    try:
+        act(match_id, None, timer.action, None)
+    except IllegalAction as refusal:
+        if refusal.code != "stale_timer":
+            logger.warning("timer %s of match %s refused: %s", timer_id, match_id, refusal.code)
+        return False
+    except MatchPaused:
+        return False
+    return True
+
+
+def sweep() -> dict:
+    """Fire every due timer and re-schedule bots where a bot should act; return counts."""
+    due = MatchTimer.objects.filter(
+        due_at__lte=timezone.now(), match__status=Match.Status.RUNNING
+    ).values_list("match_id", "timer_id")
+    fired = sum(fire_timer(match_id, timer_id) for match_id, timer_id in list(due))
+    with_bots = Match.objects.filter(status=Match.Status.RUNNING).filter(
+        Q(table__seats__participant__isnull=True) | Q(table__seats__bot_takeover=True)
+    )
+    bots = sum(schedule_bots(match, delay=0) for match in with_bots.distinct())
+    return {"fired": fired, "bots": bots}

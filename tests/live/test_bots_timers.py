@@ -76,7 +76,7 @@ def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings):
     """After a crash no task may remain: the sweeper fires what is due; firing twice is harmless."""
     from django.utils import timezone
 
-    from games.tasks import fire_timer, sweep
+    from games.live import fire_timer, sweep
 
     settings.LIVE_MATCH_OPTIONS = {"call_seconds": 1}
     session = open_session(school_class, table_size=2)
@@ -92,3 +92,19 @@ def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings):
     assert fire_timer(match.pk, timer.timer_id) is False  # gone: nothing happens
     match.refresh_from_db()
     assert match.version == version + 1
+
+
+def test_a_seat_handed_to_a_bot_is_played_by_the_worker(school_class, celery_worker):
+    session = open_session(school_class, table_size=2)
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    match = Match.objects.get(pk=table.match_id)
+    mover = load_state(match).to_move()[0]
+    actions.do_hand_seat_to_bot(table.seats.get(number=mover), True)
+    for _ in range(100):
+        if MatchAction.objects.filter(match=match, seat=mover).exists():
+            break
+        time.sleep(0.1)
+    assert MatchAction.objects.filter(match=match, seat=mover).exists()
+    actions.do_hand_seat_to_bot(table.seats.get(number=mover), False)

@@ -239,3 +239,40 @@ async def test_a_student_waits_in_the_lobby_then_gets_the_table(school_class):
     await sync_to_async(actions.do_end_session)(session)
     assert (await receive(student, "ended"))["message"]
     await student.disconnect()
+
+
+async def presence_until(communicator, condition):
+    """Return the players of the first presence message that meets the condition."""
+    for _ in range(10):
+        message = await receive(communicator, "presence", skip=("state", "hello"))
+        if message["type"] == "presence" and condition(message["players"]):
+            return message["players"]
+    raise AssertionError("no such presence message")
+
+
+@in_own_event_loop
+async def test_presence_follows_sockets_and_a_reload_gets_the_same_seat(school_class):
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    first = play_socket(session, seats[0])
+    hello, _state = await connect(first)
+    assert [p["connected"] for p in hello["players"]] == [True, False]
+    second = play_socket(session, seats[1])
+    await connect(second)
+    presence = await presence_until(first, lambda players: players[1]["connected"])
+    assert [p["connected"] for p in presence] == [True, True]
+    assert [p["bot"] for p in presence] == [None, None]
+    await second.disconnect()
+    presence = await presence_until(first, lambda players: not players[1]["connected"])
+    assert [p["connected"] for p in presence] == [True, False]
+
+    # a reload (a new socket for the same student) gets the same seat and version
+    again = play_socket(session, seats[1])
+    hello, state = await connect(again)
+    assert hello["seat"] == 1 and state["seat"] == 1 and state["version"] == 0
+    seat = await sync_to_async(Seat.objects.get)(table=table, number=1)
+    await sync_to_async(actions.do_hand_seat_to_bot)(seat, True)
+    presence = await presence_until(first, lambda players: players[1]["bot"])
+    assert presence[1]["bot"] == "heuristic" and presence[1]["connected"]
+    for communicator in (first, again):
+        await communicator.disconnect()
