@@ -243,11 +243,14 @@ def schedule(match: Match, again: bool = False) -> None:
             cache.delete(key)
         if cache.add(key, 1, max(ttl, 60)):
             send_task("games.tasks.fire_timer", (match.pk, timer.timer_id), eta=timer.due_at)
-    schedule_bots(match)
+    schedule_bots(match, again=again)
 
 
-def schedule_bots(match: Match, delay: float | None = None) -> int:
-    """Schedule one move of each bot seat that may act now; return how many."""
+def schedule_bots(match: Match, delay: float | None = None, again: bool = False) -> int:
+    """Schedule one move of each bot seat that may act now; return how many.
+
+    ``again`` forgets earlier schedules of this version (a pause made them void).
+    """
     if match.status != Match.Status.RUNNING:
         return 0
     bots = bot_seats(match)
@@ -260,6 +263,8 @@ def schedule_bots(match: Match, delay: float | None = None) -> int:
         # The key keeps one pending move per seat and version; it expires soon after
         # the move was due, so the sweeper re-schedules a move lost in a crash.
         key = f"live:bot:{match.pk}:{match.version}:{seat}"
+        if again:
+            cache.delete(key)
         if seat in bots and cache.add(key, 1, int(delay) + 5):
             send_task("games.tasks.bot_move", (match.pk, seat, match.version), countdown=delay)
             scheduled += 1

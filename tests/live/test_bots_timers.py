@@ -108,3 +108,20 @@ def test_a_seat_handed_to_a_bot_is_played_by_the_worker(school_class, celery_wor
         time.sleep(0.1)
     assert MatchAction.objects.filter(match=match, seat=mover).exists()
     actions.do_hand_seat_to_bot(table.seats.get(number=mover), False)
+
+
+def test_a_pause_stops_the_clock_of_every_timer(school_class):
+    session = open_session(school_class, table_size=2)
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    match = Match.objects.get(table__session=session)
+    drive_to_call_window(match, seed=3)
+    before = MatchTimer.objects.get(match=match).due_at
+    actions.do_pause_session(session)
+    time.sleep(0.3)
+    assert live.fire_timer(match.pk, MatchTimer.objects.get(match=match).timer_id) is False
+    actions.do_resume_session(session)
+    after = MatchTimer.objects.get(match=match).due_at
+    assert (after - before).total_seconds() >= 0.3
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING and match.paused_at is None
