@@ -6,7 +6,5 @@ from classroom.consumers import DashboardConsumer, SessionConsumer
 
 websocket_urlpatterns = [
     path("ws/session/<str:code>/", SessionConsumer.as_asgi(), name="ws_session"),
-    path(
-        "ws/teacher/sessions/<int:pk>/live/", DashboardConsumer.as_asgi(), name="ws_dashboard"
-    ),
+    path("ws/teacher/sessions/<int:pk>/live/", DashboardConsumer.as_asgi(), name="ws_dashboard"),
 ]
