@@ -11,6 +11,7 @@ student's view at 360x740 and the projector at 1280x720, under test-artifacts/.
 import os
 import re
 import time
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -158,10 +159,11 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
     teacher_page.on("dialog", lambda dialog: dialog.accept())
     code = teacher_opens_a_session(teacher_page, live_server_url)
 
-    contexts, students, errors = [], [], []
+    contexts, students, errors, requested = [], [], [], []
     for nickname in ("Alice Fox", "Bob Owl"):
         context, page = student_joins(browser, live_server_url, code, nickname)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("request", lambda request: requested.append(request.url))
         contexts.append(context)
         students.append(page)
 
@@ -197,5 +199,8 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
     students[0].screenshot(path=artifacts_dir / "student-end-360x740.png")
     projector.screenshot(path=artifacts_dir / "projector-end-1280x720.png")
     assert errors == []
+    # students are minors: the game page loads nothing from anywhere else
+    own = urlparse(live_server_url).netloc
+    assert [url for url in requested if urlparse(url).netloc not in {own, ""}] == []
     for context in (*contexts, projector_context, teacher_context):
         context.close()
