@@ -465,24 +465,27 @@ function createDataTycoon(board, ctx) {
         : gettext("Time card running")));
   }
 
-  function renderMine(view, legal) {
-    const p = view.players[mySeat];
+  /** Free actions (build, split with a kept Consent): before the card play, at the top. */
+  function renderFree(legal) {
     const free = legal.filter((a) => a.type === "build" || (a.type === "split" && !a.card));
+    if (!free.length) return null;
+    return h("section", { class: "free-actions", role: "group", "aria-labelledby": "free-title" },
+      h("h2", { id: "free-title", class: "free-actions__title" }, icon(ctx.icons, "treasure"), " ", gettext("Before your card play you may:")),
+      h("div", { class: "button-row" }, free.map((a) => actionButton(a,
+        a.type === "build"
+          ? interpolate(gettext("Build a Data-Treasure for %(purpose)s with 6 %(basis)s cards"), { purpose: nameParts(cardName(a.purpose)).label, basis: a.basis === "sensitive" ? gettext("sensitive") : colourName(a.basis) }, true)
+          : interpolate(gettext("Split the Data-Treasure for %s with your Consent"), [cardName(a.treasure)]),
+        { variant: "button--build" }))),
+    );
+  }
+
+  function renderMine(view) {
+    const p = view.players[mySeat];
     const children = [
       h("h2", { id: "mine-title" }, gettext("Your collection")),
       scoreLine(view, mySeat),
       h("div", { class: "badges" }, statusBadges(p), threatsOn(view, mySeat)),
     ];
-    if (free.length) {
-      children.push(h("div", { class: "free-actions", role: "group", "aria-label": gettext("Free actions") },
-        h("p", { class: "tray__hint" }, gettext("Before your card play you may:")),
-        h("div", { class: "button-row" }, free.map((a) => actionButton(a,
-          a.type === "build"
-            ? interpolate(gettext("Build a Data-Treasure: %(purpose)s with 6 %(basis)s cards"), { purpose: cardName(a.purpose), basis: a.basis === "sensitive" ? gettext("sensitive") : colourName(a.basis) }, true)
-            : interpolate(gettext("Split the Data-Treasure for %s with your Consent"), [cardName(a.treasure)]),
-          { variant: "button--build" }))),
-      ));
-    }
     children.push(renderTreasures(p), ...renderLoose(p), ...renderKept(p));
     const reserve = view.reserve || [];
     if (reserve.length) {
@@ -566,11 +569,13 @@ function createDataTycoon(board, ctx) {
     if (seated) {
       const prompt = renderPrompt(view, legal);
       if (prompt.length) sections.push(h("section", { class: "prompt", role: "group", "aria-label": gettext("Answer now") }, ...prompt));
+      const free = renderFree(legal);
+      if (free) sections.push(free);
       if (p(view).transparent_turns) sections.push(h("p", { class: "notice-line" }, icon(ctx.icons, "transparency"), " ", gettext("Transparency: everyone can see your hand.")));
     }
     sections.push(renderTable(view, legal));
     if (seated && !view.over) sections.push(renderHand(view, legal));
-    if (seated) sections.push(renderMine(view, legal));
+    if (seated) sections.push(renderMine(view));
     sections.push(renderOthers(view));
     board.classList.toggle("is-over", Boolean(view.over));
     // If the focused control went away (a move was made), keep focus on the board.
