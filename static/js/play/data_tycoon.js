@@ -587,7 +587,8 @@ function createDataTycoon(board, ctx) {
   }
 
   // Escape puts a chosen hand card back (and focus on it).
-  board.addEventListener("keydown", (event) => {
+  // (a property, not a listener: a renderer made again after a resync replaces it)
+  board.onkeydown = (event) => {
     if (event.key === "Escape" && selected) {
       const id = selected;
       selected = null;
@@ -595,7 +596,7 @@ function createDataTycoon(board, ctx) {
       const back = board.querySelector(`[data-key="hand:${CSS.escape(id)}"]`);
       if (back) back.focus();
     }
-  });
+  };
 
   return {
     update(next) {
