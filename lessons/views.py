@@ -23,7 +23,7 @@ from lessons.actions import (
 )
 from lessons.forms import OverrideForm
 from lessons.labels import game_name, link_label
-from lessons.models import Lesson, LessonOverride, QuizAnswer, QuizQuestion
+from lessons.models import Lesson, LessonOverride, Quiz, QuizAnswer, QuizQuestion
 from lessons.texts import lesson_content, question_text, supported_language
 
 
@@ -39,10 +39,24 @@ def viewer_participant(request):
     )
 
 
+def _latest_seat(participant):
+    return participant.seats.select_related("table__match").order_by("-pk").first()
+
+
 def participant_table(participant) -> int | None:
     """Return the number of the table where the student sat, or None."""
-    seat = participant.seats.select_related("table").order_by("-pk").first()
+    seat = _latest_seat(participant)
     return seat.table.number if seat is not None else None
+
+
+def quiz_ready(participant) -> bool:
+    """Tell whether the student's quiz may open: their match is over, or the session ended."""
+    if participant.session.state == ClassSession.State.FINISHED:
+        return True
+    if Quiz.objects.filter(session=participant.session, participant=participant).exists():
+        return True
+    seat = _latest_seat(participant)
+    return seat is not None and seat.table.match.finished_at is not None
 
 
 def viewer_teacher(request):
@@ -190,6 +204,8 @@ def quiz(request):
         raise Http404
     session = participant.session
     language = supported_language()
+    if not quiz_ready(participant):
+        return render(request, "lessons/quiz.html", {"waiting": True})
     the_quiz = draw_quiz(session, participant, participant_table(participant))
     if request.method == "POST":
         question = get_object_or_404(QuizQuestion, pk=request.POST.get("question") or 0)

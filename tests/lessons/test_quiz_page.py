@@ -2,7 +2,11 @@
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from classroom import actions
+from classroom.models import Participant, Seat, Table
+from games.matches import create_match
 from lessons.actions import do_record_moment
 from lessons.models import Lesson, Quiz, QuizAnswer
 
@@ -11,13 +15,39 @@ from .conftest import logged_in, student_client
 pytestmark = pytest.mark.django_db
 
 
+def seat_at_table(session, nickname, number=2):
+    """Seat the student at table ``number`` with a fresh match; return the match."""
+    match = create_match(session.game, session.variant, 2)
+    table = Table.objects.create(session=session, number=number, match=match)
+    participant = Participant.objects.get(session=session, nickname=nickname)
+    Seat.objects.create(table=table, number=0, participant=participant)
+    Seat.objects.create(table=table, number=1, bot="random")
+    return match
+
+
 def test_a_device_without_a_seat_has_no_quiz():
     assert Client().get("/lessons/quiz/").status_code == 404
+
+
+def test_the_quiz_waits_for_the_end_of_the_students_match(session_a):
+    client = student_client(session_a, "Sam")
+    match = seat_at_table(session_a, "Sam", number=2)
+    do_record_moment(session_a, Lesson.objects.get(slug="profiling"), "capture", table=2)
+    do_record_moment(session_a, Lesson.objects.get(slug="geolocation"), "capture", table=1)
+    assert "The quiz opens when your game is over." in client.get("/lessons/quiz/").content.decode()
+    assert not Quiz.objects.exists()
+    match.finished_at = timezone.now()
+    match.save(update_fields=["finished_at"])
+    assert "Question 1 of 3" in client.get("/lessons/quiz/").content.decode()
+    quiz = Quiz.objects.get()
+    slugs = [question.lesson.slug for question in quiz.questions()]
+    assert quiz.table == 2 and slugs[0] == "profiling" and "geolocation" not in slugs
 
 
 def test_a_student_answers_every_question_and_the_teacher_sees_it(session_a, teacher_a):
     do_record_moment(session_a, Lesson.objects.get(slug="sanctions"), "attack", table=None)
     client = student_client(session_a, "Sam")
+    actions.do_end_session(session_a)
     page = client.get("/lessons/quiz/").content.decode()
     quiz = Quiz.objects.get(participant__nickname="Sam")
     assert 3 <= len(quiz.question_ids) <= 5
@@ -41,6 +71,7 @@ def test_a_student_answers_every_question_and_the_teacher_sees_it(session_a, tea
 
 def test_a_missing_choice_is_refused_with_a_message(session_a):
     client = student_client(session_a, "Sam")
+    actions.do_end_session(session_a)
     client.get("/lessons/quiz/")
     question = Quiz.objects.get().questions()[0]
     response = client.post("/lessons/quiz/", {"question": question.pk}, follow=True)
@@ -50,6 +81,7 @@ def test_a_missing_choice_is_refused_with_a_message(session_a):
 
 def test_the_quiz_is_in_the_chosen_language(session_a):
     client = student_client(session_a, "Sam")
+    actions.do_end_session(session_a)
     client.cookies["django_language"] = "fr"
     quiz_page = client.get("/lessons/quiz/").content.decode()
     question = Quiz.objects.get().questions()[0]
