@@ -64,6 +64,11 @@ def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -
     )
 
 
+def seen_at_table(session, table, lesson: Lesson) -> bool:
+    """Tell whether the lesson was already shown at the table (to show frequent ones once)."""
+    return LessonMoment.objects.filter(session=session, table=table, lesson=lesson).exists()
+
+
 def seats_involved(event: dict) -> list[int]:
     """Return the seats an engine event concerns: its actor, its target and the attacker."""
     seats = (event.get(key) for key in ("seat", "target", "attacker"))

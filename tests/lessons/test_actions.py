@@ -15,6 +15,7 @@ from lessons.actions import (
     lesson_mode,
     next_question,
     seats_involved,
+    seen_at_table,
 )
 from lessons.models import Lesson, LessonMoment, QuizAnswer, QuizQuestion
 
@@ -174,3 +175,11 @@ def test_the_lesson_mode_is_show_until_the_teacher_chooses(session_a):
     assert lesson_mode(session_a) == "off"
     with pytest.raises(ActionRefused):
         do_set_lesson_mode(session_a, "loud")
+
+
+def test_a_lesson_seen_at_a_table_is_known_there_only(session_a):
+    sanctions = lesson("sanctions")
+    assert not seen_at_table(session_a, 1, sanctions)
+    do_record_moment(session_a, sanctions, "attack", table=1, seat=0)
+    assert seen_at_table(session_a, 1, sanctions)
+    assert not seen_at_table(session_a, 2, sanctions)
