@@ -84,6 +84,7 @@ function createDataTycoon(board, ctx) {
   let selected = null; // the hand card whose plays are shown
   let message = null;
   let lastTurnAnnounced = null;
+  const baseTitle = document.title.replace(/^▶ /, "");
 
   const catalogue = ctx.catalogue;
   const lang = ctx.language;
@@ -604,13 +605,15 @@ function createDataTycoon(board, ctx) {
       message = next;
       draw();
       const view = next.view;
+      const mine = mySeat !== null && (next.legal_actions || []).length > 0;
+      // A tab in the background (a Chromebook) shows when it is this player's move.
+      document.title = (mine ? "▶ " : "") + baseTitle;
       if (view.over && !wasOver) {
         const end = board.querySelector(".panel--end");
         if (end && mySeat !== null) end.focus();
         ctx.announce(gettext("Game over"));
         return;
       }
-      const mine = mySeat !== null && (next.legal_actions || []).length > 0;
       const marker = `${view.turn}:${mine}`;
       if (mine && marker !== lastTurnAnnounced) {
         const w = view.window;
