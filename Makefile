@@ -45,7 +45,7 @@ chromium:
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "Installing Debian's chromium with apt-get"; \
 	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 >/dev/null; \
 	  else \
 	    echo "Browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium' once."; exit 1; \
 	  fi; \
