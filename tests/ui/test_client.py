@@ -147,3 +147,40 @@ def test_log_lines_are_shown_once_per_version(seat_page):
     table.broadcast(table.state_message())  # a resync repeats the same version's lines
     page.wait_for_timeout(300)
     assert log.count() == count
+
+
+def test_pure_helpers(seat_page):
+    """Backoff, server time parsing and card-name splitting, run in the page's engine."""
+    page = seat_page(FakeTable(first_turn(), bots=False))
+    result = page.evaluate(
+        """async () => {
+          const client = await import("/static/js/play/client.js");
+          const dt = await import("/static/js/play/data_tycoon.js");
+          return {
+            backoff: [0, 1, 2, 3, 10].map((n) => client.backoffMs(n, () => 0.5)),
+            low: client.backoffMs(0, () => 0), high: client.backoffMs(0, () => 1),
+            iso: client.serverTimeMs("2026-11-30T10:15:02.120Z"),
+            seconds: client.serverTimeMs(1796000000.5),
+            ms: client.serverTimeMs(1796000000500),
+            sensitive: dt.nameParts("Dataset sensible: salud (rojo)"),
+            french: dt.nameParts("Finalité : prospection commerciale"),
+            simple: dt.nameParts("Simple dataset (red)"),
+            special: dt.nameParts("Lawyer"),
+            key: dt.actionKey({card: "dt-1", type: "play"})
+              === dt.actionKey({type: "play", card: "dt-1"}),
+          };
+        }"""
+    )
+    assert result["backoff"] == [500, 1000, 2000, 4000, 15000]
+    assert (result["low"], result["high"]) == (375, 625)
+    assert result["iso"] == 1796033702120
+    assert result["seconds"] == result["ms"] == 1796000000500
+    assert result["sensitive"] == {"head": "Dataset sensible", "label": "salud", "colour": "rojo"}
+    assert result["french"] == {
+        "head": "Finalité",
+        "label": "prospection commerciale",
+        "colour": "",
+    }
+    assert result["simple"] == {"head": "", "label": "Simple dataset", "colour": "red"}
+    assert result["special"] == {"head": "", "label": "Lawyer", "colour": ""}
+    assert result["key"] is True

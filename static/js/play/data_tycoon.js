@@ -104,7 +104,7 @@ function createDataTycoon(board, ctx) {
     return c.kind;
   }
 
-  function playerNameThird(seat) {
+  function playerName(seat) {
     const p = players.find((x) => x.seat === seat);
     return p && p.name ? p.name : interpolate(gettext("Player %s"), [seat + 1]);
   }
@@ -196,7 +196,7 @@ function createDataTycoon(board, ctx) {
     const counters = byType("counter");
     const accept = byType("accept");
     if (w && w.kind === "counter" && w.seat === mySeat && (counters.length || accept.length)) {
-      const attacker = w.attacker === null || w.attacker === undefined ? null : playerNameThird(w.attacker);
+      const attacker = w.attacker === null || w.attacker === undefined ? null : playerName(w.attacker);
       items.push(
         h("p", { class: "prompt__text" },
           w.attack === "databreach"
@@ -217,7 +217,7 @@ function createDataTycoon(board, ctx) {
         h("p", { class: "prompt__text" },
           interpolate(
             ngettext("%(player)s freezes your cards: choose %(left)s card to freeze.", "%(player)s freezes your cards: choose %(left)s cards to freeze.", (w && w.left) || 1),
-            { player: w && w.attacker !== undefined && w.attacker !== null ? playerNameThird(w.attacker) : "", left: (w && w.left) || 1 },
+            { player: w && w.attacker !== undefined && w.attacker !== null ? playerName(w.attacker) : "", left: (w && w.left) || 1 },
             true,
           ),
         ),
@@ -254,11 +254,11 @@ function createDataTycoon(board, ctx) {
     if (view.over) return gettext("Game over");
     const w = view.window;
     if (w && w.seat !== mySeat && w.kind !== "call_data" && w.kind !== "call_databreach") {
-      return interpolate(gettext("Waiting for %s to answer."), [playerNameThird(w.seat)]);
+      return interpolate(gettext("Waiting for %s to answer."), [playerName(w.seat)]);
     }
     if (w && w.seat === mySeat && w.kind !== "call_data" && w.kind !== "call_databreach") return gettext("Answer now");
     if (view.turn === mySeat) return gettext("Your turn");
-    return interpolate(gettext("%s's turn"), [playerNameThird(view.turn)]);
+    return interpolate(gettext("%s's turn"), [playerName(view.turn)]);
   }
 
   function renderTurnBar(view) {
@@ -311,8 +311,8 @@ function createDataTycoon(board, ctx) {
       case "discard": return gettext("Throw it away (nobody can be targeted)");
       case "attack":
         return card(a.card).kind === "purpose"
-          ? interpolate(gettext("Freeze 3 cards of %s"), [playerNameThird(a.target)])
-          : interpolate(gettext("Play it against %s"), [playerNameThird(a.target)]);
+          ? interpolate(gettext("Freeze 3 cards of %s"), [playerName(a.target)])
+          : interpolate(gettext("Play it against %s"), [playerName(a.target)]);
       case "split": return interpolate(gettext("Split the Data-Treasure for %s"), [cardName(a.treasure)]);
       default: return a.type;
     }
@@ -509,7 +509,7 @@ function createDataTycoon(board, ctx) {
     const turn = view.turn === p.seat && !view.over;
     const titleId = `player-${p.seat}-title`;
     return h("section", { class: `panel panel--player ${turn ? "is-turn" : ""}`, "aria-labelledby": titleId, dataset: { seat: p.seat } },
-      h("h3", { id: titleId, class: "player__name" }, turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null, playerNameThird(p.seat), " ", presence(p.seat)),
+      h("h3", { id: titleId, class: "player__name" }, turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null, playerName(p.seat), " ", presence(p.seat)),
       scoreLine(view, p.seat),
       h("p", { class: "player__counts" },
         h("span", { class: "nowrap" }, icon(ctx.icons, "back"), " ", interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count])),
@@ -539,11 +539,11 @@ function createDataTycoon(board, ctx) {
         const s = result.scores.find((x) => x.seat === seat);
         rows.push(h("tr", { class: index === 0 ? "is-winner" : "" },
           h("td", {}, index === 0 ? "★ " : "", String(index + 1)),
-          h("th", { scope: "row" }, seat === mySeat ? interpolate(gettext("%s (you)"), [playerNameThird(seat)]) : playerNameThird(seat)),
+          h("th", { scope: "row" }, seat === mySeat ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat)),
           h("td", {}, s.treasures), h("td", {}, s.sensitive), h("td", {}, s.datasets)));
       }
     });
-    const winners = result.winners.map(playerNameThird).join(", ");
+    const winners = result.winners.map(playerName).join(", ");
     const iWon = mySeat !== null && result.winners.includes(mySeat);
     return h("section", { class: "panel panel--end", "aria-labelledby": "end-title", tabindex: "-1" },
       h("h2", { id: "end-title" }, gettext("Game over")),
@@ -626,7 +626,7 @@ function createDataTycoon(board, ctx) {
     },
     deadlineLabel(deadline) {
       const own = deadline.seat === mySeat;
-      const who = own ? null : playerNameThird(deadline.seat);
+      const who = own ? null : playerName(deadline.seat);
       switch (deadline.kind) {
         case "call_data": return gettext("Call DATA! before the time runs out");
         case "call_databreach": return gettext("Call DATABREACH! before the time runs out");
