@@ -357,7 +357,9 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
       h(
         "span",
         { class: "countdown__time" },
-        interpolate(ngettext("%s second", "%s seconds", left), [left]),
+        left >= 60
+          ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` // a Time card: 10:00
+          : interpolate(ngettext("%s second", "%s seconds", left), [left]),
       ),
       bar,
     ]);
