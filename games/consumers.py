@@ -150,8 +150,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             live.state_message(snap, self.seat, self.language),
         )
 
-    def build_state(self) -> dict:
-        return live.state_message(live.load_table(self.table_id), self.seat, self.language)
+    def build_state(self, since: int | None = None) -> dict:
+        snap = live.load_table(self.table_id)
+        return live.state_message(snap, self.seat, self.language, since)
 
     async def send_full(self) -> None:
         """Send ``hello`` then ``state``."""
@@ -162,7 +163,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_state(self, state: dict | None = None, force: bool = False) -> None:
         """Send this seat's state, unless that version was sent already."""
         if state is None:
-            state = await database_sync_to_async(self.build_state)()
+            since = None if force else self.last_version
+            state = await database_sync_to_async(self.build_state)(since)
         if not force and state["version"] == self.last_version:
             return
         self.last_version = state["version"]

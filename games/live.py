@@ -148,12 +148,21 @@ def deadline(match: Match, view: dict) -> dict | None:
     return None
 
 
-def log_lines(snap: TableSnapshot, language: str) -> list[str]:
-    """Return the last action's events as plain-language lines in ``language``."""
-    entry = MatchAction.objects.filter(match=snap.match, version=snap.match.version).first()
+# The most actions whose events one state message describes.
+MAX_LOGGED_ACTIONS = 20
+
+
+def log_lines(snap: TableSnapshot, language: str, since: int | None = None) -> list[str]:
+    """Return the events of the actions after version ``since`` (default: the last
+    action's) as plain-language lines in ``language``."""
     text = text_module(snap.match.game)
-    if entry is None or text is None:
+    version = snap.match.version
+    if text is None or version == 0:
         return []
+    first = version if since is None else max(since + 1, version - MAX_LOGGED_ACTIONS + 1)
+    entries = MatchAction.objects.filter(
+        match=snap.match, version__gte=first, version__lte=version
+    ).order_by("version")
     cards = catalogue(snap.match.game, snap.match.variant)
 
     def card_name(card_id):
@@ -161,8 +170,9 @@ def log_lines(snap: TableSnapshot, language: str) -> list[str]:
         return names.get(language) or names.get("en") or str(card_id)
 
     lines = []
+    events = [event for entry in entries for event in entry.events]
     with translation.override(language):
-        for event in entry.events:
+        for event in events:
             try:
                 template, params = text.describe_event(event, snap.name_of, card_name)
             except (KeyError, TypeError, ValueError):
@@ -172,8 +182,14 @@ def log_lines(snap: TableSnapshot, language: str) -> list[str]:
     return lines
 
 
-def state_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
-    """Return the ``state`` message of one seat (None: the public view)."""
+def state_message(
+    snap: TableSnapshot, seat: int | None, language: str, since: int | None = None
+) -> dict:
+    """Return the ``state`` message of one seat (None: the public view).
+
+    ``since``: the version this socket was sent last; the log then covers every action
+    after it (at most MAX_LOGGED_ACTIONS), else only the last action.
+    """
     view = snap.state.view(seat)
     may_act = seat is not None and not snap.paused and seat in snap.state.to_move()
     return {
@@ -183,7 +199,7 @@ def state_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
         "view": view,
         "legal_actions": snap.state.legal_actions(seat) if may_act else [],
         "deadline": deadline(snap.match, view),
-        "log": log_lines(snap, language),
+        "log": log_lines(snap, language, since),
         "paused": snap.paused,
         "over": snap.state.is_over(),
         "result": snap.state.result() if snap.state.is_over() else None,

@@ -1,0 +1,54 @@
+"""The table protocol's messages as games.live builds them from the stored match."""
+
+import random
+
+import pytest
+
+from classroom import actions
+from classroom.models import Table
+from games import live
+from games.models import Match
+from tests.live.conftest import open_session, seat_students
+from tests.live.helpers import random_step
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(school_class):
+    session = open_session(school_class, table_size=2, language="fr")
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    return Table.objects.get(session=session)
+
+
+def test_the_log_covers_every_action_since_the_last_state_sent(table):
+    match = Match.objects.get(pk=table.match_id)
+    rng = random.Random(5)
+    random_step(match, rng)
+    one = live.state_message(live.load_table(table.pk), 0, "fr")["log"]
+    random_step(match, rng)
+    random_step(match, rng)
+    snap = live.load_table(table.pk)
+    last = live.state_message(snap, 0, "fr")["log"]
+    since_one = live.state_message(snap, 0, "fr", since=1)["log"]
+    since_zero = live.state_message(snap, 0, "fr", since=0)["log"]
+    assert one and last
+    assert since_one[-len(last) :] == last and len(since_one) > len(last)
+    assert since_zero[: len(one)] == one and len(since_zero) > len(since_one)
+    assert all(isinstance(line, str) and "%(" not in line for line in since_zero)
+
+
+def test_state_and_hello_messages_carry_the_protocols_fields(table):
+    snap = live.load_table(table.pk)
+    hello = live.hello_message(snap, 1, "fr")
+    assert set(hello) == {
+        "type", "table", "match", "seat", "players", "game", "variant", "catalogue", "language",
+    }  # fmt: skip
+    assert [p["seat"] for p in hello["players"]] == [0, 1]
+    state = live.state_message(snap, None, "fr")
+    assert set(state) == {
+        "type", "version", "seat", "view", "legal_actions", "deadline", "log", "paused",
+        "over", "result", "server_time",
+    }  # fmt: skip
+    assert state["seat"] is None and state["legal_actions"] == [] and state["over"] is False
