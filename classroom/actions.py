@@ -432,3 +432,24 @@ def do_purge_expired_sessions(retention_days: int) -> int:
         deleted, _detail = Participant.objects.filter(session__in=expired).delete()
         expired.filter(purged_at__isnull=True).update(purged_at=timezone.now())
     return deleted
+
+
+def do_seat_seen(seat_id: int) -> None:
+    """Record that a socket still holds the seat (a heartbeat; no broadcast)."""
+    Seat.objects.filter(pk=seat_id).update(last_seen_at=timezone.now())
+
+
+def do_forget_stale_connections() -> int:
+    """Zero the socket counts that no heartbeat refreshed (a killed server); count them."""
+    from classroom.models import SEAT_STALE_SECONDS
+
+    cutoff = timezone.now() - timedelta(seconds=SEAT_STALE_SECONDS)
+    with transaction.atomic():
+        stale = list(
+            Seat.objects.filter(connected__gt=0, last_seen_at__lt=cutoff).select_related("table")
+        )
+        Seat.objects.filter(pk__in=[seat.pk for seat in stale]).update(connected=0)
+        for seat in stale:
+            broadcast.table_event(seat.table_id, "presence")
+            broadcast.dashboard_changed(seat.table.session_id, reason="presence")
+    return len(stale)

@@ -1,13 +1,20 @@
 """Classes, their live sessions, and the students (participants) who join them."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 # The most students one session admits (the teacher's roster counts too).
 MAX_PARTICIPANTS = 60
+# A play socket refreshes its seat's last_seen_at this often; a seat not refreshed for
+# SEAT_STALE_SECONDS counts as disconnected (its server may have been killed).
+HEARTBEAT_SECONDS = 20
+SEAT_STALE_SECONDS = 60
 
 
 class SchoolClass(models.Model):
@@ -211,6 +218,19 @@ class Seat(models.Model):
         if self.participant is not None:
             return self.participant.nickname
         return _("Bot %(number)s") % {"number": self.number + 1}
+
+    @property
+    def is_connected(self) -> bool:
+        """Tell whether a socket holds the seat now (a bot's seat always is).
+
+        A socket refreshes ``last_seen_at`` every HEARTBEAT_SECONDS, so a count left
+        behind by a server that was killed turns stale instead of lying forever.
+        """
+        if self.bot_kind:
+            return True
+        if self.connected <= 0 or self.last_seen_at is None:
+            return False
+        return timezone.now() - self.last_seen_at < timedelta(seconds=SEAT_STALE_SECONDS)
 
     @property
     def bot_kind(self) -> str:

@@ -10,6 +10,8 @@ knows no game's rules: docs/protocol.md is the contract.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from urllib.parse import parse_qs
 
@@ -19,11 +21,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
 from classroom import identity
-from classroom.actions import do_seat_connected, do_touch_participant
+from classroom.actions import do_seat_connected, do_seat_seen, do_touch_participant
 from classroom.broadcast import session_group, table_group
 from classroom.codes import normalize_code
 from classroom.consumers import scope_language
-from classroom.models import ClassSession, Participant, Seat, Table
+from classroom.models import HEARTBEAT_SECONDS, ClassSession, Participant, Seat, Table
 from games import live
 from games.engine import IllegalAction
 from games.matches import MatchPaused, StaleVersion
@@ -72,6 +74,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.joined: list[str] = []
+        self.heartbeat: asyncio.Task | None = None
 
     # Connection
 
@@ -104,9 +107,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+            self.heartbeat = None
         if self.seat_pk is not None:
             await database_sync_to_async(do_seat_connected)(self.seat_pk, -1)
             self.seat_pk = None
+
+    async def beat(self) -> None:
+        """Refresh the seat's last_seen_at while the socket is open."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await database_sync_to_async(do_seat_seen)(self.seat_pk)
 
     async def find_table(self) -> None:
         """Send hello and state when the socket has a table, else ``waiting``."""
@@ -120,6 +134,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is not None and self.seat_pk is None:
             self.seat_pk = await database_sync_to_async(self.seat_pk_now)()
             await database_sync_to_async(do_seat_connected)(self.seat_pk, +1)
+            self.heartbeat = asyncio.create_task(self.beat())
         await self.send_full()
 
     def locate_seat(self) -> None:

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from classroom.actions import do_forget_stale_connections
 from classroom.broadcast import dashboard_group, send_group, table_group
 from classroom.models import ClassSession, Seat, Table
 from games.engine import IllegalAction
@@ -89,7 +90,7 @@ def players(snap: TableSnapshot) -> list[dict]:
             "seat": seat.number,
             "name": seat.display_name,
             "bot": seat.bot_kind or None,
-            "connected": bool(seat.bot_kind) or seat.connected > 0,
+            "connected": seat.is_connected,
         }
         for seat in snap.seats
     ]
@@ -336,4 +337,5 @@ def sweep() -> dict:
         Q(table__seats__participant__isnull=True) | Q(table__seats__bot_takeover=True)
     )
     bots = sum(schedule_bots(match, delay=0) for match in with_bots.distinct())
-    return {"fired": fired, "bots": bots}
+    stale = do_forget_stale_connections()
+    return {"fired": fired, "bots": bots, "stale_connections": stale}
