@@ -342,7 +342,35 @@ def do_join_session(session: ClassSession, nickname: str, device_id: str) -> Par
         except IntegrityError as error:  # the same nickname, committed a moment earlier
             raise ActionRefused(_taken_message(), code="taken") from error
         broadcast.lobby_changed(fresh.pk, reason="joined")
+        if fresh.state in {State.RUNNING, State.PAUSED}:
+            _seat_latecomer(participant)
     return participant
+
+
+def _seat_latecomer(participant: Participant) -> Seat | None:
+    """Give a student who joins after the start a bot's seat, if a table has one.
+
+    The student takes over the bot's cards and score; with no bot seat free, the
+    student waits (the play socket says ``waiting``).
+    """
+    from games.models import Match
+
+    seat = (
+        Seat.objects.select_for_update()
+        .filter(
+            table__session=participant.session_id,
+            participant__isnull=True,
+            table__match__status__in=[Match.Status.RUNNING, Match.Status.PAUSED],
+        )
+        .select_related("table")
+        .order_by("table__number", "number")
+        .first()
+    )
+    if seat is not None:
+        seat.participant, seat.bot, seat.bot_takeover = participant, "", False
+        seat.save(update_fields=["participant", "bot", "bot_takeover"])
+        _seat_changed(seat)
+    return seat
 
 
 def _taken_message() -> str:
@@ -425,13 +453,13 @@ def do_touch_participant(participant: Participant) -> None:
 
 
 def do_purge_expired_sessions(retention_days: int) -> int:
-    """Delete the participants of sessions that ended over retention_days ago; count them."""
-    cutoff = timezone.now() - timedelta(days=retention_days)
-    with transaction.atomic():
-        expired = ClassSession.objects.filter(state=State.FINISHED, ended_at__lt=cutoff)
-        deleted, _detail = Participant.objects.filter(session__in=expired).delete()
-        expired.filter(purged_at__isnull=True).update(purged_at=timezone.now())
-    return deleted
+    """Delete the student data of sessions that ended over retention_days ago.
+
+    Return how many participants went; classroom.retention says what else goes.
+    """
+    from classroom.retention import purge_expired
+
+    return purge_expired(retention_days)
 
 
 def do_seat_seen(seat_id: int) -> None:

@@ -111,3 +111,19 @@ def test_ending_the_session_stops_its_matches(school_class):
     actions.do_end_session(session)
     match = Match.objects.get(table__session=session)
     assert match.status == Match.Status.FINISHED and not match.timers.exists()
+
+
+@pytest.mark.django_db
+def test_a_latecomer_takes_over_a_bots_seat_or_waits(school_class):
+    session = open_session(school_class, table_size=3, bots=True)
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    late, later, last = seat_students(session, "Ben", "Cleo", "Dan")
+    seats = Seat.objects.filter(table__session=session).order_by("number")
+    assert [s.participant_id for s in seats] == [
+        seats[0].participant_id,
+        late.pk,
+        later.pk,
+    ]
+    assert all(s.bot_kind == "" for s in seats)
+    assert not Seat.objects.filter(participant=last).exists()  # no bot seat left: waits
