@@ -3,10 +3,10 @@
 from celery import shared_task
 from django.conf import settings
 
-from classroom.actions import do_purge_expired_sessions
+from classroom.retention import purge_expired
 
 
 @shared_task(name="classroom.tasks.purge_expired_sessions")
 def purge_expired_sessions() -> int:
     """Delete student data of sessions ended more than RETENTION_DAYS days ago."""
-    return do_purge_expired_sessions(settings.RETENTION_DAYS)
+    return purge_expired(settings.RETENTION_DAYS)

@@ -1,0 +1,68 @@
+"""Retention of student data, privacy by design.
+
+A session's student data is deleted ``RETENTION_DAYS`` after the session ends (Celery
+beat runs ``classroom.tasks.purge_expired_sessions`` hourly), or at once when its
+teacher asks. Deleted: the participants (nicknames, device ids, device changes), the
+tables, seats and matches with their action logs and timers, the lesson moments, the
+quizzes and quiz answers, and the debrief exports with their files. Kept: the session
+row itself (game, variant, dates) with ``purged_at`` set, and the teacher's account.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.apps import apps
+from django.db import transaction
+from django.utils import timezone
+
+
+def _model(label: str):
+    return apps.get_model(label)
+
+
+def purge_session(session) -> dict[str, int]:
+    """Delete every piece of one session's student data now; return counts by kind.
+
+    An open session is ended first, so that no table keeps playing on deleted data.
+    """
+    from classroom.actions import do_end_session
+
+    ClassSession = _model("classroom.ClassSession")
+    if session.state != ClassSession.State.FINISHED:
+        session = do_end_session(session)
+    with transaction.atomic():
+        counts = {
+            "debrief_exports": _delete(_model("lessons.DebriefExport"), session=session),
+            "quiz_answers": _delete(_model("lessons.QuizAnswer"), session=session),
+            "quizzes": _delete(_model("lessons.Quiz"), session=session),
+            "lesson_moments": _delete(_model("lessons.LessonMoment"), session=session),
+            # A match's deletion takes its table, seats, action log and timers with it.
+            "matches": _delete(_model("games.Match"), table__session=session),
+            "tables": _delete(_model("classroom.Table"), session=session),
+            "participants": _delete(_model("classroom.Participant"), session=session),
+        }
+        ClassSession.objects.filter(pk=session.pk).update(purged_at=timezone.now())
+    session.refresh_from_db()
+    return counts
+
+
+def _delete(model, **lookup) -> int:
+    """Delete the model's rows matching ``lookup`` (cascades included); count the model's own."""
+    _total, detail = model.objects.filter(**lookup).delete()
+    return detail.get(model._meta.label, 0)
+
+
+def expired_sessions(retention_days: int, now=None):
+    """Return the finished sessions that ended more than ``retention_days`` days ago."""
+    ClassSession = _model("classroom.ClassSession")
+    cutoff = (now or timezone.now()) - timedelta(days=retention_days)
+    return ClassSession.objects.filter(state=ClassSession.State.FINISHED, ended_at__lt=cutoff)
+
+
+def purge_expired(retention_days: int, now=None) -> int:
+    """Purge every expired session's student data; return how many participants went."""
+    deleted = 0
+    for session in expired_sessions(retention_days, now):
+        deleted += purge_session(session)["participants"]
+    return deleted

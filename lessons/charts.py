@@ -1,0 +1,116 @@
+"""Charts of the debrief report, drawn on the server as SVG with matplotlib.
+
+The Agg backend and matplotlib's own DejaVu Sans font: no display, no external font,
+no request to another origin. Every chart returns an ``<svg>`` string that the HTML
+and the PDF embed as is.
+"""
+
+import base64
+import io
+import itertools
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure
+
+COLOURS = ["#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0f766e"]
+_XML_HEAD = re.compile(r"^.*?(<svg\b)", re.DOTALL)
+_LABEL = re.compile(r'aria-label="([^"]*)"')
+_ID = re.compile(r'\bid="([^"]+)"')
+# Each chart's ids get their own prefix: several charts share one HTML page.
+_serial = itertools.count(1)
+
+
+def _style():
+    """Return the rc settings every chart shares."""
+    return {
+        "font.family": "DejaVu Sans",
+        "font.size": 9,
+        "svg.fonttype": "path",  # text as paths: the PDF needs no font for the charts
+        "svg.hashsalt": "debrief",  # stable ids, so the same data gives the same SVG
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+    }
+
+
+def _svg(figure: Figure, title: str) -> str:
+    """Return the figure as an inline <svg> element with an accessible title."""
+    buffer = io.StringIO()
+    with matplotlib.rc_context(_style()):
+        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    svg = _unique_ids(_XML_HEAD.sub(r"\1", buffer.getvalue(), count=1), f"c{next(_serial)}-")
+    label = (
+        title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" class="chart" ', 1)
+
+
+def bar_chart(labels: list[str], values: list[int], title: str, xlabel: str = "") -> str:
+    """Return a horizontal bar chart (largest on top) as SVG."""
+    with matplotlib.rc_context(_style()):
+        height = max(1.6, 0.32 * len(labels) + 0.8)
+        figure = Figure(figsize=(7, height))
+        axes = figure.subplots()
+        positions = list(range(len(labels)))[::-1]
+        axes.barh(positions, values, color=COLOURS[0])
+        axes.set_yticks(positions, [_short(label) for label in labels])
+        for position, value in zip(positions, values, strict=True):
+            axes.text(value, position, f" {value}", va="center", fontsize=8)
+        axes.set_title(title, loc="left", fontsize=10)
+        if xlabel:
+            axes.set_xlabel(xlabel)
+        axes.xaxis.get_major_locator().set_params(integer=True)
+    return _svg(figure, title)
+
+
+def score_chart(
+    series: dict[str, tuple[list[int], list[int]]], moves: list[int], title: str, labels: tuple
+) -> str:
+    """Return a line chart of each player's treasures (top) and Dataset cards (bottom).
+
+    ``series`` maps a player's name to (treasures, datasets), one value per move in
+    ``moves``; ``labels`` are the two axes' names.
+    """
+    with matplotlib.rc_context(_style()):
+        figure = Figure(figsize=(7, 3.6))
+        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=[1, 2])
+        for index, (name, (treasures, datasets)) in enumerate(series.items()):
+            colour = COLOURS[index % len(COLOURS)]
+            top.step(moves, treasures, where="post", color=colour, label=_short(name, 18))
+            bottom.plot(moves, datasets, color=colour, linewidth=1.4)
+        top.set_ylabel(labels[0])
+        bottom.set_ylabel(labels[1])
+        bottom.set_xlabel(labels[2])
+        top.yaxis.get_major_locator().set_params(integer=True)
+        top.set_title(title, loc="left", fontsize=10)
+        top.legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, len(series)))
+    return _svg(figure, title)
+
+
+def as_img(svg: str) -> str:
+    """Return the chart as an <img> with a data: URI (the PDF draws it as an image)."""
+    if not svg:
+        return ""
+    label = _LABEL.search(svg)
+    alt = label.group(1) if label else ""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img class="chart" alt="{alt}" src="data:image/svg+xml;base64,{data}">'
+
+
+def _unique_ids(svg: str, prefix: str) -> str:
+    """Prefix every id of the SVG and every reference to one (url(#x), href="#x")."""
+    ids = set(_ID.findall(svg))
+    if not ids:
+        return svg
+    pattern = re.compile(
+        r'(id="|#)(' + "|".join(map(re.escape, sorted(ids, key=len)[::-1])) + r')(?=["\)])'
+    )
+    return pattern.sub(lambda m: m.group(1) + prefix + m.group(2), svg)
+
+
+def _short(text: str, size: int = 42) -> str:
+    """Return text cut to ``size`` characters with an ellipsis."""
+    return text if len(text) <= size else text[: size - 1] + "…"

@@ -1,0 +1,433 @@
+"""Gather a session's debrief: replay every table's match from its seed and action log,
+pick the notable events with their lessons, count the GDPR concepts, follow the scores,
+and collect the quiz results and each student's line.
+
+``build(session, step)`` returns a :class:`Report`; ``step(label)`` is called after each
+unit of work (one per table, then one per section), so that an export can show its
+progress. Everything here reads; nothing writes.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.catalogue import game_name, variant_label
+from classroom.models import Participant, Table
+from games.registry import get_game
+from lessons import results
+from lessons.links import event_qualifier, lesson_for_event
+from lessons.models import Lesson, LessonMoment, QuizAnswer
+from lessons.reports.glossary import glossary_for
+from lessons.texts import lesson_content, session_teacher
+
+# The engine events a teacher wants on a table's timeline.
+NOTABLE = (
+    "treasure_built",
+    "treasure_split",
+    "treasures_lost",
+    "databreach_called",
+    "databreach_discovered",
+    "breach_skip",
+    "countered",
+    "attack",
+    "datasets_returned",
+    "time_started",
+    "time_lifted",
+    "time_up",
+    "transparency",
+)
+
+
+@dataclass
+class TimelineItem:
+    move: int
+    type: str
+    seat: int | None
+    text: str
+    lesson: str | None = None  # the lesson's slug
+    event: dict = field(default_factory=dict)
+    lesson_title: str = ""
+    lesson_articles: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Player:
+    seat: int
+    name: str
+    bot: str  # "" for a student
+    participant_id: int | None
+
+
+@dataclass
+class TableReport:
+    number: int
+    table_id: int
+    match_id: int
+    players: list[Player]
+    moves: int
+    over: bool
+    scores: list[dict]  # the engine's scores() at the end of the log
+    ranks: dict[int, int]  # seat -> rank (1 = first; tied seats share a rank)
+    winners: list[str]
+    timeline: list[TimelineItem]
+    progression: list[tuple[int, list[dict]]]  # (move, scores()) after each change
+    lesson_counts: Counter
+    sensitive_lost: list[dict]  # per treasures_lost: seat, cause, count, signs of lost cards
+    replay_matches: bool  # the replay reached the stored snapshot
+    chart: str = ""
+    chart_img: str = ""  # the same chart as an <img>, for the PDF
+    rows: list[dict] = field(default_factory=list)  # players by rank, with their scores
+
+
+@dataclass
+class StudentLine:
+    nickname: str
+    table: int | None
+    rank: int | None
+    score: int | None
+    treasures: int | None
+    sensitive: int | None
+    quiz_correct: int
+    quiz_answered: int
+    lessons_seen: int
+
+
+@dataclass
+class Report:
+    session_id: int
+    language: str
+    game: str
+    game_name: str
+    variant: str
+    variant_label: str
+    school_class: str
+    date: datetime | None
+    ended: datetime | None
+    duration_minutes: int | None
+    students: int
+    tables: list[TableReport]
+    lessons: dict[str, dict]  # slug -> {"title", "short", "articles", "url"}
+    lesson_counts: Counter  # slug -> times a linked event happened
+    moment_counts: Counter  # slug -> lesson cards shown (LessonMoment rows)
+    article_counts: Counter  # article number -> times
+    questions: list = field(default_factory=list)  # lessons.results.QuestionResult
+    progress: list = field(default_factory=list)  # lessons.results.StudentProgress
+    students_lines: list[StudentLine] = field(default_factory=list)
+    prompts: list[str] = field(default_factory=list)
+    glossary: list[dict] = field(default_factory=list)
+    concept_rows: list[dict] = field(default_factory=list)
+    concepts_chart: str = ""
+    concepts_chart_img: str = ""
+    articles_chart_img: str = ""
+    articles_chart: str = ""
+    generated_at: datetime | None = None
+
+
+def describer(game_slug: str):
+    """Return the game's ``describe_event`` (its text module), or None."""
+    try:
+        return importlib.import_module(f"games.{game_slug}.text").describe_event
+    except (ImportError, AttributeError):
+        return None
+
+
+def card_namer(game, variant: str, language: str):
+    """Return a function giving a card's name in ``language``."""
+    cards = {card["id"]: card for card in game.cards(variant)}
+
+    def name(card_id):
+        names = cards.get(card_id, {}).get("name") or {}
+        return names.get(language) or names.get("en") or str(card_id)
+
+    return name
+
+
+def event_line(describe, event: dict, player, card) -> str:
+    """Return an event's plain-language line in the active language."""
+    if describe is None:
+        return event["type"]
+    try:
+        template, params = describe(event, player_name=player, card_name=card)
+    except (KeyError, TypeError, ValueError):
+        return event["type"]
+    return _(template) % params
+
+
+class LessonCache:
+    """lesson_for_event with a memory: a report asks the same question many times."""
+
+    def __init__(self, game_slug: str):
+        self.game = game_slug
+        self.known: dict[tuple, Lesson | None] = {}
+
+    def __call__(self, event: dict) -> Lesson | None:
+        key = (event["type"], event_qualifier(event), event.get("captured"), event.get("card"))
+        if key not in self.known:
+            self.known[key] = lesson_for_event(self.game, event)
+        return self.known[key]
+
+
+def rank_seats(scores: list[dict]) -> dict[int, int]:
+    """Return each seat's rank by treasures, then sensitive, then Dataset cards (ties share)."""
+    keyed = sorted(scores, key=lambda s: (-s["treasures"], -s["sensitive"], -s["datasets"]))
+    ranks, previous, rank = {}, None, 0
+    for position, score in enumerate(keyed, start=1):
+        key = (score["treasures"], score["sensitive"], score["datasets"])
+        if key != previous:
+            rank, previous = position, key
+        ranks[score["seat"]] = rank
+    return ranks
+
+
+def table_players(table: Table) -> list[Player]:
+    """Return the seats of a table with the names the report shows."""
+    return [
+        Player(
+            seat=seat.number,
+            name=seat.display_name,
+            bot=seat.bot_kind if seat.participant_id is None else "",
+            participant_id=seat.participant_id,
+        )
+        for seat in table.seats.select_related("participant").order_by("number")
+    ]
+
+
+def _treasure_signs(state, seat: int, cards: dict) -> list[str]:
+    """Return the sensitive signs of the cards in a seat's treasures (before a loss)."""
+    treasures = getattr(state, "treasures", None)
+    if not treasures:
+        return []
+    signs = []
+    for treasure in treasures[seat]:
+        signs.extend(cards[c]["sign"] for c in treasure["cards"] if cards.get(c, {}).get("sign"))
+    return signs
+
+
+def replay_table(table: Table, language: str, lessons: LessonCache) -> TableReport:
+    """Replay a table's match from its seed and action log; return what the report shows."""
+    match = table.match
+    game = get_game(match.game)
+    players = table_players(table)
+    names = {player.seat: player.name for player in players}
+    describe = describer(match.game)
+    card = card_namer(game, match.variant, language)
+    cards = {c["id"]: c for c in game.cards(match.variant)}
+
+    def player(seat):
+        return names.get(seat, _("Player %(number)s") % {"number": seat + 1})
+
+    state = game.new_state(match.num_seats, match.seed, match.variant, match.options or None)
+    timeline, counts, lost = [], Counter(), []
+    progression = [(0, state.scores())]
+    actions = list(match.actions.order_by("version").values_list("version", "seat", "action"))
+    for version, seat, action in actions:
+        before = {s: _treasure_signs(state, s, cards) for s in range(match.num_seats)}
+        events = state.apply(seat, action)
+        for event in events:
+            lesson = lessons(event)
+            if lesson is not None:
+                counts[lesson.slug] += 1
+            if event["type"] == "treasures_lost":
+                lost.append(
+                    {
+                        "move": version,
+                        "seat": event.get("seat"),
+                        "cause": event.get("cause"),
+                        "treasures": event.get("treasures", 0),
+                        "signs": before.get(event.get("seat"), []),
+                    }
+                )
+            if event["type"] in NOTABLE:
+                timeline.append(
+                    TimelineItem(
+                        move=version,
+                        type=event["type"],
+                        seat=event.get("seat"),
+                        text=event_line(describe, event, player, card),
+                        lesson=lesson.slug if lesson else None,
+                        event=event,
+                    )
+                )
+        scores = state.scores()
+        if scores != progression[-1][1]:
+            progression.append((version, scores))
+    last = actions[-1][0] if actions else 0
+    if progression[-1][0] != last:
+        progression.append((last, state.scores()))
+    scores = state.scores()
+    result = state.result() if state.is_over() else None
+    ranks = rank_seats(scores)
+    winner_seats = result["winners"] if result else [s for s, r in ranks.items() if r == 1]
+    return TableReport(
+        number=table.number,
+        table_id=table.pk,
+        match_id=match.pk,
+        players=players,
+        moves=len(actions),
+        over=state.is_over(),
+        scores=scores,
+        ranks=ranks,
+        winners=[player(s) for s in winner_seats],
+        timeline=timeline,
+        progression=progression,
+        lesson_counts=counts,
+        sensitive_lost=lost,
+        replay_matches=state.to_json() == match.snapshot,
+    )
+
+
+def _lesson_cards(slugs, session, language) -> dict[str, dict]:
+    """Return the title, short text and articles of each lesson, in the session's wording."""
+    teacher = session_teacher(session)
+    out = {}
+    for lesson in Lesson.objects.filter(slug__in=list(slugs)).prefetch_related("texts"):
+        content = lesson_content(lesson, language, teacher)
+        out[lesson.slug] = {
+            "slug": lesson.slug,
+            "title": content.title,
+            "short": content.short,
+            "articles": list(lesson.articles),
+        }
+    return out
+
+
+def student_lines(session, tables: list[TableReport]) -> list[StudentLine]:
+    """Return one line per student: table, rank, scores, quiz and lessons seen."""
+    seats = {}
+    for table in tables:
+        for player in table.players:
+            if player.participant_id is not None:
+                seats[player.participant_id] = (table, player.seat)
+    answers: dict[int, list[int]] = {}
+    for participant_id, correct in QuizAnswer.objects.filter(session=session).values_list(
+        "participant_id", "correct"
+    ):
+        total = answers.setdefault(participant_id, [0, 0])
+        total[0] += 1
+        total[1] += int(correct)
+    seen: dict[tuple, set] = {}
+    for table_number, seat, lesson_id in LessonMoment.objects.filter(session=session).values_list(
+        "table", "seat", "lesson_id"
+    ):
+        seen.setdefault((table_number, seat), set()).add(lesson_id)
+    lines = []
+    participants = Participant.objects.filter(session=session).order_by("joined_at", "pk")
+    for participant in participants:
+        table, seat = seats.get(participant.pk, (None, None))
+        score = table.scores[seat] if table else None
+        lessons = seen.get((table.number, seat), set()) | seen.get((table.number, None), set())
+        answered, correct = answers.get(participant.pk, [0, 0])
+        lines.append(
+            StudentLine(
+                nickname=participant.nickname,
+                table=table.number if table else None,
+                rank=table.ranks[seat] if table else None,
+                score=score["datasets"] if score else None,
+                treasures=score["treasures"] if score else None,
+                sensitive=score["sensitive"] if score else None,
+                quiz_correct=correct,
+                quiz_answered=answered,
+                lessons_seen=len(lessons) if table else 0,
+            )
+        )
+    return lines
+
+
+def _label(report: Report) -> None:
+    """Give the template what it shows without lookups: titles, rows in order."""
+    for table in report.tables:
+        for item in table.timeline:
+            lesson = report.lessons.get(item.lesson or "")
+            if lesson:
+                item.lesson_title, item.lesson_articles = lesson["title"], lesson["articles"]
+        table.rows = sorted(
+            (
+                {"rank": table.ranks[p.seat], "name": p.name, **table.scores[p.seat]}
+                for p in table.players
+            ),
+            key=lambda row: (row["rank"], row["seat"]),
+        )
+    report.concept_rows = [
+        {
+            "slug": slug,
+            "title": report.lessons.get(slug, {}).get("title", slug),
+            "articles": report.lessons.get(slug, {}).get("articles", []),
+            "times": times,
+            "shown": report.moment_counts.get(slug, 0),
+        }
+        for slug, times in report.lesson_counts.most_common()
+    ]
+
+
+def build(session, step=lambda label: None, charts=True) -> Report:
+    """Gather the whole report of a session; call ``step`` after each unit of work."""
+    from lessons.reports import prompts
+
+    language = session.language
+    started = session.started_at
+    ended = session.ended_at
+    duration = None
+    if started:
+        duration = round(((ended or timezone.now()) - started).total_seconds() / 60)
+    report = Report(
+        session_id=session.pk,
+        language=language,
+        game=session.game,
+        game_name=game_name(session.game, language),
+        variant=session.variant,
+        variant_label=variant_label(session.game, session.variant, language),
+        school_class=session.school_class.name,
+        date=started or session.created_at,
+        ended=ended,
+        duration_minutes=duration,
+        students=session.participants.filter(kicked=False).count(),
+        tables=[],
+        lessons={},
+        lesson_counts=Counter(),
+        moment_counts=Counter(),
+        article_counts=Counter(),
+        generated_at=timezone.now(),
+    )
+    step("summary")
+    cache = LessonCache(session.game)
+    tables = Table.objects.filter(session=session).select_related("match").order_by("number")
+    for table in tables:
+        report.tables.append(replay_table(table, language, cache))
+        step(f"table {table.number}")
+    for table in report.tables:
+        report.lesson_counts.update(table.lesson_counts)
+    report.moment_counts.update(
+        LessonMoment.objects.filter(session=session).values_list("lesson__slug", flat=True)
+    )
+    slugs = set(report.lesson_counts) | set(report.moment_counts)
+    for table in report.tables:
+        slugs.update(item.lesson for item in table.timeline if item.lesson)
+    report.questions = results.question_results(session)
+    slugs.update(result.question.lesson.slug for result in report.questions)
+    report.lessons = _lesson_cards(slugs, session, language)
+    from lessons.texts import article_number
+
+    _label(report)
+    for slug, times in report.lesson_counts.items():
+        numbers = {article_number(a) for a in report.lessons.get(slug, {}).get("articles", [])}
+        for number in numbers - {None}:
+            report.article_counts[number] += times
+    step("concepts")
+    if charts:
+        from lessons.reports import render
+
+        render.draw_charts(report)
+    step("charts")
+    report.progress = results.student_progress(session)
+    report.students_lines = student_lines(session, report.tables)
+    report.prompts = prompts.discussion_prompts(report)
+    citations = [a for lesson in report.lessons.values() for a in lesson["articles"]]
+    report.glossary = glossary_for(citations, language)
+    step("quiz and prompts")
+    return report

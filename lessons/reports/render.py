@@ -1,0 +1,231 @@
+"""Write a debrief report as files: HTML (the teacher's view), PDF (WeasyPrint, A4, from
+the same template), CSV (one row per student) and JSON (the session's raw data)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from pathlib import Path
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from lessons import charts
+from lessons.models import LessonMoment, Quiz, QuizAnswer
+
+# WeasyPrint logs every layout step at INFO: keep the worker's log readable.
+logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+
+CSV_COLUMNS = [
+    "nickname",
+    "table",
+    "rank",
+    "score",
+    "treasures",
+    "sensitive_cards",
+    "quiz_score",
+    "lessons_seen",
+]
+FILES = {
+    "html": "debrief.html",
+    "pdf": "debrief.pdf",
+    "csv": "debrief.csv",
+    "json": "debrief.json",
+}
+CONTENT_TYPES = {
+    "html": "text/html; charset=utf-8",
+    "pdf": "application/pdf",
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+}
+
+
+def draw_charts(report) -> None:
+    """Draw the report's charts (concepts, articles, each table's scores) as SVG."""
+    top = report.lesson_counts.most_common(15)
+    if top:
+        report.concepts_chart = charts.bar_chart(
+            [report.lessons.get(slug, {}).get("title", slug) for slug, _n in top],
+            [times for _slug, times in top],
+            _("How often each GDPR lesson came up"),
+            _("events"),
+        )
+    articles = sorted(report.article_counts.items(), key=lambda item: (-item[1], item[0]))[:15]
+    if articles:
+        report.articles_chart = charts.bar_chart(
+            [_("Article %(number)s") % {"number": number} for number, _n in articles],
+            [times for _number, times in articles],
+            _("How often each GDPR article came up"),
+            _("events"),
+        )
+    for table in report.tables:
+        if len(table.progression) < 2:
+            continue
+        moves = [move for move, _scores in table.progression]
+        series = {}
+        for player in table.players:
+            series[player.name] = (
+                [scores[player.seat]["treasures"] for _m, scores in table.progression],
+                [scores[player.seat]["datasets"] for _m, scores in table.progression],
+            )
+        table.chart = charts.score_chart(
+            series,
+            moves,
+            _("Table %(number)s: scores move by move") % {"number": table.number},
+            (_("Treasures"), _("Dataset cards"), _("move")),
+        )
+        table.chart_img = charts.as_img(table.chart)
+    report.concepts_chart_img = charts.as_img(report.concepts_chart)
+    report.articles_chart_img = charts.as_img(report.articles_chart)
+
+
+def stylesheet() -> str:
+    """Return the report's CSS, inlined so that the HTML file stands alone."""
+    path = finders.find("css/report.css")
+    return Path(path).read_text(encoding="utf-8") if path else ""
+
+
+def render_html(report, for_pdf: bool = False) -> str:
+    """Return the report as one self-contained HTML document."""
+    context = {"report": report, "css": stylesheet(), "for_pdf": for_pdf}
+    return render_to_string("lessons/debrief/report.html", context)
+
+
+def write_pdf(html: str, path: Path) -> None:
+    """Write the PDF of the report's HTML (A4, from the same template) to ``path``."""
+    from weasyprint import HTML
+
+    HTML(string=html, base_url=str(path.parent)).write_pdf(path)
+
+
+def csv_text(report) -> str:
+    """Return the CSV: one row per student, nickname only."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for line in report.students_lines:
+        writer.writerow(
+            [
+                _safe(line.nickname),
+                _blank(line.table),
+                _blank(line.rank),
+                _blank(line.score),
+                _blank(line.treasures),
+                _blank(line.sensitive),
+                f"{line.quiz_correct}/{line.quiz_answered}",
+                line.lessons_seen,
+            ]
+        )
+    return buffer.getvalue()
+
+
+def _blank(value):
+    return "" if value is None else value
+
+
+def _safe(text: str) -> str:
+    """Keep a spreadsheet from reading a nickname as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def raw_data(session, report) -> dict:
+    """Return the session's raw data: matches with their action logs, events, quiz answers.
+
+    Students appear by nickname only (no device id, no internal id).
+    """
+    from classroom.models import Table
+
+    nickname = dict(session.participants.values_list("pk", "nickname"))
+    tables = []
+    for table in Table.objects.filter(session=session).select_related("match").order_by("number"):
+        match = table.match
+        tables.append(
+            {
+                "number": table.number,
+                "seats": [
+                    {
+                        "seat": seat.number,
+                        "nickname": nickname.get(seat.participant_id),
+                        "bot": seat.bot_kind or None,
+                    }
+                    for seat in table.seats.order_by("number")
+                ],
+                "match": {
+                    "game": match.game,
+                    "variant": match.variant,
+                    "seed": match.seed,
+                    "num_seats": match.num_seats,
+                    "options": match.options,
+                    "version": match.version,
+                    "status": match.status,
+                    "result": match.result,
+                    "actions": [
+                        {
+                            "version": action.version,
+                            "seat": action.seat,
+                            "action": action.action,
+                            "events": action.events,
+                            "time": action.created_at.isoformat(),
+                        }
+                        for action in match.actions.order_by("version")
+                    ],
+                },
+            }
+        )
+    return {
+        "format": "dataprotect-debrief/1",
+        "session": {
+            "game": session.game,
+            "variant": session.variant,
+            "language": session.language,
+            "created_at": _iso(session.created_at),
+            "started_at": _iso(session.started_at),
+            "ended_at": _iso(session.ended_at),
+            "students": sorted(nickname.values(), key=str.casefold),
+        },
+        "tables": tables,
+        "lesson_moments": [
+            {
+                "table": moment.table,
+                "seat": moment.seat,
+                "lesson": moment.lesson.slug,
+                "event": moment.details,
+                "time": moment.created_at.isoformat(),
+            }
+            for moment in LessonMoment.objects.filter(session=session).select_related("lesson")
+        ],
+        "quizzes": [
+            {
+                "nickname": nickname.get(quiz.participant_id),
+                "table": quiz.table,
+                "questions": [f"{q.lesson.slug}#{q.number}" for q in quiz.questions()],
+                "finished_at": _iso(quiz.finished_at),
+            }
+            for quiz in Quiz.objects.filter(session=session)
+        ],
+        "quiz_answers": [
+            {
+                "nickname": nickname.get(answer.participant_id),
+                "question": f"{answer.question.lesson.slug}#{answer.question.number}",
+                "chosen": answer.chosen,
+                "correct": answer.correct,
+                "time": answer.answered_at.isoformat(),
+            }
+            for answer in QuizAnswer.objects.filter(session=session).select_related(
+                "question__lesson"
+            )
+        ],
+        "lesson_counts": dict(report.lesson_counts),
+    }
+
+
+def _iso(value):
+    return value.isoformat() if value else None
+
+
+def json_text(session, report) -> str:
+    """Return the raw data as JSON text."""
+    return json.dumps(raw_data(session, report), ensure_ascii=False, indent=1)

@@ -1,0 +1,122 @@
+"""The teacher's debrief pages: export a session's report, follow its progress, download
+its files, replay a table's match; delete a session's student data; the privacy page."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from classroom.models import ClassSession, Table
+from lessons.models import DebriefExport
+from lessons.reports import render as report_files
+from lessons.reports.export import do_request_export
+from lessons.reports.replay import frame
+
+
+def _session_or_404(request, pk) -> ClassSession:
+    """Return the logged-in teacher's session; 404 for anyone else's or an unknown one."""
+    return get_object_or_404(
+        ClassSession.objects.select_related("school_class"),
+        pk=pk,
+        school_class__teacher=request.user,
+    )
+
+
+def _export_or_404(request, pk) -> DebriefExport:
+    """Return an export of one of the teacher's sessions; 404 otherwise."""
+    return get_object_or_404(
+        DebriefExport.objects.select_related("session__school_class"),
+        pk=pk,
+        session__school_class__teacher=request.user,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def debrief_session(request, pk):
+    """List a session's exports (GET); start a new export (POST) and follow its progress."""
+    session = _session_or_404(request, pk)
+    if request.method == "POST":
+        if session.state == ClassSession.State.LOBBY or session.purged_at is not None:
+            messages.error(request, _("Only a running or finished session can be exported."))
+            return redirect(session)
+        export = do_request_export(session, request.user)
+        return redirect("lessons:debrief_status", pk=export.pk)
+    exports = session.debrief_exports.all()
+    return render(request, "lessons/debrief/session.html", {"session": session, "exports": exports})
+
+
+@login_required
+def debrief_status(request, pk):
+    """Show an export's progress, live, then its download links or its error."""
+    export = _export_or_404(request, pk)
+    return render(request, "lessons/debrief/status.html", {"export": export})
+
+
+@login_required
+def debrief_progress(request, pk):
+    """Return the progress fragment that the status page polls every second."""
+    export = _export_or_404(request, pk)
+    return render(request, "lessons/debrief/_progress.html", {"export": export})
+
+
+@login_required
+def debrief_file(request, pk, fmt):
+    """Serve one of an export's files to the session's teacher only (never publicly)."""
+    export = _export_or_404(request, pk)
+    name = export.files.get(fmt)
+    if export.status != DebriefExport.Status.DONE or name is None:
+        raise Http404
+    path = export.folder() / name
+    if not path.is_file():
+        raise Http404
+    inline = fmt == "html"
+    download = f"debrief-{export.session.join_code}-{export.pk}.{fmt}"
+    response = FileResponse(
+        path.open("rb"),
+        as_attachment=not inline,
+        filename=download,
+        content_type=report_files.CONTENT_TYPES[fmt],
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+def debrief_replay(request, pk, table):
+    """Step through a table's match move by move with every hand shown (the teacher only)."""
+    session = _session_or_404(request, pk)
+    the_table = get_object_or_404(
+        Table.objects.select_related("match"), session=session, number=table
+    )
+    try:
+        move = int(request.GET.get("move", "0"))
+    except ValueError:
+        move = 0
+    current = frame(the_table, move, session.language)
+    tables = list(session.tables.values_list("number", flat=True))
+    context = {"session": session, "table": the_table, "frame": current, "tables": tables}
+    return render(request, "lessons/debrief/replay.html", context)
+
+
+@login_required
+@require_POST
+def delete_session_data(request, pk):
+    """Delete every piece of the session's student data now (the teacher confirmed)."""
+    from classroom.retention import purge_session
+
+    session = _session_or_404(request, pk)
+    purge_session(session)
+    messages.success(
+        request,
+        _("The session's student data is deleted: nicknames, games, answers and reports."),
+    )
+    return redirect(session)
+
+
+def privacy(request):
+    """Say exactly what the platform stores, why, and for how long."""
+    return render(request, "privacy.html", {"retention_days": settings.RETENTION_DAYS})
