@@ -419,6 +419,14 @@ def do_answer_seat_move(move: SeatMove, approve: bool) -> SeatMove:
         move.save(update_fields=["status"])
         if approve:
             Participant.objects.filter(pk=move.participant_id).update(device_id=move.device_id)
+            # The old device's sockets close; its pages say the place moved.
+            event = {
+                "type": "lobby.changed",
+                "reason": "moved",
+                "participant": move.participant_id,
+                "device": move.device_id,
+            }
+            broadcast.on_commit_send(broadcast.session_group(session.pk), event)
         broadcast.dashboard_changed(session.pk, reason="move")
     return move
 

@@ -304,6 +304,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             await self.send_json({"type": "ended", "message": text})
             await self.close(code=CLOSE_ENDED)
+        elif reason == "moved" and event.get("participant") == self.participant_id:
+            device = getattr(self, "device_id", None)
+            if device is not None and device != event.get("device"):
+                text = message_in(
+                    self.language,
+                    gettext_noop("Your teacher moved your place to another device."),
+                )
+                await self.send_json({"type": "removed", "message": text})
+                await self.close(code=CLOSE_REMOVED)
         elif reason == "kicked" and self.participant_id is not None:
             if await database_sync_to_async(self.was_removed)():
                 text = message_in(
@@ -321,6 +330,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 class PlayConsumer(TableConsumer):
     """A student's seat: ``ws/play/<code>/`` with the seat cookie or ``?token=``."""
 
+    device_id: str | None = None
+
     def authenticate(self) -> None:
         code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
         session = (
@@ -335,9 +346,13 @@ class PlayConsumer(TableConsumer):
         if token:
             participant = identity.participant_from_token(token)
         else:
-            participant = identity.current_participant(self.scope.get("cookies", {}))
+            cookies = self.scope.get("cookies", {})
+            participant = identity.current_participant(cookies)
+            self.device_id = identity.device_id_from(cookies)
         if participant is None or participant.kicked or participant.session_id != session.pk:
             raise Refused("forbidden", CLOSE_FORBIDDEN, session.language)
+        if self.device_id is not None and self.device_id != participant.device_id:
+            raise Refused("forbidden", CLOSE_FORBIDDEN, session.language)  # moved away
         do_touch_participant(participant)
         self.session_id = session.pk
         self.participant_id = participant.pk

@@ -28,6 +28,14 @@ def play(request, code):
     request.LANGUAGE_CODE = session.language
     if participant.kicked:
         return render(request, "classroom/student_removed.html", {"session": session}, status=403)
+    device = identity.device_id_from(request.COOKIES)
+    if device is not None and device != participant.device_id:  # the place moved away
+        return render(
+            request,
+            "classroom/student_moved.html",
+            {"session": session, "participant": participant},
+            status=403,
+        )
     if not session.is_open:
         return redirect(reverse("classroom:lobby", args=[normalized]))
     do_touch_participant(participant)

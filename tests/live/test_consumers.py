@@ -276,3 +276,35 @@ async def test_presence_follows_sockets_and_a_reload_gets_the_same_seat(school_c
     assert presence[1]["bot"] == "heuristic" and presence[1]["connected"]
     for communicator in (first, again):
         await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_an_approved_move_closes_the_old_devices_socket(school_class):
+    from django.test import Client
+
+    from classroom.models import SeatMove
+    from tests.classroom.conftest import join_client
+
+    session = await sync_to_async(open_session)(school_class, table_size=2)
+    old_device = await sync_to_async(join_client)(session, "Ana")
+    await sync_to_async(join_client)(session, "Ben")
+    await sync_to_async(actions.do_start_session)(session)
+    old = play_socket(session, client=old_device)
+    hello, _state = await connect(old)
+
+    new_device = Client()
+    await sync_to_async(new_device.post)("/join/", {"code": session.join_code, "nickname": "Ana"})
+    move = await sync_to_async(SeatMove.objects.get)()
+    await sync_to_async(actions.do_answer_seat_move)(move, True)
+    removed = await receive(old, "removed")
+    assert "another device" in removed["message"]
+    assert (await old.receive_output(timeout=TIMEOUT))["code"] == CLOSE_REMOVED
+
+    await sync_to_async(new_device.get)(f"/join/move/{move.pk}/")  # sets the seat cookie
+    new = play_socket(session, client=new_device)
+    again, _state = await connect(new)
+    assert again["seat"] == hello["seat"]
+    refused = play_socket(session, client=old_device)
+    await refused.connect(timeout=TIMEOUT)
+    assert (await receive(refused))["code"] == "forbidden"
+    await new.disconnect()

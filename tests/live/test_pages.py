@@ -169,4 +169,5 @@ def test_a_student_moves_to_another_device_once_the_teacher_approves(school_clas
     assert play.status_code == 200 and play.context["participant"].nickname == "Ana"
     move.refresh_from_db()
     assert move.status == "done"
-    assert old_device.get(f"/play/{session.join_code}/").status_code == 200
+    moved = old_device.get(f"/play/{session.join_code}/")  # the old device lost the place
+    assert moved.status_code == 403 and "another device" in moved.content.decode()
