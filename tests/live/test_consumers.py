@@ -308,3 +308,24 @@ async def test_an_approved_move_closes_the_old_devices_socket(school_class):
     await refused.connect(timeout=TIMEOUT)
     assert (await receive(refused))["code"] == "forbidden"
     await new.disconnect()
+
+
+@in_own_event_loop
+async def test_another_teacher_gets_neither_the_projector_nor_the_dashboard(
+    school_class, django_user_model
+):
+    from django.test import Client
+
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    other = Client()
+    user = await sync_to_async(django_user_model.objects.create_user)(
+        "other-teacher", password="x-Long-pass-99"
+    )
+    await sync_to_async(other.force_login)(user)
+    spectator = watch_socket(table, other)
+    await spectator.connect(timeout=TIMEOUT)
+    assert (await receive(spectator))["code"] == "forbidden"
+    assert (await spectator.receive_output(timeout=TIMEOUT))["code"] == CLOSE_FORBIDDEN
+    dashboard = dashboard_socket(session, other)
+    connected, code = await dashboard.connect(timeout=TIMEOUT)
+    assert not connected and code == 4403
