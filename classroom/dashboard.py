@@ -82,7 +82,7 @@ def tables_context(session: ClassSession, language: str) -> dict:
                     "seat": seat,
                     "name": seat.display_name,
                     "bot_kind": seat.bot_kind,
-                    "connected": bool(seat.bot_kind) or seat.connected > 0,
+                    "connected": seat.is_connected,
                     "to_move": seat.number in to_move,
                     "score": scores.get(seat.number, ""),
                 }
