@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 COLOURS = ["#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0f766e"]
 _XML_HEAD = re.compile(r"^.*?(<svg\b)", re.DOTALL)
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
 _LABEL = re.compile(r'aria-label="([^"]*)"')
 _ID = re.compile(r'\bid="([^"]+)"')
 # Each chart's ids get their own prefix: several charts share one HTML page.
@@ -41,7 +42,8 @@ def _svg(figure: Figure, title: str) -> str:
     buffer = io.StringIO()
     with matplotlib.rc_context(_style()):
         figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-    svg = _unique_ids(_XML_HEAD.sub(r"\1", buffer.getvalue(), count=1), f"c{next(_serial)}-")
+    svg = _METADATA.sub("", _XML_HEAD.sub(r"\1", buffer.getvalue(), count=1), count=1)
+    svg = _unique_ids(svg, f"c{next(_serial)}-")
     label = (
         title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )

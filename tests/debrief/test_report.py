@@ -1,0 +1,164 @@
+"""The report's contents, built in-process from a recorded session (no worker needed)."""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from django.utils import translation
+
+from games.matches import replay_match
+from lessons.models import Lesson
+from lessons.reports import data, glossary, render
+from tests.debrief.recorded import record_session
+
+
+@pytest.fixture
+def report(recorded):
+    with translation.override(recorded.language):
+        return data.build(recorded)
+
+
+@pytest.mark.django_db
+def test_summary_and_tables(recorded, report):
+    assert report.game_name == "Data-Tycoon"
+    assert report.students == 10
+    assert [table.number for table in report.tables] == [1, 2, 3]
+    assert report.duration_minutes == 50
+    for table in report.tables:
+        match = recorded.tables.get(number=table.number).match
+        assert table.replay_matches
+        assert table.moves == match.version
+        assert table.over
+        assert sorted(table.winners) == sorted(
+            next(p.name for p in table.players if p.seat == seat)
+            for seat in match.result["winners"]
+        )
+        assert table.scores == match.result["scores"]
+
+
+@pytest.mark.django_db
+def test_timeline_links_each_event_to_its_lesson(report):
+    items = [item for table in report.tables for item in table.timeline]
+    assert items
+    types = {item.type for item in items}
+    assert {"treasure_built", "attack", "countered"} <= types
+    built = next(item for item in items if item.type == "treasure_built")
+    assert built.lesson == "records-of-processing"
+    assert built.lesson_title
+    assert all(item.text and "%(" not in item.text for item in items)
+
+
+@pytest.mark.django_db
+def test_concepts_count_lessons_and_articles(report):
+    assert report.lesson_counts["records-of-processing"] >= 1
+    assert report.article_counts[30] >= report.lesson_counts["records-of-processing"]
+    assert report.concept_rows[0]["times"] == max(report.lesson_counts.values())
+    assert report.moment_counts  # the recorded lesson moments
+
+
+@pytest.mark.django_db
+def test_score_progression_follows_the_replay(recorded, report):
+    for table in report.tables:
+        match = recorded.tables.get(number=table.number).match
+        assert table.progression[0][0] == 0
+        assert table.progression[-1] == (match.version, replay_match(match).scores())
+        moves = [move for move, _scores in table.progression]
+        assert moves == sorted(moves)
+
+
+@pytest.mark.django_db
+def test_charts_are_svg(report):
+    render.draw_charts(report)
+    for svg in [report.concepts_chart, report.articles_chart, *(t.chart for t in report.tables)]:
+        assert svg.startswith("<svg ") and 'role="img"' in svg
+        assert not re.search(r'(href|src)="https?:', svg)  # nothing from another origin
+        assert "<metadata>" not in svg
+    ids = re.findall(r'\bid="([^"]+)"', render.render_html(report))
+    assert len(ids) == len(set(ids)), "two charts share an id"
+
+
+@pytest.mark.django_db
+def test_quiz_results_and_student_lines(recorded, report):
+    assert report.questions and all(0 <= q.share <= 100 for q in report.questions)
+    lines = {line.nickname: line for line in report.students_lines}
+    assert set(lines) == set(recorded.participants.values_list("nickname", flat=True))
+    for line in lines.values():
+        assert line.table in (1, 2, 3)
+        assert line.rank >= 1
+        assert line.quiz_answered >= 3
+        assert 0 <= line.quiz_correct <= line.quiz_answered
+
+
+@pytest.mark.django_db
+def test_prompts_come_from_what_happened_in_the_session_language(teacher_a):
+    session = record_session(teacher_a, students=8, language="fr", seed=11)
+    with translation.override("fr"):
+        report = data.build(session, charts=False)
+    assert report.prompts
+    assert any(prompt.startswith("À la table") or "table" in prompt for prompt in report.prompts)
+    tables = {str(table.number) for table in report.tables}
+    assert any(any(f" {n} " in prompt for n in tables) for prompt in report.prompts)
+
+
+@pytest.mark.django_db
+def test_sanction_prompt_names_the_sensitive_data(report):
+    sanctions = [
+        loss for t in report.tables for loss in t.sensitive_lost if loss["cause"] == "sanction"
+    ]
+    assert sanctions, "the recorded games hold a Sanction"
+    assert any("Sanction" in prompt for prompt in report.prompts)
+
+
+@pytest.mark.django_db
+def test_csv_has_one_row_per_student(recorded, report):
+    rows = list(csv.reader(io.StringIO(render.csv_text(report))))
+    assert rows[0] == render.CSV_COLUMNS
+    assert len(rows) == 1 + 10
+    nicknames = {row[0] for row in rows[1:]}
+    assert nicknames == set(recorded.participants.values_list("nickname", flat=True))
+    for row in rows[1:]:
+        assert row[1] in {"1", "2", "3"} and int(row[2]) >= 1
+        assert re.fullmatch(r"\d+/\d+", row[6])
+
+
+@pytest.mark.django_db
+def test_json_holds_the_raw_data(recorded, report):
+    raw = json.loads(render.json_text(recorded, report))
+    assert raw["format"] == "dataprotect-debrief/1"
+    assert len(raw["tables"]) == 3
+    for table in raw["tables"]:
+        actions = table["match"]["actions"]
+        assert [a["version"] for a in actions] == list(range(1, len(actions) + 1))
+        assert all({"seat", "action", "events"} <= set(a) for a in actions)
+    assert raw["quiz_answers"] and {"nickname", "question", "correct"} <= set(
+        raw["quiz_answers"][0]
+    )
+    assert raw["lesson_moments"]
+    assert "device" not in json.dumps(raw)  # no device id leaves the server
+
+
+def test_glossary_covers_every_article_any_lesson_cites():
+    from lessons.content import read_lessons
+    from lessons.texts import article_number
+
+    cited = {article_number(a) for lesson in read_lessons() for a in lesson["articles"]}
+    entries = glossary.articles()
+    assert cited <= set(entries)
+    for number in cited:
+        for language in ("en", "es", "fr", "ru"):
+            text = entries[number][language]
+            assert text["title"].strip() and text["text"].strip(), (number, language)
+
+
+@pytest.mark.django_db
+def test_glossary_of_a_report_lists_the_cited_articles(report):
+    numbers = [entry["number"] for entry in report.glossary]
+    assert numbers == sorted(numbers)
+    cited = {
+        a
+        for slug in report.lessons
+        for a in Lesson.objects.get(slug=slug).articles
+    }
+    assert {c for entry in report.glossary for c in entry["citations"]} == cited
