@@ -52,9 +52,8 @@ def download(client, export, fmt) -> bytes:
     return b"".join(response.streaming_content)
 
 
-def test_export_through_a_real_worker(
-    transactional_db, celery_worker, recorded, client_a, client_b, clean_exports
-):
+@pytest.mark.usefixtures("transactional_db", "celery_worker", "clean_exports")
+def test_export_through_a_real_worker(recorded, client_a, client_b):
     export = request_export(client_a, recorded)
     assert export.steps_total == 3 + 8
     export = wait_for(export.pk)
@@ -96,9 +95,8 @@ def test_export_through_a_real_worker(
     assert anonymous.status_code == 302
 
 
-def test_a_failed_export_is_retried_and_its_error_shown(
-    transactional_db, celery_worker, recorded, teacher_a, client_a, clean_exports
-):
+@pytest.mark.usefixtures("transactional_db", "celery_worker", "clean_exports")
+def test_a_failed_export_is_retried_and_its_error_shown(recorded, teacher_a, client_a):
     from config.celery import app
 
     export = DebriefExport.objects.create(session=recorded, requested_by=teacher_a, steps_total=11)
@@ -119,9 +117,8 @@ def test_a_failed_export_is_retried_and_its_error_shown(
     assert export.error.split(":")[0] in page
 
 
-def test_a_retry_can_succeed(
-    transactional_db, celery_worker, recorded, teacher_a, clean_exports
-):
+@pytest.mark.usefixtures("transactional_db", "celery_worker", "clean_exports")
+def test_a_retry_can_succeed(recorded, teacher_a):
     from config.celery import app
 
     export = DebriefExport.objects.create(session=recorded, requested_by=teacher_a, steps_total=11)

@@ -22,8 +22,14 @@ def test_the_matrix_covers_every_debrief_url():
 
 
 @pytest.fixture
-def world(recorded, teacher_a, teacher_b, client_a, client_b, tmp_path, settings):
+def media(tmp_path, settings):
+    """Keep this test's files in a temporary MEDIA_ROOT."""
     settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+@pytest.fixture
+def world(recorded, teacher_a, client_a, client_b, media):
     export = DebriefExport.objects.create(
         session=recorded, requested_by=teacher_a, status="done", files={"csv": "debrief.csv"}
     )

@@ -156,9 +156,5 @@ def test_glossary_covers_every_article_any_lesson_cites():
 def test_glossary_of_a_report_lists_the_cited_articles(report):
     numbers = [entry["number"] for entry in report.glossary]
     assert numbers == sorted(numbers)
-    cited = {
-        a
-        for slug in report.lessons
-        for a in Lesson.objects.get(slug=slug).articles
-    }
+    cited = {a for slug in report.lessons for a in Lesson.objects.get(slug=slug).articles}
     assert {c for entry in report.glossary for c in entry["citations"]} == cited

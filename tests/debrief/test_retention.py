@@ -1,0 +1,137 @@
+"""Retention: the purge deletes exactly the expired student data, and nothing else."""
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import ClassSession, Participant, Seat, SeatMove, Table
+from classroom.retention import purge_expired, purge_session
+from games.models import Match, MatchAction
+from lessons.models import DebriefExport, LessonMoment, Quiz, QuizAnswer
+from tests.debrief.recorded import record_session
+
+DAYS = settings.RETENTION_DAYS
+
+
+def student_data(session) -> dict[str, int]:
+    """Count every kind of student data a session holds."""
+    return {
+        "participants": Participant.objects.filter(session=session).count(),
+        "device_moves": SeatMove.objects.filter(participant__session=session).count(),
+        "tables": Table.objects.filter(session=session).count(),
+        "seats": Seat.objects.filter(table__session=session).count(),
+        "matches": Match.objects.filter(table__session=session).count(),
+        "actions": MatchAction.objects.filter(match__table__session=session).count(),
+        "moments": LessonMoment.objects.filter(session=session).count(),
+        "quizzes": Quiz.objects.filter(session=session).count(),
+        "answers": QuizAnswer.objects.filter(session=session).count(),
+        "exports": DebriefExport.objects.filter(session=session).count(),
+    }
+
+
+def with_export(session):
+    """Give the session a finished export with a file on disk; return its folder."""
+    export = DebriefExport.objects.create(session=session, status="done", files={"csv": "a.csv"})
+    export.folder().mkdir(parents=True)
+    (export.folder() / "a.csv").write_text("nickname\n")
+    participant = session.participants.first()
+    SeatMove.objects.create(participant=participant, device_id="new-device")
+    return export.folder()
+
+
+@pytest.fixture
+def sessions(teacher_a, teacher_b, tmp_path, settings):
+    """Old (expired), recent and open sessions of A, and an old one of B; all with data."""
+    settings.MEDIA_ROOT = tmp_path
+    made = {
+        "old": record_session(teacher_a, students=4, seed=1, name="old", ended_days_ago=DAYS + 1),
+        "recent": record_session(
+            teacher_a, students=4, seed=2, name="recent", ended_days_ago=DAYS - 1
+        ),
+        "open": record_session(teacher_a, students=4, seed=3, name="open"),
+        "other": record_session(teacher_b, students=4, seed=4, name="b", ended_days_ago=DAYS + 5),
+    }
+    ClassSession.objects.filter(pk=made["open"].pk).update(state="running", ended_at=None)
+    folders = {label: with_export(session) for label, session in made.items()}
+    return made, folders
+
+
+def assert_purged(session, folder):
+    assert all(count == 0 for count in student_data(session).values()), student_data(session)
+    assert not folder.exists()
+    session.refresh_from_db()
+    assert session.purged_at is not None
+
+
+def assert_untouched(session, folder):
+    counts = student_data(session)
+    assert counts["participants"] == 4 and counts["matches"] == 1
+    assert all(count > 0 for count in counts.values()), counts
+    assert folder.is_dir()
+    session.refresh_from_db()
+    assert session.purged_at is None
+
+
+@pytest.mark.django_db
+def test_purge_deletes_exactly_the_expired_data(sessions, teacher_a):
+    made, folders = sessions
+    before = {label: student_data(session) for label, session in made.items()}
+    assert purge_expired(DAYS) == 8  # the participants of "old" and "other"
+    assert_purged(made["old"], folders["old"])
+    assert_purged(made["other"], folders["other"])
+    for label in ("recent", "open"):
+        assert student_data(made[label]) == before[label]
+        assert_untouched(made[label], folders[label])
+    # What is not student data stays: the sessions' records, the teachers, the lessons.
+    assert ClassSession.objects.count() == 4
+    teacher_a.refresh_from_db()
+    assert purge_expired(DAYS) == 0  # nothing left to delete
+
+
+@pytest.mark.django_db
+def test_moving_the_clock_expires_the_recent_session(sessions):
+    made, folders = sessions
+    purge_expired(DAYS)
+    two_days_later = timezone.now() + timedelta(days=2)
+    assert purge_expired(DAYS, now=two_days_later) == 4
+    assert_purged(made["recent"], folders["recent"])
+    assert_untouched(made["open"], folders["open"])  # not ended: never expires
+
+
+@pytest.mark.django_db
+def test_the_teacher_deletes_a_session_at_once(sessions, client_a, client_b):
+    made, folders = sessions
+    url = reverse("lessons:delete_session_data", args=[made["open"].pk])
+    assert client_b.post(url).status_code == 404
+    assert_untouched(made["open"], folders["open"])
+    response = client_a.post(url)
+    assert response.status_code == 302
+    assert_purged(made["open"], folders["open"])
+    made["open"].refresh_from_db()
+    assert made["open"].state == "finished"  # an open session is ended first
+    assert_untouched(made["recent"], folders["recent"])
+    page = client_a.get(made["open"].get_absolute_url()).content.decode()
+    assert "student data of this session was deleted" in page
+
+
+@pytest.mark.django_db
+def test_purge_session_counts_what_it_deleted(sessions):
+    made, _folders = sessions
+    counts = purge_session(made["recent"])
+    assert counts["participants"] == 4 and counts["matches"] == 1
+    assert counts["debrief_exports"] == 1 and counts["quiz_answers"] > 0
+
+
+@pytest.mark.services
+def test_the_beat_task_purges_in_a_real_worker(transactional_db, celery_worker, teacher_a):
+    from config.celery import app
+
+    old = record_session(teacher_a, students=4, seed=5, name="old", ended_days_ago=DAYS + 1)
+    recent = record_session(teacher_a, students=4, seed=6, name="new", ended_days_ago=DAYS - 1)
+    result = app.send_task("classroom.tasks.purge_expired_sessions")
+    assert result.get(timeout=60) == 4
+    assert all(count == 0 for count in student_data(old).values())
+    assert student_data(recent)["matches"] == 1 and student_data(recent)["answers"] > 0
