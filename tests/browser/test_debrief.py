@@ -1,0 +1,66 @@
+"""In Chromium: the teacher exports a session's debrief, watches it progress, gets the PDF."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.debrief.recorded import record_session
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "Browser-teacher-passw0rd"
+TIMEOUT = 15_000
+
+
+@pytest.fixture
+def teacher(django_user_model):
+    return django_user_model.objects.create_user(username="ms-debrief", password=PASSWORD)
+
+
+@pytest.mark.usefixtures("celery_worker")
+def test_teacher_exports_the_debrief_and_downloads_the_pdf(
+    browser, live_server_url, teacher, artifacts_dir
+):
+    session = record_session(teacher, students=6, table_size=3, seed=21)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{live_server_url}/login/")
+    page.get_by_label("Username").fill("ms-debrief")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My classes")).to_be_visible()
+
+    page.goto(f"{live_server_url}{session.get_absolute_url()}")
+    page.get_by_role("button", name="Export debrief").click()
+    expect(page.get_by_role("heading", name="Debrief export")).to_be_visible()
+    progress = page.locator("#debrief-progress progress")
+    expect(progress).to_be_visible()
+    total = 2 + 8  # two tables, then the fixed steps
+    expect(progress).to_have_attribute("max", str(total))
+    # htmx polls every second until the last step is done.
+    status = page.get_by_role("status")
+    expect(status).to_contain_text(f"Done: step {total} of {total}", timeout=60_000)
+    expect(progress).to_have_attribute("value", str(total))
+    page.screenshot(path=artifacts_dir / "debrief-done.png", full_page=True)
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download the PDF").click()
+    download = download_info.value
+    assert re.fullmatch(r"debrief-[A-Z0-9]{6}-\d+\.pdf", download.suggested_filename)
+    target = artifacts_dir / download.suggested_filename
+    download.save_as(target)
+    assert target.read_bytes().startswith(b"%PDF")
+
+    # The HTML report opens in the browser, with its charts, and links to the replay.
+    page.get_by_role("link", name="Open the report").click()
+    expect(page.get_by_role("heading", name="Discussion prompts")).to_be_visible()
+    assert page.locator("svg.chart").count() >= 3
+    page.screenshot(path=artifacts_dir / "debrief-report.png", full_page=True)
+    page.get_by_role("link", name="Replay this match move by move").first.click()
+    expect(page.get_by_role("heading", name="Replay of table 1")).to_be_visible()
+    page.get_by_role("link", name="Next").click()
+    expect(page.get_by_text("Move 1 of")).to_be_visible()
+    page.screenshot(path=artifacts_dir / "debrief-replay.png", full_page=True)
+    context.close()
