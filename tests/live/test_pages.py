@@ -171,3 +171,12 @@ def test_a_student_moves_to_another_device_once_the_teacher_approves(school_clas
     assert move.status == "done"
     moved = old_device.get(f"/play/{session.join_code}/")  # the old device lost the place
     assert moved.status_code == 403 and "another device" in moved.content.decode()
+
+
+def test_the_form_keeps_its_csrf_check_and_json_needs_none(school_class):
+    session = open_session(school_class)
+    strict = Client(enforce_csrf_checks=True)
+    form = strict.post("/join/", {"code": session.join_code, "nickname": "Formy"})
+    assert form.status_code == 403
+    program = post_json(strict, {"code": session.join_code, "nickname": "Robo"})
+    assert program.status_code == 201
