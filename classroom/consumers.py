@@ -6,6 +6,7 @@ is refused with close code 4403. On every change an action function broadcasts
 database, so a reconnecting page always gets the current state.
 """
 
+import asyncio
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -21,6 +22,8 @@ from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
 
 CLOSE_REFUSED = 4403
+# Dashboard changes closer together than this are rendered once.
+DASHBOARD_COALESCE_SECONDS = 0.25
 CLOSE_REMOVED = 4001
 CLOSE_ENDED = 4000
 
@@ -153,6 +156,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
     """Push the teacher's live tables (seats, presence, turns, scores, news) as they change."""
 
     group: str | None = None
+    render_task: asyncio.Task | None = None
 
     async def connect(self):
         """Accept the session's teacher only."""
@@ -168,7 +172,9 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         await self.push()
 
     async def disconnect(self, code):
-        """Leave the dashboard's group."""
+        """Leave the dashboard's group; drop a pending render."""
+        if self.render_task is not None:
+            self.render_task.cancel()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -176,7 +182,16 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         """Ignore what the page sends: controls are HTTP forms."""
 
     async def dashboard_changed(self, event):
-        """Re-render the tables after a move, a presence change or a control."""
+        """Re-render the tables after a move, a presence change or a control.
+
+        Changes that arrive within DASHBOARD_COALESCE_SECONDS make one render (bots
+        at many tables would otherwise re-render the page for every move).
+        """
+        if self.render_task is None or self.render_task.done():
+            self.render_task = asyncio.create_task(self.push_soon())
+
+    async def push_soon(self):
+        await asyncio.sleep(DASHBOARD_COALESCE_SECONDS)
         await self.push()
 
     async def push(self):
