@@ -63,9 +63,10 @@ async def drive(
     outcome = {"over": False, "version": 0, "stopped_on": None, "results": []}
 
     async def play(joined: dict) -> None:
-        ws_url = base_url.replace("http://", "ws://") + joined["ws"] + "?token="
+        base = joined.get("base", base_url)  # a seat may use another server
+        ws_url = base.replace("http://", "ws://") + joined["ws"] + "?token="
         async with websockets.connect(
-            ws_url + quote(joined["token"]), max_size=2**23, origin=base_url
+            ws_url + quote(joined["token"]), max_size=2**23, origin=base
         ) as ws:
             acted_on = None
             while not done.is_set():
