@@ -67,12 +67,17 @@ def test_act_carries_the_version_and_the_action_unchanged(seat_page):
     assert table.version == 1  # the engine accepted it
 
 
-def test_a_version_gap_asks_for_a_resync(seat_page):
+def test_a_version_gap_is_drawn_without_a_resync(seat_page):
+    """Every state is a full view: the page takes the new version and acts on it."""
     table = FakeTable(first_turn(), bots=False)
     page = seat_page(table)
     table.version += 2  # two changes the page never saw
     table.broadcast(table.state_message([]))
-    wait_for_sent(page, table, "resync")
+    play_first_card(page)
+    wait_for_sent(page, table, "act")
+
+    assert sent(table, "act")[0]["version"] == 2
+    assert sent(table, "resync") == []
 
 
 def test_reconnects_after_a_drop_and_resyncs(seat_page):

@@ -126,8 +126,9 @@ export class TableConnection {
         if (this.version !== null && message.version < this.version) return; // overtaken
         const gap = this.version !== null && message.version > this.version + 1;
         this.version = message.version;
+        // Every state is a full view, so a skipped version needs no resync (which
+        // would resend the whole card catalogue over the classroom's Wi-Fi).
         this.emit("state", message, { gap });
-        if (gap) this.resync();
         break;
       }
       case "error":
