@@ -23,8 +23,9 @@ from games.registry import get_game
 from lessons import results
 from lessons.links import event_qualifier, lesson_for_event
 from lessons.models import Lesson, LessonMoment, QuizAnswer
+from lessons.reports import prompts, render
 from lessons.reports.glossary import glossary_for
-from lessons.texts import lesson_content, session_teacher
+from lessons.texts import article_number, lesson_content, session_teacher
 
 # The engine events a teacher wants on a table's timeline.
 NOTABLE = (
@@ -117,7 +118,6 @@ class Report:
     moment_counts: Counter  # slug -> lesson cards shown (LessonMoment rows)
     article_counts: Counter  # article number -> times
     questions: list = field(default_factory=list)  # lessons.results.QuestionResult
-    progress: list = field(default_factory=list)  # lessons.results.StudentProgress
     students_lines: list[StudentLine] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
     glossary: list[dict] = field(default_factory=list)
@@ -367,8 +367,6 @@ def _label(report: Report) -> None:
 
 def build(session, step=lambda label: None, charts=True) -> Report:
     """Gather the whole report of a session; call ``step`` after each unit of work."""
-    from lessons.reports import prompts
-
     language = session.language
     started = session.started_at
     ended = session.ended_at
@@ -386,7 +384,7 @@ def build(session, step=lambda label: None, charts=True) -> Report:
         date=started or session.created_at,
         ended=ended,
         duration_minutes=duration,
-        students=session.participants.filter(kicked=False).count(),
+        students=session.participants.count(),
         tables=[],
         lessons={},
         lesson_counts=Counter(),
@@ -411,8 +409,6 @@ def build(session, step=lambda label: None, charts=True) -> Report:
     report.questions = results.question_results(session)
     slugs.update(result.question.lesson.slug for result in report.questions)
     report.lessons = _lesson_cards(slugs, session, language)
-    from lessons.texts import article_number
-
     _label(report)
     for slug, times in report.lesson_counts.items():
         numbers = {article_number(a) for a in report.lessons.get(slug, {}).get("articles", [])}
@@ -420,11 +416,8 @@ def build(session, step=lambda label: None, charts=True) -> Report:
             report.article_counts[number] += times
     step("concepts")
     if charts:
-        from lessons.reports import render
-
         render.draw_charts(report)
     step("charts")
-    report.progress = results.student_progress(session)
     report.students_lines = student_lines(session, report.tables)
     report.prompts = prompts.discussion_prompts(report)
     citations = [a for lesson in report.lessons.values() for a in lesson["articles"]]
