@@ -61,6 +61,12 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
     page.get_by_role("link", name="Replay this match move by move").first.click()
     expect(page.get_by_role("heading", name="Replay of table 1")).to_be_visible()
     page.get_by_role("link", name="Next").click()
-    expect(page.get_by_text("Move 1 of")).to_be_visible()
+    expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 1 of \d+"))
+    page.locator("#move-slider").fill("12")  # the slider moves the replay at once
+    expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 12 of \d+"))
+    expect(page.locator("#replay-move")).to_contain_text("Move 12, by")
+    assert page.url.endswith("?move=12")
+    page.get_by_role("link", name="Previous").click()
+    expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 11 of \d+"))
     page.screenshot(path=artifacts_dir / "debrief-replay.png", full_page=True)
     context.close()
