@@ -205,6 +205,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.find_table()
         elif kind == "act":
             await self.act(message)
+        elif kind == "dismiss":
+            await self.dismiss(message)
         else:
             await self.send_error(
                 "bad_message",
@@ -241,6 +243,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Apply the action (sync); return the error message to send, or None."""
         table = Table.objects.select_related("session", "match").get(pk=self.table_id)
         current = table.match.version
+        if live.lesson_pause(table.match_id) is not None:
+            return self.error(
+                "lesson_pause",
+                gettext_noop("Wait a moment: everyone at the table reads the lesson first."),
+                current,
+            )
         if (
             table.paused
             or table.session.state == ClassSession.State.PAUSED
@@ -265,6 +273,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             return self.error(refusal.code, refusal.message, current, refusal.params)
         return None
 
+    async def dismiss(self, message: dict) -> None:
+        """A lesson card was read: the seat is no longer waited for (the projector's
+        teacher, with ``"all": true``, ends the lesson pause for the whole table)."""
+        moment = message.get("moment")
+        everyone = message.get("all") is True and self.seat is None
+        if self.table_id is None or not (isinstance(moment, int) or everyone):
+            await self.send_error(
+                "bad_message",
+                message_in(self.language, gettext_noop("A dismiss needs the moment's id.")),
+                self.last_version,
+            )
+            return
+        if self.seat is None and not everyone:
+            return  # the projector only hides its card
+        await database_sync_to_async(self.dismiss_now)(moment, everyone)
+
+    def dismiss_now(self, moment: int | None, everyone: bool) -> None:
+        match_id = Table.objects.values_list("match_id", flat=True).get(pk=self.table_id)
+        live.dismiss_lesson(match_id, moment, self.seat, everyone=everyone)
+
     def error(self, code: str, template: str, version: int, params: dict | None = None) -> dict:
         return {
             "type": "error",
@@ -279,6 +307,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         """A new version: send this seat's own state."""
         if self.last_version is None or event["version"] > self.last_version:
             await self.send_state()
+
+    async def table_lesson(self, event):
+        """A lesson moment: the seats involved and the projector show its card."""
+        if self.seat is not None and self.seat not in event["seats"]:
+            return
+        await self.send_json(
+            {
+                "type": "lesson",
+                "moment": event["moment"],
+                "lesson": event["lesson"],
+                "event": event["event"],
+                "seats": event["seats"],
+                "pause": event["pause"],
+            }
+        )
+
+    async def table_lesson_dismissed(self, event):
+        """Someone dismissed a lesson card; once nobody is waited for, play goes on."""
+        await self.send_json(
+            {"type": "lesson_dismissed", "moment": event["moment"], "waiting": event["waiting"]}
+        )
+        if event["over"]:
+            await self.send_state(force=True)
 
     async def table_paused(self, event):
         await self.send_json({"type": "paused"})

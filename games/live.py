@@ -17,6 +17,7 @@ from functools import cache as memoize
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -25,7 +26,7 @@ from classroom.actions import do_forget_stale_connections
 from classroom.broadcast import dashboard_group, send_group, table_group
 from classroom.models import ClassSession, Seat, Table
 from games.engine import IllegalAction
-from games.matches import Applied, MatchPaused, apply_action, load_state
+from games.matches import Applied, MatchPaused, apply_action, load_state, set_paused
 from games.models import Match, MatchAction, MatchTimer
 from games.registry import get_game
 
@@ -61,6 +62,7 @@ class TableSnapshot:
     state: object
     seats: list[Seat]
     paused: bool
+    lesson_pause: dict | None = None
 
     def name_of(self, seat_number: int) -> str:
         """Return the nickname (or bot name) at a seat."""
@@ -80,7 +82,7 @@ def load_table(table_id: int) -> TableSnapshot:
         or match.status == Match.Status.PAUSED
         or table.session.state == ClassSession.State.PAUSED
     )
-    return TableSnapshot(table, match, load_state(match), seats, paused)
+    return TableSnapshot(table, match, load_state(match), seats, paused, lesson_pause(match.pk))
 
 
 def players(snap: TableSnapshot) -> list[dict]:
@@ -204,6 +206,7 @@ def state_message(
         "paused": snap.paused,
         "over": snap.state.is_over(),
         "result": snap.state.result() if snap.state.is_over() else None,
+        "lesson_pause": lesson_pause_message(snap.lesson_pause),
         "server_time": iso(timezone.now()),
     }
 
@@ -212,9 +215,20 @@ def state_message(
 
 
 def act(match_id: int, seat: int | None, action: dict, expected_version: int | None) -> Applied:
-    """Apply an action as the match's one writer, then tell the table and schedule."""
+    """Apply an action as the match's one writer, then tell the table and schedule.
+
+    After the commit, the lesson moments of the action's events are recorded and sent
+    (see ``lesson_moments``); in the session's "pause" lesson mode the match pauses
+    until the players shown the lesson dismiss it, so no action (a bot's, a timer's)
+    is accepted meanwhile.
+    """
+    if lesson_pause(match_id) is not None:
+        raise MatchPaused()
     applied = apply_action(match_id, seat, action, expected_version)
+    lessons = lesson_moments(applied.match, applied.events)
     after_change(applied.match)
+    for message in lessons:
+        send_group(table_group(message["table"]), message)
     return applied
 
 
@@ -228,6 +242,185 @@ def after_change(match: Match) -> None:
             {"type": "dashboard.changed", "reason": "move", "table": table.pk},
         )
     schedule(match)
+
+
+# Lesson moments (issue 5): the GDPR lesson an event opens, shown to the seats involved
+
+
+# How long a lesson pause is remembered when nobody dismisses it (the teacher can).
+LESSON_PAUSE_SECONDS = 6 * 3600
+
+
+def lesson_pause_key(match_id: int) -> str:
+    return f"live:lesson-pause:{match_id}"
+
+
+def lesson_pause(match_id: int) -> dict | None:
+    """Return the match's lesson pause, or None: ``{"moments": [{"moment", "event",
+    "lesson", "seats", "waiting"}]}``, ``waiting`` the human seats yet to dismiss."""
+    return cache.get(lesson_pause_key(match_id))
+
+
+def lesson_pause_message(pause: dict | None) -> dict | None:
+    """Return the ``lesson_pause`` field of a ``state`` message."""
+    if not pause:
+        return None
+    waiting = sorted({seat for moment in pause["moments"] for seat in moment["waiting"]})
+    return {"waiting": waiting, "moments": pause["moments"]}
+
+
+def _lesson_json(card: dict) -> dict:
+    """Return a lesson card as the protocol's ``lesson`` object."""
+    return {
+        "slug": card["lesson"],
+        "title": card["title"],
+        "short": card["short"],
+        "articles": card["articles"],
+        "more_url": card["url"],
+    }
+
+
+def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
+    """Record the lesson moments of an accepted action's events; return the group events.
+
+    One moment per lesson the events open (seats merged), recorded for each seat
+    involved; a frequent lesson (a capture) only the first time at the table. In the
+    "pause" mode, the match pauses until the human seats shown the lesson dismiss it.
+    A failure here is logged: the move itself is committed already.
+    """
+    try:
+        return _lesson_moments(match, events)
+    except Exception:
+        logger.exception("lesson moments of match %s failed", match.pk)
+        return []
+
+
+def _lesson_moments(match: Match, events: list[dict]) -> list[dict]:
+    from lessons import actions as lessons
+    from lessons import links
+
+    if not events:
+        return []
+    table = Table.objects.select_related("session").filter(match=match).first()
+    if table is None:
+        return []
+    session = table.session
+    mode = lessons.lesson_mode(session)
+    if mode == lessons.Mode.OFF:
+        return []
+    found: dict[int, list] = {}
+    for event in events:
+        lesson = links.lesson_for_event(match.game, event)
+        if lesson is None:
+            continue
+        if links.once_per_table(match.game, event) and lessons.seen_at_table(
+            session, table.number, lesson
+        ):
+            continue
+        seats = lessons.seats_involved(event)
+        if lesson.pk in found:
+            found[lesson.pk][2] = sorted(set(found[lesson.pk][2]) | set(seats))
+        else:
+            found[lesson.pk] = [lesson, event, seats]
+    if not found:
+        return []
+    humans = {
+        seat.number
+        for seat in table.seats.select_related("participant")
+        if seat.participant_id is not None and not seat.bot_kind
+    }
+    pause = mode == lessons.Mode.PAUSE and match.status != Match.Status.FINISHED
+    messages = []
+    for lesson, event, seats in found.values():
+        moments = lessons.do_record_event(
+            session, match.game, event, table=table.number, seats=seats
+        )
+        waiting = [seat for seat in seats if seat in humans] if pause else []
+        messages.append(
+            {
+                "type": "table.lesson",
+                "table": table.pk,
+                "moment": moments[0].pk,
+                "lesson": _lesson_json(lessons.lesson_card(lesson, session)),
+                "event": event["type"],
+                "seats": seats,
+                "pause": bool(waiting),
+                "waiting": waiting,
+            }
+        )
+    held = [message for message in messages if message["waiting"]]
+    if held:
+        _start_lesson_pause(match, held)
+        send_group(
+            dashboard_group(session.pk),
+            {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
+        )
+    return messages
+
+
+def _start_lesson_pause(match: Match, held: list[dict]) -> None:
+    """Pause the match (its timers stop) until the waiting seats dismiss the lessons."""
+    keep = ("moment", "event", "lesson", "seats", "waiting")
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=match.pk)  # one writer of the pause
+        pause = lesson_pause(match.pk) or {"moments": []}
+        pause["moments"] += [{key: message[key] for key in keep} for message in held]
+        cache.set(lesson_pause_key(match.pk), pause, LESSON_PAUSE_SECONDS)
+    paused = set_paused(match.pk, True)
+    match.status, match.paused_at = paused.status, paused.paused_at
+
+
+def dismiss_lesson(
+    match_id: int, moment: int | None, seat: int | None, everyone: bool = False
+) -> dict | None:
+    """A seat dismissed a lesson card (``everyone``: the teacher, for the whole table).
+
+    Return ``{"moment", "waiting", "over"}`` when the lesson pause changed, else None
+    (no pause, or this seat was not waited for). When nobody is left waiting the match
+    resumes, unless the teacher paused the table or the session meanwhile.
+    """
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=match_id)
+        pause = lesson_pause(match_id)
+        if not pause:
+            return None
+        changed = False
+        for entry in pause["moments"]:
+            if everyone and entry["waiting"]:
+                entry["waiting"], changed = [], True
+            elif entry["moment"] == moment and seat in entry["waiting"]:
+                entry["waiting"] = [other for other in entry["waiting"] if other != seat]
+                changed = True
+        if not changed:
+            return None
+        pause["moments"] = [entry for entry in pause["moments"] if entry["waiting"]]
+        over = not pause["moments"]
+        if over:
+            cache.delete(lesson_pause_key(match_id))
+        else:
+            cache.set(lesson_pause_key(match_id), pause, LESSON_PAUSE_SECONDS)
+    waiting = (lesson_pause_message(pause) or {}).get("waiting", [])
+    table = Table.objects.select_related("session").filter(match_id=match_id).first()
+    if over:
+        _end_lesson_pause(match_id, table)
+    if table is not None:
+        send_group(
+            table_group(table.pk),
+            {"type": "table.lesson_dismissed", "moment": moment, "waiting": waiting, "over": over},
+        )
+        send_group(
+            dashboard_group(table.session_id),
+            {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
+        )
+    return {"moment": moment, "waiting": waiting, "over": over}
+
+
+def _end_lesson_pause(match_id: int, table: Table | None) -> None:
+    """Resume the match after a lesson pause (its timers move later by the pause)."""
+    if table is not None and (table.paused or table.session.state == ClassSession.State.PAUSED):
+        return  # the teacher's pause goes on; their resume restarts the match
+    match = set_paused(match_id, False)
+    schedule(match, again=True)
 
 
 def bot_seats(match: Match) -> dict[int, str]:

@@ -85,3 +85,13 @@ def lesson_for_event(game, event: dict) -> Lesson | None:
         return link.lesson
     card_id = event.get(link.card_field)
     return lesson_for_card(game, card_id) if isinstance(card_id, str) else None
+
+
+def once_per_table(game, event: dict) -> bool:
+    """Tell whether an event's lesson is a frequent one, shown once per table.
+
+    A link that takes its lesson from a card the event names (a capture: the captured
+    card's lesson) fires on most turns; live play shows such a lesson once per table.
+    """
+    link = event_link(game, event)
+    return bool(link is not None and link.card_field)

@@ -1,0 +1,234 @@
+"""Lesson moments in live play, on the real Redis channel layer (issue 5, item 3).
+
+A Sanction played at a table sends the Sanction lesson to the seats involved and to
+the projector and records one LessonMoment per seat; in the "pause" lesson mode the
+table accepts no action until the players shown the card dismissed it; "off" sends
+nothing and records nothing.
+"""
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from classroom import actions
+from classroom.models import Table
+from games.matches import sync_timers
+from games.models import Match, MatchTimer
+from lessons.actions import do_set_lesson_mode
+from lessons.models import LessonMoment
+from tests.classroom.channels_testing import in_own_event_loop
+from tests.games.arrange import Picker, arrange
+from tests.live.conftest import open_session, seat_students
+from tests.live.helpers import TIMEOUT, connect, play_socket, watch_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def sanction_table(school_class, mode, language="en"):
+    """Start a two-seat session whose seat 0 holds a Sanction and seat 1 a Data-Treasure.
+
+    Return the session, the table, seat 0's Sanction card id and the seats' participants.
+    """
+    session = open_session(school_class, table_size=2, language=language)
+    seat_students(session, "Ana", "Ben")
+    do_set_lesson_mode(session, mode)
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    pick = Picker("standard")
+    card = pick("sanction")
+    state = arrange(
+        variant="standard",
+        hands={0: [card, pick(colour="red")], 1: [pick(colour="blue")]},
+        treasures={1: [(pick("purpose"), pick.many(6, colour="red"))]},
+    )
+    match = Match.objects.get(pk=table.match_id)
+    match.snapshot = state.to_json()
+    match.save(update_fields=["snapshot"])
+    MatchTimer.objects.filter(match=match).delete()
+    sync_timers(match, state)
+    people = {seat.number: seat.participant for seat in table.seats.all()}
+    return session, table, card, people
+
+
+async def next_of(communicator, kind: str) -> dict:
+    """Return the next message of type ``kind``, skipping every other type."""
+    while True:
+        message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+        if message["type"] == kind:
+            return message
+
+
+async def collect(communicator, *kinds: str) -> dict[str, dict]:
+    """Return the next message of each of ``kinds`` (whatever their order), by type."""
+    got: dict[str, dict] = {}
+    while len(got) < len(kinds):
+        message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+        if message["type"] in kinds and message["type"] not in got:
+            got[message["type"]] = message
+    return got
+
+
+async def send(communicator, message: dict) -> None:
+    await communicator.send_to(text_data=json.dumps(message))
+
+
+async def open_table(session, table, people, teacher_client):
+    sockets = {n: play_socket(session, p) for n, p in people.items()}
+    states = {n: (await connect(c))[1] for n, c in sockets.items()}
+    projector = watch_socket(table, teacher_client)
+    await connect(projector)
+    return sockets, states, projector
+
+
+def moments(session):
+    return list(
+        LessonMoment.objects.filter(session=session)
+        .order_by("seat")
+        .values_list("table", "seat", "lesson__slug", "event")
+    )
+
+
+@in_own_event_loop
+async def test_a_sanction_sends_its_lesson_to_the_seats_involved_and_the_projector(
+    school_class, teacher_client
+):
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "show")
+    sockets, states, projector = await open_table(session, table, people, teacher_client)
+    attack = {"type": "attack", "card": card, "target": 1}
+    assert attack in states[0]["legal_actions"]
+    await send(sockets[0], {"type": "act", "version": 0, "action": attack})
+
+    got = {}
+    for name, communicator in (("ana", sockets[0]), ("ben", sockets[1]), ("p", projector)):
+        got[name] = await collect(communicator, "lesson", "state")
+        lesson = got[name]["lesson"]
+        assert lesson["event"] == "attack" and lesson["seats"] == [0, 1]
+        assert lesson["pause"] is False and isinstance(lesson["moment"], int)
+        card_json = lesson["lesson"]
+        assert card_json["slug"] == "sanctions"
+        assert card_json["title"] and card_json["short"]
+        assert card_json["articles"] == ["58(2)", "83(4)", "83(5)"]
+        assert card_json["more_url"] == "/lessons/sanctions/"
+    assert await sync_to_async(moments)(session) == [
+        (table.number, 0, "sanctions", "attack"),
+        (table.number, 1, "sanctions", "attack"),
+    ]
+
+    # "show" never blocks: the victim answers at once
+    state = got["ben"]["state"]
+    assert state["lesson_pause"] is None and state["legal_actions"] == [{"type": "accept"}]
+    await send(sockets[1], {"type": "act", "version": 1, "action": {"type": "accept"}})
+    lost = await next_of(sockets[1], "lesson")
+    assert lost["event"] == "treasures_lost" and lost["lesson"]["slug"] == "sanctions"
+    assert lost["seats"] == [1]
+    for communicator in (*sockets.values(), projector):
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_the_lesson_card_is_in_the_session_language(school_class, teacher_client):
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "show", "fr")
+    sockets, _states, projector = await open_table(session, table, people, teacher_client)
+    await send(
+        sockets[0],
+        {"type": "act", "version": 0, "action": {"type": "attack", "card": card, "target": 1}},
+    )
+    lesson = await next_of(sockets[1], "lesson")
+    assert lesson["lesson"]["title"].startswith("Sanctions")
+    assert lesson["lesson"]["title"] != "Sanctions: warnings, bans and big fines"
+    for communicator in (*sockets.values(), projector):
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_in_pause_mode_the_table_waits_until_everyone_dismissed(school_class, teacher_client):
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "pause")
+    sockets, _states, projector = await open_table(session, table, people, teacher_client)
+    await send(
+        sockets[0],
+        {"type": "act", "version": 0, "action": {"type": "attack", "card": card, "target": 1}},
+    )
+    lessons = {n: await next_of(c, "lesson") for n, c in sockets.items()}
+    moment = lessons[0]["moment"]
+    assert lessons[0]["pause"] is True and lessons[1]["moment"] == moment
+    assert (await next_of(projector, "lesson"))["pause"] is True
+    match = await sync_to_async(Match.objects.get)(pk=table.match_id)
+    assert match.status == Match.Status.PAUSED  # its timers stop
+
+    # the victim may not answer while the lesson is up
+    await send(sockets[1], {"type": "act", "version": 1, "action": {"type": "accept"}})
+    error = await next_of(sockets[1], "error")
+    assert error["code"] == "lesson_pause" and error["message"]
+
+    await send(sockets[0], {"type": "dismiss", "moment": moment})
+    dismissed = await next_of(sockets[1], "lesson_dismissed")
+    assert dismissed == {"type": "lesson_dismissed", "moment": moment, "waiting": [1]}
+    await send(sockets[1], {"type": "act", "version": 1, "action": {"type": "accept"}})
+    assert (await next_of(sockets[1], "error"))["code"] == "lesson_pause"
+
+    await send(sockets[1], {"type": "dismiss", "moment": moment})
+    assert (await next_of(sockets[0], "lesson_dismissed"))["waiting"] == [1]  # Ana's own
+    assert (await next_of(sockets[0], "lesson_dismissed"))["waiting"] == []
+    assert (await next_of(sockets[1], "lesson_dismissed"))["waiting"] == []
+    state = await next_of(sockets[1], "state")
+    assert state["lesson_pause"] is None and state["paused"] is False
+    assert state["legal_actions"] == [{"type": "accept"}]
+    await send(sockets[1], {"type": "act", "version": 1, "action": {"type": "accept"}})
+    state = await next_of(sockets[0], "state")
+    while state["version"] < 2:  # the state sent when the pause ended comes first
+        state = await next_of(sockets[0], "state")
+    match = await sync_to_async(Match.objects.get)(pk=table.match_id)
+    assert match.version == 2
+    for communicator in (*sockets.values(), projector):
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_the_teacher_dismisses_for_the_table_and_bots_never_block(
+    school_class, teacher_client, celery_worker
+):
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "pause")
+    # Ben's seat goes to a bot: only Ana (the attacker) is waited for
+    seat = await sync_to_async(lambda: table.seats.get(number=1))()
+    await sync_to_async(actions.do_hand_seat_to_bot)(seat, True)
+    sockets, _states, projector = await open_table(session, table, {0: people[0]}, teacher_client)
+    await send(
+        sockets[0],
+        {"type": "act", "version": 0, "action": {"type": "attack", "card": card, "target": 1}},
+    )
+    got = await collect(sockets[0], "lesson", "state")
+    lesson, state = got["lesson"], got["state"]
+    assert state["lesson_pause"]["waiting"] == [0]
+    await send(projector, {"type": "dismiss", "moment": lesson["moment"], "all": True})
+    assert (await next_of(sockets[0], "lesson_dismissed"))["waiting"] == []
+    # the bot answers the Sanction once the lesson is over
+    for _ in range(100):
+        match = await sync_to_async(Match.objects.get)(pk=table.match_id)
+        if match.version >= 2:
+            break
+        await asyncio.sleep(0.1)
+    assert match.version >= 2
+    for communicator in (*sockets.values(), projector):
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_off_sends_no_lesson_and_records_none(school_class, teacher_client):
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "off")
+    sockets, _states, projector = await open_table(session, table, people, teacher_client)
+    await send(
+        sockets[0],
+        {"type": "act", "version": 0, "action": {"type": "attack", "card": card, "target": 1}},
+    )
+    for communicator in (*sockets.values(), projector):
+        assert (await next_of(communicator, "state"))["version"] == 1
+    await send(sockets[1], {"type": "act", "version": 1, "action": {"type": "accept"}})
+    for communicator in (*sockets.values(), projector):
+        state = await next_of(communicator, "state")
+        assert state["version"] == 2 and state["lesson_pause"] is None
+        assert await communicator.receive_nothing(timeout=0.5)
+    assert await sync_to_async(moments)(session) == []
+    for communicator in (*sockets.values(), projector):
+        await communicator.disconnect()
