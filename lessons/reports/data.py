@@ -321,7 +321,9 @@ def student_lines(session, tables: list[TableReport]) -> list[StudentLine]:
     for participant in participants:
         table, seat = seats.get(participant.pk, (None, None))
         score = table.scores[seat] if table else None
-        lessons = seen.get((table.number, seat), set()) | seen.get((table.number, None), set())
+        lessons = set()
+        if table is not None:
+            lessons = seen.get((table.number, seat), set()) | seen.get((table.number, None), set())
         answered, correct = answers.get(participant.pk, [0, 0])
         lines.append(
             StudentLine(
@@ -333,7 +335,7 @@ def student_lines(session, tables: list[TableReport]) -> list[StudentLine]:
                 sensitive=score["sensitive"] if score else None,
                 quiz_correct=correct,
                 quiz_answered=answered,
-                lessons_seen=len(lessons) if table else 0,
+                lessons_seen=len(lessons),
             )
         )
     return lines

@@ -158,3 +158,18 @@ def test_glossary_of_a_report_lists_the_cited_articles(report):
     assert numbers == sorted(numbers)
     cited = {a for slug in report.lessons for a in Lesson.objects.get(slug=slug).articles}
     assert {c for entry in report.glossary for c in entry["citations"]} == cited
+
+
+@pytest.mark.django_db
+def test_a_student_without_a_seat_gets_an_empty_line(recorded):
+    from classroom.identity import new_device_id
+    from classroom.models import Participant
+
+    Participant.objects.create(
+        session=recorded, nickname="Late", nickname_key="late", device_id=new_device_id()
+    )
+    report = data.build(recorded, charts=False)
+    late = next(line for line in report.students_lines if line.nickname == "Late")
+    assert (late.table, late.rank, late.score, late.lessons_seen) == (None, None, None, 0)
+    rows = list(csv.reader(io.StringIO(render.csv_text(report))))
+    assert ["Late", "", "", "", "", "", "0/0", "0"] in rows
