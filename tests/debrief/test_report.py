@@ -173,3 +173,25 @@ def test_a_student_without_a_seat_gets_an_empty_line(recorded):
     assert (late.table, late.rank, late.score, late.lessons_seen) == (None, None, None, 0)
     rows = list(csv.reader(io.StringIO(render.csv_text(report))))
     assert ["Late", "", "", "", "", "", "0/0", "0"] in rows
+
+
+@pytest.mark.django_db
+def test_a_session_ended_in_the_lobby_still_gives_a_report(teacher_a, tmp_path):
+    from classroom import actions
+
+    school_class = actions.do_create_class(teacher_a, "Empty")
+    session = actions.do_create_session(
+        school_class,
+        game="data_tycoon",
+        variant="expert",
+        language="en",
+        table_size=4,
+        bots_fill=True,
+    )
+    session = actions.do_end_session(session)
+    report = data.build(session)
+    assert report.tables == [] and report.prompts == [] and report.students_lines == []
+    html = render.render_html(report, for_pdf=True)
+    assert "No GDPR lesson came up" in html
+    render.write_pdf(html, tmp_path / "empty.pdf")
+    assert (tmp_path / "empty.pdf").read_bytes().startswith(b"%PDF")
