@@ -27,6 +27,13 @@ from games.registry import get_game
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://harness.test"
 NAMES = ["Alice Fox", "Bob Owl", "Robo"]
+SANCTION_LESSON = {
+    "slug": "sanctions",
+    "title": "Sanctions: warnings, bans and big fines",
+    "short": "A data protection authority can warn, ban a processing or fine a company.",
+    "articles": ["58(2)", "83(4)", "83(5)"],
+    "more_url": "/lessons/sanctions/",
+}
 
 
 def iso(moment: datetime) -> str:
@@ -92,6 +99,7 @@ class FakeTable:
         self.sockets = []
         self.cards = catalogue(state.variant)
         self.log = []
+        self.lesson_pause = None  # the state's lesson_pause field (docs/protocol.md)
 
     # --- the protocol ------------------------------------------------------------
 
@@ -149,8 +157,31 @@ class FakeTable:
             "deadline": self.deadline(view),
             "log": self.log_lines(events if events is not None else self.state.last_events),
             "paused": self.paused,
+            "over": self.state.is_over(),
+            "result": self.state.result() if self.state.is_over() else None,
+            "lesson_pause": self.lesson_pause,
             "server_time": iso(datetime.now(UTC)),
         }
+
+    def send_lesson(self, moment=7, *, lesson=None, event="attack", seats=(0, 1), pause=False):
+        """Send a ``lesson`` message to the page, as the server does after a special card;
+        in pause mode the table's state then carries ``lesson_pause`` until dismissed."""
+        message = {
+            "type": "lesson",
+            "moment": moment,
+            "lesson": lesson or SANCTION_LESSON,
+            "event": event,
+            "seats": list(seats),
+            "pause": pause,
+        }
+        if pause:
+            entry = {k: message[k] for k in ("moment", "event", "lesson", "seats")}
+            entry["waiting"] = [s for s in seats if s != 2]  # seat 2 is a bot
+            self.lesson_pause = {"waiting": entry["waiting"], "moments": [entry]}
+            self.paused = True
+        self.broadcast(message)
+        if pause:
+            self.broadcast(self.state_message([]))
 
     def broadcast(self, message):
         for ws in self.sockets:
@@ -173,6 +204,26 @@ class FakeTable:
             ws.send(json.dumps(self.state_message()))
         elif kind == "act":
             self.act(ws, message)
+        elif kind == "dismiss":
+            self.dismiss(message)
+
+    def dismiss(self, message):
+        """A seat dismissed a lesson card: end the harness's lesson pause for it."""
+        if not self.lesson_pause:
+            return
+        seat = None if message.get("all") else self.seat
+        for entry in self.lesson_pause["moments"]:
+            if message.get("all"):
+                entry["waiting"] = []
+            elif entry["moment"] == message.get("moment"):
+                entry["waiting"] = [s for s in entry["waiting"] if s != seat]
+        waiting = sorted({s for e in self.lesson_pause["moments"] for s in e["waiting"]})
+        self.broadcast(
+            {"type": "lesson_dismissed", "moment": message.get("moment"), "waiting": waiting}
+        )
+        if not waiting:
+            self.lesson_pause, self.paused = None, False
+            self.broadcast(self.state_message([]))
 
     def act(self, ws, message):
         if message.get("version") != self.version:

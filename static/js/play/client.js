@@ -4,7 +4,9 @@
  * a `resync`, notices version gaps, sends `act` with the version it saw, and measures the
  * clock offset from `server_time`. `boot(root)` wires it to the page: status line,
  * notices (paused, removed, ended), the error region, the countdown, the game log and the
- * board, which the renderer registered for the table's game draws.
+ * board, which the renderer registered for the table's game draws; the GDPR lesson
+ * cards (`lesson`, `lesson_dismissed`, a state's `lesson_pause`) and, once the game is
+ * over, the invitation to the quiz.
  *
  * UI strings come from Django's JavaScript catalog (`gettext`, `ngettext`, `interpolate`
  * are globals defined by /jsi18n/). */
@@ -158,6 +160,8 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     board: slot("board"),
     log: slot("log"),
     announcer: slot("announcer"),
+    lesson: slot("lesson"),
+    quiz: slot("quiz"),
   };
   const role = root.dataset.role || "seat";
   const shell = {
@@ -170,6 +174,11 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     closed: false,
     busyTimer: null,
     loggedVersion: null,
+    lesson: null, // the lesson card shown now: {moment, lesson, event, seats, pause}
+    lessonQueue: [],
+    dismissed: new Set(), // moments this page dismissed already
+    lessonPause: null, // the state's lesson_pause: {waiting, moments}
+    returnFocus: null,
   };
 
   function setStatus(text) {
@@ -202,6 +211,135 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     for (const line of lines) els.log.append(h("li", {}, line));
     while (els.log.children.length > LOG_LINES) els.log.firstElementChild.remove();
     els.log.parentElement.scrollTop = els.log.parentElement.scrollHeight;
+  }
+
+  // --- GDPR lesson cards ------------------------------------------------------------
+
+  function playerNames(seats) {
+    const players = (shell.hello && shell.hello.players) || [];
+    return seats.map((seat) => (players.find((p) => p.seat === seat) || {}).name || String(seat + 1));
+  }
+
+  function mySeat() {
+    return shell.hello ? shell.hello.seat ?? null : null;
+  }
+
+  /** The notice above the board: a lesson pause, the teacher's pause, or nothing. */
+  function showPauseNotice() {
+    const pause = shell.lessonPause;
+    root.classList.toggle("is-lesson-pause", Boolean(pause));
+    if (pause) {
+      const waiting = pause.waiting || [];
+      let text = gettext("Waiting for everyone to read the lesson");
+      if (waiting.length) text += ` (${interpolate(gettext("still reading: %s"), [playerNames(waiting).join(", ")])})`;
+      showNotice(text, "lesson");
+    } else {
+      showNotice(shell.paused ? gettext("The teacher has paused the game.") : "", "pause");
+    }
+  }
+
+  /** Queue a lesson card; show it now if no other card is up. */
+  function showLesson(item) {
+    if (!els.lesson || !item || !item.lesson) return;
+    if (shell.dismissed.has(item.moment)) return;
+    if (shell.lesson && shell.lesson.moment === item.moment) {
+      if (item.pause && !shell.lesson.pause) openLesson({ ...shell.lesson, pause: true });
+      return;
+    }
+    if (shell.lessonQueue.some((queued) => queued.moment === item.moment)) return;
+    if (shell.lesson) shell.lessonQueue.push(item);
+    else openLesson(item);
+  }
+
+  function openLesson(item) {
+    shell.lesson = item;
+    const lesson = item.lesson;
+    const articles = lesson.articles || [];
+    const gotIt = h("button", { type: "button", class: "button lesson-card__ok", onclick: () => closeLesson() }, gettext("Got it"));
+    const buttons = [
+      h(
+        "a",
+        { class: "button button--secondary lesson-card__more", href: lesson.more_url, target: "_blank", rel: "noopener" },
+        gettext("More"),
+        h("span", { class: "visually-hidden" }, ` ${gettext("about this lesson (opens in a new tab)")}`),
+      ),
+      gotIt,
+    ];
+    if (role !== "seat" && item.pause) {
+      buttons.push(
+        h("button", { type: "button", class: "button button--secondary lesson-card__all", onclick: () => closeLesson({ all: true }) },
+          gettext("Go on for the whole table")),
+      );
+    }
+    els.lesson.replaceChildren(
+      h("p", { class: "lesson-card__kicker" }, gettext("GDPR lesson")),
+      h("h2", { id: "lesson-card-title", class: "lesson-card__title" }, lesson.title),
+      h("p", { id: "lesson-card-short", class: "lesson-card__short" }, lesson.short),
+      articles.length
+        ? h("p", { class: "lesson-card__articles" },
+          interpolate(ngettext("GDPR article: %s", "GDPR articles: %s", articles.length), [articles.join(", ")]))
+        : null,
+      h("div", { class: "button-row" }, buttons),
+    );
+    els.lesson.hidden = false;
+    els.lesson.classList.toggle("lesson-card--pause", Boolean(item.pause));
+    root.classList.add("has-lesson");
+    if (item.pause && role === "seat") {
+      // The table waits for this player: take them to the card (focus returns after).
+      const active = document.activeElement;
+      if (active && active !== document.body && !els.lesson.contains(active)) shell.returnFocus = active;
+      gotIt.focus();
+    } else {
+      // Play goes on: never steal focus from the board, just say it.
+      announce(interpolate(gettext("GDPR lesson: %s"), [lesson.title]));
+    }
+  }
+
+  /** Dismiss the card shown now (tell the server), then show the next one. */
+  function closeLesson(options = {}) {
+    const item = shell.lesson;
+    if (!item) return;
+    shell.dismissed.add(item.moment);
+    const message = { type: "dismiss", moment: item.moment };
+    if (options.all) message.all = true;
+    if (!options.silent) connection.send(message);
+    const hadFocus = els.lesson.contains(document.activeElement);
+    shell.lesson = null;
+    const next = shell.lessonQueue.shift();
+    if (next) {
+      openLesson(next);
+      if (hadFocus) els.lesson.querySelector(".lesson-card__ok").focus();
+      return;
+    }
+    els.lesson.hidden = true;
+    els.lesson.replaceChildren();
+    root.classList.remove("has-lesson");
+    if (hadFocus) {
+      const back = shell.returnFocus;
+      shell.returnFocus = null;
+      if (back && back.isConnected && !back.disabled) back.focus();
+      else els.board.focus();
+    }
+  }
+
+  if (els.lesson) {
+    els.lesson.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closeLesson();
+      }
+    });
+  }
+
+  /** A state's lesson pause: show the cards this page still has to dismiss. */
+  function takeLessonPause(pause) {
+    shell.lessonPause = pause || null;
+    if (!pause) return;
+    const seat = mySeat();
+    for (const moment of pause.moments || []) {
+      const mine = role === "seat" ? (moment.waiting || []).includes(seat) : true;
+      if (mine) showLesson({ ...moment, pause: true });
+    }
   }
 
   function setBusy(busy) {
@@ -262,7 +400,9 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
         setBusy(false);
         shell.last = message;
         shell.paused = Boolean(message.paused);
-        showNotice(shell.paused ? gettext("The teacher has paused the game.") : "", "pause");
+        takeLessonPause(message.lesson_pause);
+        showPauseNotice();
+        if (els.quiz) els.quiz.hidden = !(role === "seat" && (message.over || (message.view && message.view.over)));
         shell.deadline = message.deadline || null;
         // A resync repeats the last action's lines: log each version once.
         if (shell.loggedVersion === null || message.version > shell.loggedVersion) addLog(message.log);
@@ -289,11 +429,20 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
             break;
           case "paused":
             shell.paused = true;
-            showNotice(gettext("The teacher has paused the game."), "pause");
+            showPauseNotice();
+            break;
+          case "lesson":
+            showLesson(message);
+            break;
+          case "lesson_dismissed":
+            if (shell.lessonPause) {
+              shell.lessonPause = { ...shell.lessonPause, waiting: message.waiting || [] };
+              showPauseNotice();
+            }
             break;
           case "resumed":
             shell.paused = false;
-            showNotice("");
+            showPauseNotice();
             announce(gettext("The game goes on."));
             break;
           case "presence":
@@ -324,6 +473,10 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
   );
 
   function act(action) {
+    if (shell.lessonPause) {
+      showError(gettext("Waiting for everyone to read the lesson"));
+      return false;
+    }
     if (shell.paused) {
       showError(gettext("The game is paused."));
       return false;
@@ -369,5 +522,5 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
   window.setInterval(tick, 500);
   setStatus(gettext("Connecting…"));
   connection.connect();
-  return { connection, shell };
+  return { connection, shell, closeLesson };
 }

@@ -1,0 +1,158 @@
+"""The GDPR lesson card of the browser client (issue 5), against the harness's table.
+
+The harness sends ``lesson`` messages and a state's ``lesson_pause`` as the server
+does (docs/protocol.md); the page shows the card beside the board (title, short
+explanation, articles, "More" in a new tab, "Got it"), sends ``dismiss``, manages
+focus, and in pause mode says that the table waits. The end screen invites to the quiz.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.ui.harness import FakeTable, find_state, serve_page
+
+pytestmark = [pytest.mark.browser]
+
+TIMEOUT = 10_000
+
+
+def first_turn():
+    return find_state(lambda s: s.ply == 0 and 0 in s.to_move(), variant="beginner")
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def opener(table, role="seat", template="games/play.html"):
+        context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        serve_page(page, table, role=role, template=template)
+        page.wait_for_selector(".board > section")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+def dismissals(table):
+    return [m for m in table.sent if m["type"] == "dismiss"]
+
+
+def wait_for(page, predicate):
+    for _ in range(100):
+        if predicate():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("condition not met")
+
+
+def test_a_lesson_card_shows_beside_the_board_without_blocking_it(open_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = open_page(table)
+    page.locator(".dt-cards--hand button.dt-card").first.focus()
+    table.send_lesson(moment=41)
+    card = page.locator('[data-slot="lesson"]')
+    expect(card).to_be_visible()
+    expect(card).to_have_attribute("role", "dialog")
+    expect(card).to_have_attribute("aria-labelledby", "lesson-card-title")
+    expect(card.locator("h2")).to_have_text("Sanctions: warnings, bans and big fines")
+    expect(card.locator(".lesson-card__short")).to_contain_text("fine a company")
+    expect(card.locator(".lesson-card__articles")).to_have_text(
+        "GDPR articles: 58(2), 83(4), 83(5)"
+    )
+    more = card.get_by_role("link", name="More")
+    expect(more).to_have_attribute("href", "/lessons/sanctions/")
+    expect(more).to_have_attribute("target", "_blank")
+    # "show": the card takes no focus and the hand stays playable
+    assert page.evaluate("document.activeElement.classList.contains('dt-card')")
+    expect(page.locator('[data-slot="notice"]')).to_be_hidden()
+    assert page.locator(".dt-cards--hand button.dt-card:not([disabled])").count() > 0
+    card.get_by_role("button", name="Got it").click()
+    expect(card).to_be_hidden()
+    wait_for(page, lambda: dismissals(table))
+    assert dismissals(table) == [{"type": "dismiss", "moment": 41}]
+    assert page.errors == []
+
+
+def test_pause_mode_waits_for_everyone_and_is_dismissed_by_keyboard(open_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = open_page(table)
+    table.send_lesson(moment=42, pause=True)
+    card = page.locator('[data-slot="lesson"]')
+    expect(card).to_be_visible()
+    notice = page.locator('[data-slot="notice"]')
+    expect(notice).to_contain_text("Waiting for everyone to read the lesson")
+    expect(notice).to_contain_text("Alice Fox, Bob Owl")
+    # the table waits for this player: focus is on "Got it"; no move is offered
+    expect(card.get_by_role("button", name="Got it")).to_be_focused()
+    expect(page.locator(".dt-cards--hand button.dt-card:not([disabled])")).to_have_count(0)
+    page.keyboard.press("Enter")
+    expect(card).to_be_hidden()
+    wait_for(page, lambda: dismissals(table))
+    assert dismissals(table)[0]["moment"] == 42
+    expect(notice).to_contain_text("still reading: Bob Owl")
+    expect(page.locator("#game")).not_to_have_class("has-lesson")
+    assert page.errors == []
+
+
+def test_a_reconnected_seat_gets_the_card_from_the_state_and_escape_dismisses(open_page):
+    table = FakeTable(first_turn(), bots=False)
+    entry = {
+        "moment": 43,
+        "event": "attack",
+        "seats": [0, 1],
+        "waiting": [0],
+        "lesson": {
+            "slug": "consent",
+            "title": "Consent: a free and clear yes",
+            "short": "Consent must be free.",
+            "articles": ["7"],
+            "more_url": "/lessons/consent/",
+        },
+    }
+    table.lesson_pause = {"waiting": [0], "moments": [entry]}
+    table.paused = True
+    page = open_page(table)
+    card = page.locator('[data-slot="lesson"]')
+    expect(card.locator("h2")).to_have_text("Consent: a free and clear yes")
+    expect(card.locator(".lesson-card__articles")).to_have_text("GDPR article: 7")
+    page.keyboard.press("Escape")
+    expect(card).to_be_hidden()
+    wait_for(page, lambda: dismissals(table))
+    # the last one read: the pause ends and the board plays again
+    expect(page.locator('[data-slot="notice"]')).to_be_hidden()
+    expect(page.locator(".dt-cards--hand button.dt-card:not([disabled])").first).to_be_visible()
+
+
+def test_the_projector_shows_the_card_and_can_go_on_for_the_table(open_page):
+    table = FakeTable(first_turn(), seat=None, bots=False)
+    page = open_page(table, role="spectator", template="games/projector.html")
+    table.send_lesson(moment=44, pause=True)
+    card = page.locator('[data-slot="lesson"]')
+    expect(card.locator("h2")).to_have_text("Sanctions: warnings, bans and big fines")
+    card.get_by_role("button", name="Go on for the whole table").click()
+    wait_for(page, lambda: dismissals(table))
+    assert dismissals(table) == [{"type": "dismiss", "moment": 44, "all": True}]
+    expect(page.locator('[data-slot="notice"]')).to_be_hidden()
+
+
+def test_the_end_screen_invites_to_the_quiz_and_the_library(open_page):
+    table = FakeTable(find_state(lambda s: s.is_over(), variant="beginner"), bots=False)
+    page = open_page(table)
+    invite = page.locator('[data-slot="quiz"]')
+    expect(invite).to_be_visible()
+    expect(invite.get_by_role("link", name="Take the quiz")).to_have_attribute(
+        "href", "/lessons/quiz/"
+    )
+    expect(invite.get_by_role("link", name="Lesson library")).to_have_attribute("href", "/lessons/")
+
+
+def test_no_quiz_invitation_before_the_end(open_page):
+    page = open_page(FakeTable(first_turn(), bots=False))
+    expect(page.locator('[data-slot="quiz"]')).to_be_hidden()
