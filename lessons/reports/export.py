@@ -71,6 +71,10 @@ def run_export(export_id: int, attempt: int = 0, final: bool = True) -> dict | N
             finished_at=timezone.now() if final else None,
         )
         raise
+    if not DebriefExport.objects.filter(pk=export_id).exists():
+        # The session's data was deleted while the files were written: leave nothing behind.
+        shutil.rmtree(export.folder(), ignore_errors=True)
+        return None
     _update(
         export_id,
         status=Status.DONE,

@@ -135,3 +135,24 @@ def test_the_beat_task_purges_in_a_real_worker(transactional_db, celery_worker, 
     assert result.get(timeout=60) == 4
     assert all(count == 0 for count in student_data(old).values())
     assert student_data(recent)["matches"] == 1 and student_data(recent)["answers"] > 0
+
+
+@pytest.mark.django_db
+def test_an_export_finishing_after_a_purge_leaves_no_file(
+    recorded, tmp_path, settings, monkeypatch
+):
+    from lessons.reports import export as exporting
+
+    settings.MEDIA_ROOT = tmp_path
+    export = DebriefExport.objects.create(session=recorded)
+    real_write = exporting.write_files
+
+    def write_then_purge(*args):
+        files = real_write(*args)
+        purge_session(recorded)  # the teacher deleted the data meanwhile
+        return files
+
+    monkeypatch.setattr(exporting, "write_files", write_then_purge)
+    assert exporting.run_export(export.pk) is None
+    assert not export.folder().exists()
+    assert not DebriefExport.objects.filter(pk=export.pk).exists()
