@@ -62,8 +62,36 @@ def _news(table, snap, language: str) -> list[str]:
     return lines[:NEWS_PER_TABLE]
 
 
+def _lesson_pause(snap) -> dict | None:
+    """Return a table's lesson pause for the dashboard: the lessons and who still reads."""
+    pause = snap.lesson_pause
+    if not pause:
+        return None
+    waiting = sorted({seat for moment in pause["moments"] for seat in moment["waiting"]})
+    return {
+        "titles": [moment["lesson"]["title"] for moment in pause["moments"]],
+        "waiting": ", ".join(snap.name_of(seat) for seat in waiting),
+    }
+
+
+def lessons_context(session: ClassSession) -> dict:
+    """Return the lesson cards' mode and the students' quiz progress for the dashboard."""
+    from lessons.actions import Mode, lesson_mode
+    from lessons.results import student_progress
+
+    progress = student_progress(session)
+    return {
+        "lesson_mode": lesson_mode(session),
+        "lesson_modes": Mode.choices,
+        "quiz_progress": [student for student in progress if student.total],
+        "quiz_finished": sum(1 for student in progress if student.finished),
+        "quiz_students": len(progress),
+    }
+
+
 def tables_context(session: ClassSession, language: str) -> dict:
-    """Return the dashboard fragment's context: tables with seats, and pending device moves."""
+    """Return the dashboard fragment's context: tables with seats, pending device moves,
+    lesson pauses and the quiz progress."""
     from games import live
 
     tables = []
@@ -98,9 +126,12 @@ def tables_context(session: ClassSession, language: str) -> dict:
                     "winners": ", ".join(winners),
                     "seats": seats,
                     "news": _news(table, snap, language),
+                    "lesson_pause": _lesson_pause(snap),
                 }
             )
     moves = SeatMove.objects.filter(
         participant__session=session, status=SeatMove.Status.PENDING
     ).select_related("participant")
-    return {"session": session, "tables": tables, "moves": list(moves)}
+    context = {"session": session, "tables": tables, "moves": list(moves)}
+    context.update(lessons_context(session))
+    return context

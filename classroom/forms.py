@@ -95,9 +95,23 @@ class SessionForm(forms.Form):
         label=_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
     )
     bots_fill = forms.BooleanField(label=_lazy("Bots fill empty seats"), required=False)
+    lesson_mode = forms.ChoiceField(
+        label=_lazy("GDPR lesson cards during play"),
+        required=False,
+        initial="show",
+        help_text=_lazy(
+            "A special card opens a short lesson for the players involved and the "
+            "projector. You can change this later on the live dashboard."
+        ),
+    )
+
+    chosen_lesson_mode = "show"
 
     def __init__(self, *args, **kwargs):
+        from lessons.models import SessionLessonMode
+
         super().__init__(*args, **kwargs)
+        self.fields["lesson_mode"].choices = SessionLessonMode.Mode.choices
         self.games = catalogue.available_games()
         self.fields["game"].choices = game_choices()
         self.fields["variant"].choices = variant_choices()
@@ -118,6 +132,9 @@ class SessionForm(forms.Form):
     def clean(self):
         """Check the variant and the table size against the chosen game."""
         cleaned = super().clean()
+        # Not an argument of do_create_session (callers pass cleaned_data to it): the
+        # launch view sets it with lessons.actions.do_set_lesson_mode.
+        self.chosen_lesson_mode = cleaned.pop("lesson_mode", None) or "show"
         if not self.games:
             raise ValidationError(_("No game is available yet."))
         game = catalogue.find_game(cleaned.get("game") or "")

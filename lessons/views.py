@@ -5,10 +5,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from classroom.actions import ActionRefused
+from classroom.broadcast import dashboard_changed
 from classroom.identity import participant_id_from
 from classroom.models import ClassSession, Participant
 from lessons import library, results
@@ -174,15 +176,40 @@ def session_results(request, pk):
 
 @require_http_methods(["POST"])
 def session_mode(request, pk):
-    """Let the session's teacher choose how lesson cards show during play."""
+    """Let the session's teacher choose how lesson cards show during play (``mode``), or
+    end a table's lesson pause (``dismiss``: the table's id); back to ``next`` if local."""
     session = _teacher_session_or_404(request, pk)
-    try:
-        do_set_lesson_mode(session, request.POST.get("mode", ""))
-    except ActionRefused as refusal:
-        messages.error(request, refusal.message)
+    dismiss = request.POST.get("dismiss", "")
+    if dismiss.isdigit():
+        from games import live
+
+        table = get_object_or_404(session.tables, pk=int(dismiss))
+        live.dismiss_lesson(table.match_id, None, None, everyone=True)
+        messages.success(request, _("The table goes on."))
     else:
-        messages.success(request, _("Lesson cards setting saved."))
+        try:
+            do_set_lesson_mode(session, request.POST.get("mode", ""))
+        except ActionRefused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            if lesson_mode(session) != Mode.PAUSE:
+                _end_lesson_pauses(session)
+            messages.success(request, _("Lesson cards setting saved."))
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
     return redirect("lessons:session_results", pk=session.pk)
+
+
+def _end_lesson_pauses(session) -> None:
+    """Let every table of the session go on: its lessons no longer pause play."""
+    from games import live
+
+    for match_id in session.tables.values_list("match_id", flat=True):
+        if match_id is not None:
+            live.dismiss_lesson(match_id, None, None, everyone=True)
 
 
 def _question_context(question: QuizQuestion, language: str) -> dict:
@@ -214,6 +241,7 @@ def quiz(request):
         except (ActionRefused, ValueError):
             messages.error(request, _("Please choose one of the answers."))
             return redirect("lessons:quiz")
+        dashboard_changed(session.pk, reason="quiz")  # the teacher sees who finished
         return redirect(f"{reverse('lessons:quiz')}?answered={question.pk}")
     teacher = session.school_class.teacher
     context = {"quiz": the_quiz, "total": len(the_quiz.question_ids), "teacher": teacher}

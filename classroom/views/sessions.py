@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,6 +13,7 @@ from classroom.catalogue import game_name, variant_label
 from classroom.forms import SessionForm
 from classroom.qr import qr_svg
 from classroom.views.common import get_class_or_404, get_session_or_404
+from lessons.actions import do_set_lesson_mode
 
 
 @login_required
@@ -21,7 +23,9 @@ def session_create(request, pk):
     form = SessionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            session = actions.do_create_session(school_class, **form.cleaned_data)
+            with transaction.atomic():
+                session = actions.do_create_session(school_class, **form.cleaned_data)
+                do_set_lesson_mode(session, form.chosen_lesson_mode)
         except actions.ActionRefused as refusal:
             form.add_error(None, refusal.message)
         else:

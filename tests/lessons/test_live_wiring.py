@@ -1,0 +1,100 @@
+"""How the teacher drives lessons in live play (issue 5, items 3 and 4): the lesson mode
+chosen at launch and on the dashboard, ending a lesson pause from the dashboard, and the
+dashboard's count of finished quizzes."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from classroom import actions
+from classroom.identity import new_device_id
+from games import live
+from games.models import Match
+from lessons.actions import do_answer, draw_quiz, lesson_mode
+from lessons.models import LessonMoment
+from tests.lessons.conftest import PASSWORD
+from tests.live.test_lessons_live import sanction_table
+
+
+def logged_in(teacher):
+    client = Client()
+    assert client.login(username=teacher.username, password=PASSWORD)
+    return client
+
+
+def launch(client, school_class, **extra):
+    data = {
+        "game": "data_tycoon",
+        "variant": "standard",
+        "language": "en",
+        "table_size": 2,
+        **extra,
+    }
+    return client.post(reverse("classroom:session_create", args=[school_class.pk]), data)
+
+
+@pytest.mark.django_db
+def test_the_teacher_chooses_the_lesson_mode_when_launching(teacher_a):
+    client = logged_in(teacher_a)
+    school_class = actions.do_create_class(teacher_a, "2B")
+    form = client.get(reverse("classroom:session_create", args=[school_class.pk]))
+    assert 'name="lesson_mode"' in form.content.decode()
+    assert launch(client, school_class, lesson_mode="pause").status_code == 302
+    assert lesson_mode(school_class.sessions.get()) == "pause"
+    other = actions.do_create_class(teacher_a, "2C")
+    assert launch(client, other).status_code == 302  # not given: lesson cards show
+    assert lesson_mode(other.sessions.get()) == "show"
+    third = actions.do_create_class(teacher_a, "2D")
+    assert launch(client, third, lesson_mode="loud").status_code == 200
+    assert not third.sessions.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_dashboard_sets_the_mode_and_ends_a_lesson_pause(teacher_a):
+    school_class = actions.do_create_class(teacher_a, "3C")
+    session, table, card, _people = sanction_table(school_class, "pause")
+    client = logged_in(teacher_a)
+    dashboard = reverse("classroom:session_live", args=[session.pk])
+    page = client.get(dashboard).content.decode()
+    assert "GDPR lessons" in page and 'value="pause" selected' in page
+
+    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
+    assert LessonMoment.objects.filter(session=session, lesson__slug="sanctions").count() == 2
+    page = client.get(dashboard).content.decode()
+    assert "Lesson pause: Sanctions" in page and "still reading: Ana, Ben" in page
+
+    mode_url = reverse("lessons:session_mode", args=[session.pk])
+    response = client.post(mode_url, {"dismiss": table.pk, "next": dashboard})
+    assert response.status_code == 302 and response["Location"] == dashboard
+    assert live.lesson_pause(table.match_id) is None
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.RUNNING
+    assert "Lesson pause" not in client.get(dashboard).content.decode()
+
+    response = client.post(mode_url, {"mode": "off", "next": "https://example.com/"})
+    assert response["Location"] == reverse("lessons:session_results", args=[session.pk])
+    assert lesson_mode(session) == "off"
+
+
+@pytest.mark.django_db
+def test_the_dashboard_shows_who_finished_the_quiz(teacher_a):
+    school_class = actions.do_create_class(teacher_a, "4D")
+    session = actions.do_create_session(
+        school_class,
+        game="data_tycoon",
+        variant="standard",
+        language="en",
+        table_size=2,
+        bots_fill=True,
+    )
+    ana = actions.do_join_session(session, "Ana", new_device_id())
+    actions.do_join_session(session, "Ben", new_device_id())
+    actions.do_start_session(session)
+    quiz = draw_quiz(session, ana, 1)
+    for question in quiz.questions():
+        do_answer(quiz, question, question.answer)
+    page = logged_in(teacher_a).get(reverse("classroom:session_live", args=[session.pk]))
+    html = page.content.decode()
+    assert "Quiz: 1 of 2 students finished." in html
+    assert reverse("lessons:session_results", args=[session.pk]) in html
+    assert "Ana" in html and "finished" in html
