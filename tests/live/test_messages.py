@@ -49,9 +49,10 @@ def test_state_and_hello_messages_carry_the_protocols_fields(table):
     state = live.state_message(snap, None, "fr")
     assert set(state) == {
         "type", "version", "seat", "view", "legal_actions", "deadline", "log", "paused",
-        "over", "result", "server_time",
+        "over", "result", "lesson_pause", "server_time",
     }  # fmt: skip
     assert state["seat"] is None and state["legal_actions"] == [] and state["over"] is False
+    assert state["lesson_pause"] is None
 
 
 def test_a_connection_count_left_by_a_killed_server_turns_stale(table):
