@@ -1,6 +1,7 @@
 """In Chromium: the teacher exports a session's debrief, watches it progress, gets the PDF."""
 
 import re
+import shutil
 
 import pytest
 from playwright.sync_api import expect
@@ -62,6 +63,8 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
     expect(page.get_by_role("heading", name="Replay of table 1")).to_be_visible()
     page.get_by_role("link", name="Next").click()
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 1 of \d+"))
+    # htmx wires the swapped-in slider once the swap has settled.
+    page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
     page.locator("#move-slider").fill("12")  # the slider moves the replay at once
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 12 of \d+"))
     expect(page.locator("#replay-move")).to_contain_text("Move 12, by")
@@ -70,3 +73,13 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 11 of \d+"))
     page.screenshot(path=artifacts_dir / "debrief-replay.png", full_page=True)
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def _remove_export_files(transactional_db):
+    """Remove the files this test's exports wrote (the worker writes under var/media/)."""
+    yield
+    from lessons.models import DebriefExport
+
+    for export in DebriefExport.objects.all():
+        shutil.rmtree(export.folder(), ignore_errors=True)

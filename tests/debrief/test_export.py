@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import shutil
 import time
 
 import pytest
@@ -23,6 +24,15 @@ SECTIONS = [
     "Discussion prompts",
     "Glossary of GDPR articles",
 ]
+
+
+def block_folder(export: DebriefExport):
+    """Put a file where the export's folder goes, so that writing its files fails."""
+    folder = export.folder()
+    shutil.rmtree(folder, ignore_errors=True)  # a folder another test left with this id
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("in the way")
+    return folder
 
 
 def wait_for(export_id: int, timeout: float = 90) -> DebriefExport:
@@ -100,10 +110,7 @@ def test_a_failed_export_is_retried_and_its_error_shown(recorded, teacher_a, cli
     from config.celery import app
 
     export = DebriefExport.objects.create(session=recorded, requested_by=teacher_a, steps_total=11)
-    # A file where the export's folder should go: every attempt fails.
-    folder = export.folder()
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    folder.write_text("in the way")
+    folder = block_folder(export)  # every attempt fails
     try:
         app.send_task("lessons.tasks.export_debrief", args=[export.pk])
         export = wait_for(export.pk, timeout=60)
@@ -122,9 +129,7 @@ def test_a_retry_can_succeed(recorded, teacher_a):
     from config.celery import app
 
     export = DebriefExport.objects.create(session=recorded, requested_by=teacher_a, steps_total=11)
-    folder = export.folder()
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    folder.write_text("in the way")
+    folder = block_folder(export)
     app.send_task("lessons.tasks.export_debrief", args=[export.pk])
     deadline = time.monotonic() + 30
     while DebriefExport.objects.get(pk=export.pk).attempts < 1 or (
