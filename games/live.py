@@ -77,12 +77,14 @@ def load_table(table_id: int) -> TableSnapshot:
     table = Table.objects.select_related("match", "session").get(pk=table_id)
     seats = list(table.seats.select_related("participant").order_by("number"))
     match = table.match
+    pause = lesson_pause(match.pk)
     paused = (
         table.paused
         or match.status == Match.Status.PAUSED
         or table.session.state == ClassSession.State.PAUSED
+        or pause is not None
     )
-    return TableSnapshot(table, match, load_state(match), seats, paused, lesson_pause(match.pk))
+    return TableSnapshot(table, match, load_state(match), seats, paused, pause)
 
 
 def players(snap: TableSnapshot) -> list[dict]:
@@ -379,6 +381,8 @@ def dismiss_lesson(
     (no pause, or this seat was not waited for). When nobody is left waiting the match
     resumes, unless the teacher paused the table or the session meanwhile.
     """
+    if lesson_pause(match_id) is None:
+        return None  # "show" mode: the card closes on the page, nothing to do here
     with transaction.atomic():
         Match.objects.select_for_update().get(pk=match_id)
         pause = lesson_pause(match_id)

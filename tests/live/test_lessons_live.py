@@ -232,3 +232,46 @@ async def test_off_sends_no_lesson_and_records_none(school_class, teacher_client
     assert await sync_to_async(moments)(session) == []
     for communicator in (*sockets.values(), projector):
         await communicator.disconnect()
+
+
+def test_a_frequent_lesson_shows_once_per_table_and_rare_ones_every_time(school_class):
+    from games import live
+
+    session, table, card, _people = sanction_table(school_class, "show")
+    match = Match.objects.get(pk=table.match_id)
+    pick = Picker("standard")
+    simple = [c for c in pick.cards if c["kind"] == "dataset" and not c.get("sign")][:2]
+    capture = {"type": "capture", "seat": 0, "card": simple[0]["id"], "captured": simple[1]["id"]}
+    first = live.lesson_moments(match, [capture])
+    assert [m["lesson"]["slug"] for m in first] == ["personal-data"] and first[0]["seats"] == [0]
+    assert live.lesson_moments(match, [{**capture, "seat": 1}]) == []  # seen at this table
+    attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
+    lost = {"type": "treasures_lost", "seat": 1, "cause": "sanction", "treasures": 1}
+    both = live.lesson_moments(match, [attack, lost])  # one action: one Sanction moment
+    assert len(both) == 1 and both[0]["seats"] == [0, 1]
+    assert len(live.lesson_moments(match, [attack])) == 1  # and again next time
+    assert LessonMoment.objects.filter(session=session, lesson__slug="sanctions").count() == 4
+
+
+def test_a_teacher_resume_does_not_end_a_lesson_pause(school_class):
+    from games import live
+    from games.matches import MatchPaused
+
+    _session, table, card, _people = sanction_table(school_class, "pause")
+    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    actions.do_set_table_paused(table, True)
+    actions.do_set_table_paused(Table.objects.get(pk=table.pk), False)
+    with pytest.raises(MatchPaused):  # the lesson still holds the table, bots included
+        live.act(table.match_id, 1, {"type": "accept"}, 1)
+    snap = live.load_table(table.pk)
+    assert snap.paused and live.state_message(snap, 1, "en")["legal_actions"] == []
+    # the teacher pauses the table, the players dismiss: the table stays paused
+    actions.do_set_table_paused(Table.objects.get(pk=table.pk), True)
+    moment = live.lesson_pause(table.match_id)["moments"][0]["moment"]
+    live.dismiss_lesson(table.match_id, moment, 0)
+    assert live.dismiss_lesson(table.match_id, moment, 0) is None  # already dismissed
+    assert live.dismiss_lesson(table.match_id, moment, 1)["over"] is True
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
+    actions.do_set_table_paused(Table.objects.get(pk=table.pk), False)
+    live.act(table.match_id, 1, {"type": "accept"}, 1)
+    assert Match.objects.get(pk=table.match_id).version == 2
