@@ -275,3 +275,18 @@ def test_a_teacher_resume_does_not_end_a_lesson_pause(school_class):
     actions.do_set_table_paused(Table.objects.get(pk=table.pk), False)
     live.act(table.match_id, 1, {"type": "accept"}, 1)
     assert Match.objects.get(pk=table.match_id).version == 2
+
+
+def test_timers_do_not_run_out_during_a_lesson_pause(school_class):
+    import time
+
+    from games import live
+
+    _session, table, card, _people = sanction_table(school_class, "pause")
+    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    (timer,) = MatchTimer.objects.filter(match_id=table.match_id)  # the counter window
+    time.sleep(0.5)
+    live.dismiss_lesson(table.match_id, None, None, everyone=True)
+    moved = MatchTimer.objects.get(pk=timer.pk).due_at - timer.due_at
+    assert moved.total_seconds() >= 0.5
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.RUNNING
