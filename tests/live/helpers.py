@@ -43,8 +43,13 @@ def dashboard_socket(session, teacher_client: Client):
     return WebsocketCommunicator(application, f"/ws/teacher/sessions/{session.pk}/live/", headers)
 
 
-async def receive(communicator, kind: str | None = None, skip=("presence",)) -> dict:
-    """Return the next JSON message (of ``kind``), skipping presence notices."""
+# Notices a test waiting for another message passes over: presence, and the GDPR lesson
+# cards that follow a move in the default "show" lesson mode (tests/live/test_lessons_live.py).
+SKIPPED = ("presence", "lesson", "lesson_dismissed")
+
+
+async def receive(communicator, kind: str | None = None, skip=SKIPPED) -> dict:
+    """Return the next JSON message (of ``kind``), skipping presence and lesson notices."""
     while True:
         message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
         if kind is not None and message["type"] != kind and message["type"] in skip:
