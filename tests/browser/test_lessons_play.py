@@ -151,6 +151,7 @@ def teacher_sees_the_answers(browser, base_url, session, artifacts_dir):
     quiz = page.locator(".live-lessons")
     expect(quiz).to_contain_text("Quiz: 1 of 1 students finished.")
     expect(quiz.locator(".live-quiz")).to_contain_text("Alice Fox")
+    page.screenshot(path=artifacts_dir / "teacher-dashboard-1280x900.png")
     quiz.get_by_role("link", name="Quiz answers and lesson moments").click()
     expect(page.get_by_role("heading", name="1 of 1 student finished")).to_be_visible()
     expect(page.locator("body")).to_contain_text("Alice Fox")
