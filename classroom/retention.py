@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from django.apps import apps
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 
@@ -54,10 +55,17 @@ def _delete(model, **lookup) -> int:
 
 
 def expired_sessions(retention_days: int, now=None):
-    """Return the finished sessions that ended more than ``retention_days`` days ago."""
+    """Return the sessions whose student data is due for deletion, not yet purged.
+
+    A finished session is due ``retention_days`` after it ended. A session that was
+    never ended (a teacher forgot to) is due ``retention_days`` after it was created,
+    so that no student data outlives the retention because of a missing click.
+    """
     ClassSession = _model("classroom.ClassSession")
     cutoff = (now or timezone.now()) - timedelta(days=retention_days)
-    return ClassSession.objects.filter(state=ClassSession.State.FINISHED, ended_at__lt=cutoff)
+    finished = Q(state=ClassSession.State.FINISHED, ended_at__lt=cutoff)
+    abandoned = ~Q(state=ClassSession.State.FINISHED) & Q(created_at__lt=cutoff)
+    return ClassSession.objects.filter(finished | abandoned, purged_at__isnull=True)
 
 
 def purge_expired(retention_days: int, now=None) -> int:

@@ -135,6 +135,9 @@ def test(pytest_args: list[str]) -> int:
     env = dict(os.environ)
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
     with tempfile.TemporaryDirectory(prefix="dp-test-") as data_dir:
+        # Everything the tests write (database, secret key, media, exports) goes to a
+        # temporary folder, never into the developer's var/.
+        env.setdefault("VAR_DIR", str(Path(data_dir) / "var"))
         env.setdefault("TEST_DATABASE_NAME", str(Path(data_dir) / "test_db.sqlite3"))
         redis = redis_service(port, Path(data_dir), persist=False).start()
         try:

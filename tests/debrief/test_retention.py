@@ -92,6 +92,20 @@ def test_purge_deletes_exactly_the_expired_data(sessions, teacher_a):
 
 
 @pytest.mark.django_db
+def test_a_session_never_ended_is_ended_and_purged_after_the_retention(sessions):
+    made, folders = sessions
+    ClassSession.objects.filter(pk=made["open"].pk).update(
+        created_at=timezone.now() - timedelta(days=DAYS + 1)
+    )
+
+    assert purge_expired(DAYS) == 12  # "old", "other" and the forgotten "open"
+
+    assert_purged(made["open"], folders["open"])
+    assert made["open"].state == ClassSession.State.FINISHED
+    assert_untouched(made["recent"], folders["recent"])
+
+
+@pytest.mark.django_db
 def test_moving_the_clock_expires_the_recent_session(sessions):
     made, folders = sessions
     purge_expired(DAYS)
