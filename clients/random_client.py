@@ -7,7 +7,8 @@ It joins the session with ``POST /join/`` (a JSON body; the answer holds a seat
 token), opens ``/ws/play/<code>/?token=...``, and whenever a ``state`` lists legal
 actions for its seat it sends one of them, chosen uniformly at random, with the
 version it saw. A ``stale_version`` error is followed by the current state, so it
-simply waits for the next ``state``. At game over it prints the result as JSON and
+simply waits for the next ``state``. A lesson card shown in "pause" mode is dismissed
+at once, so that the table goes on. At game over it prints the result as JSON and
 exits 0; it exits 2 if the teacher ends the session or removes it, 1 on an error.
 Needs only the standard library and ``websockets``. The protocol: docs/protocol.md.
 """
@@ -95,6 +96,9 @@ async def play(base_url: str, joined: dict, rng: random.Random, think: float) ->
                     return 1
                 if message.get("code") != "stale_version":  # stale: the new state follows
                     acted_on = None
+            elif kind == "lesson" and message.get("pause"):
+                # A lesson pause waits for every player to read the card: read it.
+                await ws.send(json.dumps({"type": "dismiss", "moment": message["moment"]}))
             elif kind in {"ended", "removed"}:
                 print(f"{kind}: {message.get('message')}", file=sys.stderr)
                 return 2

@@ -11,6 +11,8 @@ import pytest
 from classroom.models import Table
 from games.matches import replay_match
 from games.models import Match
+from lessons.actions import do_set_lesson_mode
+from lessons.models import LessonMoment
 from tests.live.conftest import open_session
 from tests.live.protocol_driver import teacher_post
 
@@ -18,10 +20,13 @@ CLIENT = Path(__file__).resolve().parents[2] / "clients" / "random_client.py"
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.mark.parametrize("lesson_mode", ["show", "pause"])
 def test_random_clients_play_every_seat_to_the_end(
-    school_class, teacher_client, live_server_url, celery_worker
+    school_class, teacher_client, live_server_url, celery_worker, lesson_mode
 ):
+    """In "pause" mode every lesson card stops the table until the clients dismiss it."""
     session = open_session(school_class, table_size=2)
+    do_set_lesson_mode(session, lesson_mode)
     names = ["Ana", "Ben", "Cleo", "Dan", "Eve"]
     clients = [
         subprocess.Popen(
@@ -66,6 +71,8 @@ def test_random_clients_play_every_seat_to_the_end(
         assert replay_match(match).to_json() == match.snapshot
         mine = [r for r in results if r["version"] == match.version]
         assert mine and all(r["result"] == match.result for r in mine)
+    if lesson_mode == "pause":
+        assert LessonMoment.objects.filter(session=session).exists()
     print(
         f"random clients: {sum(Match.objects.get(pk=t.match_id).version for t in tables)} "
         f"actions at {tables.count()} tables in {elapsed:.1f} s"
