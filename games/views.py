@@ -8,26 +8,20 @@ projector.html) with what the client needs to open its socket: ``ws_path``,
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
 
 from classroom import identity
 from classroom.actions import do_touch_participant
 from classroom.catalogue import game_name
-from classroom.codes import normalize_code
 from classroom.models import Seat, Table
+from classroom.views.common import student_in_session
 
 
 def play(request, code):
     """Show the student's table (or a wait until there is one); the cookie names the student."""
-    participant = identity.current_participant(request.COOKIES)
-    normalized = normalize_code(code)
-    if participant is None or participant.session.join_code != normalized:
-        return redirect(reverse("classroom:join_code", args=[normalized]))
+    participant, refusal = student_in_session(request, code)
+    if refusal is not None:
+        return refusal
     session = participant.session
-    translation.activate(session.language)
-    request.LANGUAGE_CODE = session.language
-    if participant.kicked:
-        return render(request, "classroom/student_removed.html", {"session": session}, status=403)
     device = identity.device_id_from(request.COOKIES)
     if device is not None and device != participant.device_id:  # the place moved away
         return render(
@@ -37,7 +31,7 @@ def play(request, code):
             status=403,
         )
     if not session.is_open:
-        return redirect(reverse("classroom:lobby", args=[normalized]))
+        return redirect(reverse("classroom:lobby", args=[session.join_code]))
     do_touch_participant(participant)
     seat = Seat.objects.filter(participant=participant, table__session=session).first()
     return render(

@@ -1,8 +1,12 @@
-"""What the teacher views share: the querysets that scope everything to its owner."""
+"""What the views share: the teacher's querysets scoped to their owner, and the student's place."""
 
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import translation
 
-from classroom.models import ClassSession, SchoolClass
+from classroom import identity
+from classroom.codes import normalize_code
+from classroom.models import ClassSession, Participant, SchoolClass
 
 
 def teacher_classes(request):
@@ -25,3 +29,23 @@ def get_class_or_404(request, pk: int) -> SchoolClass:
 def get_session_or_404(request, pk: int) -> ClassSession:
     """Return the teacher's session, or 404 for any session of another teacher."""
     return get_object_or_404(teacher_sessions(request), pk=pk)
+
+
+def student_in_session(request, code: str) -> tuple[Participant | None, object]:
+    """Return the device's participant in the session of ``code``, in its language.
+
+    Return ``(participant, None)`` for a student of that session, or ``(None, response)``
+    to send back instead: the join form for a device with no place in that session, or
+    the "removed" page for a student the teacher removed.
+    """
+    participant = identity.current_participant(request.COOKIES)
+    normalized = normalize_code(code)
+    if participant is None or participant.session.join_code != normalized:
+        return None, redirect(reverse("classroom:join_code", args=[normalized]))
+    session = participant.session
+    translation.activate(session.language)
+    request.LANGUAGE_CODE = session.language
+    if participant.kicked:
+        page = render(request, "classroom/student_removed.html", {"session": session}, status=403)
+        return None, page
+    return participant, None

@@ -16,6 +16,7 @@ from classroom.codes import is_well_formed, normalize_code
 from classroom.forms import JoinForm
 from classroom.models import ClassSession, Seat, SeatMove
 from classroom.nicknames import nickname_key
+from classroom.views.common import student_in_session
 
 
 def _open_session(code: str):
@@ -236,15 +237,10 @@ def join_form(request, code=""):
 
 def lobby(request, code):
     """Show the student's place in the session; a reload or a dropped link comes back here."""
-    participant = identity.current_participant(request.COOKIES)
-    normalized = normalize_code(code)
-    if participant is None or participant.session.join_code != normalized:
-        return redirect(reverse("classroom:join_code", args=[normalized]))
+    participant, refusal = student_in_session(request, code)
+    if refusal is not None:
+        return refusal
     session = participant.session
-    translation.activate(session.language)
-    request.LANGUAGE_CODE = session.language
-    if participant.kicked:
-        return render(request, "classroom/student_removed.html", {"session": session}, status=403)
     actions.do_touch_participant(participant)
     seated = Seat.objects.filter(participant=participant, table__session=session).exists()
     if seated and session.is_open:  # the game started: to the table
