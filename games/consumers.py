@@ -86,7 +86,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Refused as refused:
             with translation.override(refused.language):
                 text = AUTH_MESSAGES[refused.code]()
-            await self.send_json({"type": "error", "code": refused.code, "message": text})
+            await self.send_error(refused.code, text)  # version null: no table yet
             await self.close(code=refused.close_code)
             return
         await self.join(session_group(self.session_id))

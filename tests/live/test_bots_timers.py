@@ -107,7 +107,34 @@ def test_a_seat_handed_to_a_bot_is_played_by_the_worker(school_class, celery_wor
             break
         time.sleep(0.1)
     assert MatchAction.objects.filter(match=match, seat=mover).exists()
-    actions.do_hand_seat_to_bot(table.seats.get(number=mover), False)
+    assert live.bot_seats(match) == {mover: "heuristic"}
+    seat = actions.do_hand_seat_to_bot(table.seats.get(number=mover), False)
+    assert seat.participant_id is not None and seat.bot_kind == ""
+    assert live.bot_seats(match) == {}  # back to the student: no bot plays it any more
+
+
+def test_a_bot_move_is_queued_after_the_human_paced_delay(school_class, settings, monkeypatch):
+    """Bots play in a Celery task queued BOT_DELAY_SECONDS later, never in the socket's loop."""
+    settings.BOT_DELAY_SECONDS = 2.5
+    queued = []
+    monkeypatch.setattr(live, "send_task", lambda name, args, **kw: queued.append((name, kw)))
+    session = open_session(school_class, table_size=2, bots=True)
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    match = Match.objects.get(table__session=session)
+    bot = next(number for number, kind in live.bot_seats(match).items() if kind)
+    human = 1 - bot
+    if human in load_state(match).to_move():
+        live.act(match.pk, human, load_state(match).legal_actions(human)[0], 0)
+        match.refresh_from_db()
+    assert load_state(match).to_move() == [bot]
+    # the start or the human's move queued the bot's move, 2.5 s later
+    assert [entry for entry in queued if entry[0] == "games.tasks.bot_move"] == [
+        ("games.tasks.bot_move", {"countdown": 2.5})
+    ]
+    assert live.schedule_bots(match) == 0  # one pending move per seat and version
+    assert live.schedule_bots(match, again=True) == 1
+    assert queued[-1] == ("games.tasks.bot_move", {"countdown": 2.5})
 
 
 def test_a_pause_stops_the_clock_of_every_timer(school_class):
@@ -125,3 +152,62 @@ def test_a_pause_stops_the_clock_of_every_timer(school_class):
     assert (after - before).total_seconds() >= 0.3
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.paused_at is None
+
+
+def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(school_class):
+    """A counter window's and a Time card's deadlines reach every seat and the projector;
+    when they pass the server sends the expiry as the referee (docs/protocol.md, 3 and 8)."""
+    from django.utils import timezone
+
+    from games.matches import sync_timers
+    from tests.games.arrange import Picker
+    from tests.games.test_data_tycoon_rules import attack_position
+
+    session = open_session(school_class, table_size=2, variant="expert")
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    match = Match.objects.get(pk=table.match_id)
+    pick = Picker("expert")
+    treasure = (pick("purpose"), pick.many(6, colour="red"))
+    state, card = attack_position("time", pick, treasures={1: [treasure]})
+    match.snapshot = state.to_json()
+    match.save(update_fields=["snapshot"])
+    sync_timers(match, state)
+    options = state.options
+
+    def deadlines():
+        snap = live.load_table(table.pk)
+        return {seat: live.state_message(snap, seat, "en")["deadline"] for seat in (0, 1, None)}
+
+    def expire(timer_id):
+        MatchTimer.objects.filter(match=match, timer_id=timer_id).update(due_at=timezone.now())
+        assert live.fire_timer(match.pk, timer_id) is True
+        assert live.fire_timer(match.pk, timer_id) is False  # once only
+        match.refresh_from_db()
+        entry = MatchAction.objects.get(match=match, version=match.version)
+        assert entry.seat is None and entry.action == {"type": "expire", "timer": timer_id}
+        return entry
+
+    # Seat 0 plays the Time card on seat 1: seat 1's counter window opens, for everyone to see.
+    live.act(match.pk, 0, {"type": "attack", "card": card, "target": 1}, match.version)
+    match.refresh_from_db()
+    counter = MatchTimer.objects.get(match=match)
+    assert counter.seconds == options["counter_seconds"]
+    for deadline in deadlines().values():
+        assert deadline["timer"] == counter.timer_id
+        assert deadline["kind"] == "counter" and deadline["seat"] == 1
+        assert deadline["seconds"] == options["counter_seconds"]
+
+    # Nobody answers: the server resolves the attack, and the Time card's clock starts.
+    expire(counter.timer_id)
+    threat = MatchTimer.objects.get(match=match)
+    assert threat.timer_id.startswith("t") and threat.seconds == options["time_card_seconds"]
+    for deadline in deadlines().values():
+        assert deadline["timer"] == threat.timer_id
+        assert deadline["kind"] == "time" and deadline["seat"] == 1
+
+    # The Time card's deadline passes: time is up for seat 1, who must now choose a loss.
+    entry = expire(threat.timer_id)
+    assert "time_up" in [event["type"] for event in entry.events]
+    assert load_state(match).view(1)["window"]["kind"] == "loss"

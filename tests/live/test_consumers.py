@@ -9,7 +9,8 @@ from channels.testing import WebsocketCommunicator
 from classroom import actions
 from classroom.models import Seat, Table
 from config.asgi import application
-from games.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, CLOSE_UNKNOWN
+from games.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, CLOSE_UNKNOWN, message_in
+from games.engine import IllegalAction
 from games.matches import load_state
 from games.models import Match
 from tests.classroom.channels_testing import in_own_event_loop
@@ -34,6 +35,19 @@ def started_table(school_class, language="en"):
     actions.do_start_session(session)
     table = Table.objects.get(session=session)
     return session, table, {p.pk: p for p in (ana, ben)}
+
+
+def in_french(template: str, params: dict | None = None) -> str:
+    return message_in("fr", template, params)
+
+
+def engine_refusal(match_id: int, seat: int, action: dict) -> IllegalAction:
+    """Return the engine's refusal of ``action`` at the match's current state."""
+    try:
+        load_state(Match.objects.get(pk=match_id)).apply(seat, action)
+    except IllegalAction as refusal:
+        return refusal
+    raise AssertionError(f"the engine accepted {action}")
 
 
 def quoted(card_ids) -> set[str]:
@@ -117,19 +131,22 @@ async def test_stale_and_illegal_actions_get_an_error_and_change_nothing(school_
     )
     error = await receive(sockets[mover], "error")
     assert error["code"] == "stale_version" and error["version"] == 1
-    assert error["message"] and error["message"] != "Something changed"
+    english = "Something changed at the table before your move: here is the new state."
+    assert error["message"] == in_french(english) != english  # the seat's language
     fresh = await receive(sockets[mover], "state")
     assert fresh["version"] == 1
 
     # an illegal action (the idle seat plays out of turn): an error in French
+    out_of_turn = {"type": "keep", "card": "dt-001"}
     await sockets[idle].send_to(
-        text_data=json.dumps(
-            {"type": "act", "version": 1, "action": {"type": "keep", "card": "dt-001"}}
-        )
+        text_data=json.dumps({"type": "act", "version": 1, "action": out_of_turn})
     )
     error = await receive(sockets[idle], "error")
     assert error["code"] in {"not_your_turn", "card_not_held", "illegal_action"}
-    assert error["message"] and error["version"] == 1
+    refusal = await sync_to_async(engine_refusal)(table.match_id, idle, out_of_turn)
+    assert error["code"] == refusal.code and error["version"] == 1
+    assert error["message"] == in_french(refusal.message, refusal.params)
+    assert error["message"] != refusal.message % (refusal.params or {})
 
     # not JSON, and an unknown type
     await sockets[idle].send_to(text_data="{nope")
@@ -204,7 +221,13 @@ async def test_refused_sockets_and_a_removed_student(school_class):
     session, _table, people = await sync_to_async(started_table)(school_class)
     forged = play_socket(session, token="not-a-token")
     assert (await forged.connect(timeout=TIMEOUT))[0]
-    assert (await receive(forged))["code"] == "forbidden"
+    refusal = await receive(forged)
+    assert refusal == {
+        "type": "error",
+        "code": "forbidden",
+        "message": "You may not connect to this table.",
+        "version": None,
+    }
     assert (await forged.receive_output(timeout=TIMEOUT))["code"] == CLOSE_FORBIDDEN
 
     participant = next(iter(people.values()))

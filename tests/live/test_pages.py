@@ -56,7 +56,23 @@ def test_join_api_errors_are_json_in_the_sessions_language(school_class):
     locked = post_json(Client(), {"code": session.join_code, "nickname": "Other"})
     assert locked.status_code == 403 and locked.json()["error"]["code"] == "locked"
     garbage = Client().post("/join/", "{", content_type="application/json")
-    assert garbage.status_code == 400
+    assert garbage.status_code == 400 and garbage.json()["error"]["code"] == "bad_request"
+    no_nickname = post_json(Client(), {"code": session.join_code})
+    assert no_nickname.status_code == 400
+    assert no_nickname.json()["error"]["code"] == "bad_request"
+
+
+def test_join_api_refuses_a_removed_device_and_a_full_session(school_class, monkeypatch):
+    session = open_session(school_class)
+    device = join_form(session, "Ana")
+    actions.do_kick_participant(session.participants.get(nickname="Ana"))
+    removed = post_json(device, {"code": session.join_code, "nickname": "Anna"})
+    assert removed.status_code == 403 and removed.json()["error"]["code"] == "removed"
+    assert removed.json()["error"]["message"]
+    monkeypatch.setattr(actions, "MAX_PARTICIPANTS", 1)
+    join_form(session, "Ben")
+    full = post_json(Client(), {"code": session.join_code, "nickname": "Cleo"})
+    assert full.status_code == 403 and full.json()["error"]["code"] == "full"
 
 
 def test_join_api_is_rate_limited(school_class, settings):
@@ -180,3 +196,41 @@ def test_the_form_keeps_its_csrf_check_and_json_needs_none(school_class):
     assert form.status_code == 403
     program = post_json(strict, {"code": session.join_code, "nickname": "Robo"})
     assert program.status_code == 201
+
+
+def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, teacher_client):
+    """Each table: who is connected, whose turn, the scores, the latest notable events."""
+    import re
+
+    from games import live
+    from games.matches import load_state, sync_timers
+    from tests.games.arrange import Picker
+    from tests.games.test_data_tycoon_rules import attack_position
+
+    session = open_session(school_class, table_size=2, variant="expert")
+    ana, ben = seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    match = Match.objects.get(pk=table.match_id)
+    pick = Picker("expert")
+    state, card = attack_position("time", pick, treasures={1: [(pick("purpose"), pick.many(6))]})
+    match.snapshot = state.to_json()
+    match.save(update_fields=["snapshot"])
+    sync_timers(match, state)
+    seat_of = {seat.participant_id: seat for seat in table.seats.all()}
+    first, second = seat_of[ana.pk], seat_of[ben.pk]
+    actions.do_seat_connected(first.pk, +1)  # Ana's socket is open, Ben's is not
+    live.act(match.pk, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    assert load_state(Match.objects.get(pk=match.pk)).to_move() == [1]  # seat 1 answers
+
+    html = teacher_client.get(reverse("classroom:session_live", args=[session.pk])).content
+    html = html.decode()
+    rows = {int(pk): row for pk, row in re.findall(r'<tr data-seat="(\d+)">(.*?)</tr>', html, re.S)}
+    assert "● yes" in rows[first.pk] and "○ no" in rows[second.pk]
+    attacker, target = (Seat.objects.get(table=table, number=n) for n in (0, 1))
+    assert [pk for pk, row in rows.items() if "▶ to play" in row] == [target.pk]
+    assert "treasures 0 · sensitive 0 · datasets 0" in rows[attacker.pk]
+    assert "treasures 1 · sensitive" in rows[target.pk]
+    time_name = live.catalogue("data_tycoon", "expert")[card]["name"]["en"]
+    news = html.split("Latest events", 1)[1]
+    assert f"{attacker.display_name} plays {time_name} against {target.display_name}." in news
