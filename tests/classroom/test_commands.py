@@ -82,3 +82,28 @@ def test_open_session_refuses_bad_input(teacher_a, school_class, fake_game, args
     with pytest.raises(CommandError):
         call_command("open_session", *args, stdout=StringIO())
     assert not ClassSession.objects.exists()
+
+
+def test_open_session_opens_a_data_tycoon_session_that_starts(teacher_a, school_class):
+    """The command of issue 4 with the real game: the printed code is joinable and starts."""
+    from classroom import actions
+    from classroom.identity import new_device_id
+    from classroom.models import Table
+
+    out = StringIO()
+    call_command(
+        "open_session",
+        "--teacher=teacher-a",
+        "--game=data_tycoon",
+        "--variant=expert",
+        "--table-size=4",
+        "--bots",
+        stdout=out,
+    )
+    session = ClassSession.objects.get(join_code=out.getvalue().strip())
+    assert (session.game, session.variant, session.table_size) == ("data_tycoon", "expert", 4)
+    assert session.bots_fill and session.state == "lobby"
+    actions.do_join_session(session, "Ana", new_device_id())
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    assert table.match.variant == "expert" and table.match.num_seats == 4
