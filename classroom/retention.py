@@ -4,8 +4,10 @@ A session's student data is deleted ``RETENTION_DAYS`` after the session ends (C
 beat runs ``classroom.tasks.purge_expired_sessions`` hourly), or at once when its
 teacher asks. Deleted: the participants (nicknames, device ids, device changes), the
 tables, seats and matches with their action logs and timers, the lesson moments, the
-quizzes and quiz answers, and the debrief exports with their files. Kept: the session
-row itself (game, variant, dates) with ``purged_at`` set, and the teacher's account.
+quizzes and quiz answers, the debrief exports with their files, and the admin log's
+entries about any of these (a staff edit in the Django admin records the object's name,
+a nickname for a participant). Kept: the session row itself (game, variant, dates) with
+``purged_at`` set, and the teacher's account.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from datetime import timedelta
 
 from django.apps import apps
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import CharField, Q
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 
@@ -33,6 +36,7 @@ def purge_session(session) -> dict[str, int]:
     if session.state != ClassSession.State.FINISHED:
         session = do_end_session(session)
     with transaction.atomic():
+        _delete_admin_log(session)
         counts = {
             "debrief_exports": _delete(_model("lessons.DebriefExport"), session=session),
             "quiz_answers": _delete(_model("lessons.QuizAnswer"), session=session),
@@ -46,6 +50,43 @@ def purge_session(session) -> dict[str, int]:
         ClassSession.objects.filter(pk=session.pk).update(purged_at=timezone.now())
     session.refresh_from_db()
     return counts
+
+
+# Every kind of student data, with the lookup from the model to its session.
+STUDENT_DATA = {
+    "classroom.Participant": "session",
+    "classroom.SeatMove": "participant__session",
+    "classroom.Table": "session",
+    "classroom.Seat": "table__session",
+    "games.Match": "table__session",
+    "games.MatchAction": "match__table__session",
+    "games.MatchTimer": "match__table__session",
+    "lessons.LessonMoment": "session",
+    "lessons.Quiz": "session",
+    "lessons.QuizAnswer": "session",
+    "lessons.DebriefExport": "session",
+}
+
+
+def _delete_admin_log(session) -> int:
+    """Delete the admin log's entries about the session's student data; return how many."""
+    if not apps.is_installed("django.contrib.admin"):
+        return 0
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    about = Q(pk__in=[])
+    for label, lookup in STUDENT_DATA.items():
+        model = _model(label)
+        ids = (
+            model.objects.filter(**{lookup: session})
+            .annotate(text_pk=Cast("pk", CharField()))
+            .values("text_pk")
+        )
+        content_type = ContentType.objects.get_for_model(model)
+        about |= Q(content_type=content_type, object_id__in=ids)
+    deleted, _detail = LogEntry.objects.filter(about).delete()
+    return deleted
 
 
 def _delete(model, **lookup) -> int:

@@ -112,7 +112,8 @@ def test_moving_the_clock_expires_the_recent_session(sessions):
     two_days_later = timezone.now() + timedelta(days=2)
     assert purge_expired(DAYS, now=two_days_later) == 4
     assert_purged(made["recent"], folders["recent"])
-    assert_untouched(made["open"], folders["open"])  # not ended: never expires
+    # not ended, and created less than RETENTION_DAYS before: not yet due
+    assert_untouched(made["open"], folders["open"])
 
 
 @pytest.mark.django_db
@@ -170,3 +171,33 @@ def test_an_export_finishing_after_a_purge_leaves_no_file(
     assert exporting.run_export(export.pk) is None
     assert not export.folder().exists()
     assert not DebriefExport.objects.filter(pk=export.pk).exists()
+
+
+@pytest.mark.django_db
+def test_the_purge_deletes_the_admin_logs_entries_about_the_student_data(sessions, teacher_a):
+    """A staff edit in the Django admin logs the object's name: a nickname must go too."""
+    from django.contrib.admin.models import CHANGE, LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    made, _folders = sessions
+
+    def log(obj):
+        return LogEntry.objects.create(
+            user=teacher_a,
+            content_type=ContentType.objects.get_for_model(obj),
+            object_id=str(obj.pk),
+            object_repr=str(obj)[:200],
+            action_flag=CHANGE,
+        )
+
+    old_entries = [
+        log(made["old"].participants.first()),
+        log(Match.objects.filter(table__session=made["old"]).first()),
+        log(QuizAnswer.objects.filter(session=made["old"]).first()),
+    ]
+    kept = [log(made["recent"].participants.first()), log(made["old"]), log(teacher_a)]
+
+    purge_expired(DAYS)
+
+    assert not LogEntry.objects.filter(pk__in=[entry.pk for entry in old_entries]).exists()
+    assert LogEntry.objects.filter(pk__in=[entry.pk for entry in kept]).count() == len(kept)
