@@ -188,7 +188,17 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
     clicks = play_until_over(students, screenshots)
     assert clicks > 10
 
-    result = load_state(Match.objects.get()).result()
+    match = Match.objects.get()
+    result = load_state(match).result()
+    # both students' clicks and the bot's moves are in the match's log
+    seats = list(match.table.seats.order_by("number"))
+    assert sorted(seat.display_name for seat in seats if seat.participant_id) == [
+        "Alice Fox",
+        "Bob Owl",
+    ]
+    assert [seat.bot_kind for seat in seats if not seat.participant_id] == ["heuristic"]
+    for seat in seats:
+        assert match.actions.filter(seat=seat.number).exists(), f"{seat.display_name} never moved"
     for page in (*students, projector):
         expect(page.locator(".panel--end")).to_be_visible()
         expect(page.locator(".ranking tbody tr")).to_have_count(3)

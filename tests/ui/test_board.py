@@ -244,3 +244,44 @@ def test_phone_layout_fits_in_every_language(browser, states, language, artifact
     page.screenshot(path=artifacts_dir / f"rich-{language}.png", full_page=True)
     assert page.errors == []
     context.close()
+
+
+SHAPES = {"●", "■", "▲", "◆", "★"}
+
+
+@pytest.mark.parametrize("scenario", ["rich", "transparency", "over"])
+def test_colour_is_never_the_only_cue(browser, states, scenario):
+    """Every card shows an icon that exists in the sprite and its name; a coloured card
+    also shows its colour's shape, and a Dataset card its colour's name."""
+    import re
+    from pathlib import Path
+
+    sprite = (Path(__file__).resolve().parents[2] / "static/img/cards.svg").read_text()
+    symbols = set(re.findall(r'<symbol id="([^"]+)"', sprite))
+    table = FakeTable(states(scenario), seat=0, bots=False)
+    context, page = open_table(browser, table, PHONE)
+    cards = page.eval_on_selector_all(
+        ".dt-card",
+        """els => els.map(e => ({
+            cls: e.className,
+            icons: [...e.querySelectorAll('.dt-card__icon use')].map(u => u.getAttribute('href')),
+            label: (e.querySelector('.dt-card__label') || {}).textContent || '',
+            shape: (e.querySelector('.dt-card__shape') || {}).textContent || '',
+            colour: (e.querySelector('.dt-card__colour') || {}).textContent || '',
+        }))""",
+    )
+    assert len(cards) >= 5
+    for card in cards:
+        assert len(card["icons"]) == 1 and card["icons"][0].split("#")[1] in symbols, card
+        assert card["label"].strip(), card
+        if "colour-" in card["cls"]:
+            assert card["shape"] in SHAPES, card
+            if "dt-card--dataset" in card["cls"]:
+                assert card["colour"].strip(), card
+    # the colour counts of a collection: a shape and a colour name beside each swatch
+    tags = page.eval_on_selector_all(".colour-tag", "els => els.map(e => e.textContent)")
+    assert tags or scenario != "rich"
+    for tag in tags:
+        assert tag[0] in SHAPES and re.search(r"[a-z]+ \u00d7 \d+", tag), tag
+    assert page.errors == []
+    context.close()
