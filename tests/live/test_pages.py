@@ -234,3 +234,21 @@ def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, 
     time_name = live.catalogue("data_tycoon", "expert")[card]["name"]["en"]
     news = html.split("Latest events", 1)[1]
     assert f"{attacker.display_name} plays {time_name} against {target.display_name}." in news
+
+
+def test_a_refused_device_move_leaves_the_seat_where_it_was(school_class, teacher_client):
+    session = open_session(school_class, table_size=2)
+    old_device = join_form(session, "Ana")
+    join_form(session, "Ben")
+    actions.do_start_session(session)
+    new_device = Client()
+    response = new_device.post("/join/", {"code": session.join_code, "nickname": "Ana"})
+    move = SeatMove.objects.get()
+    teacher_client.post(reverse("classroom:move_refuse", args=[session.pk]), {"move": move.pk})
+    move.refresh_from_db()
+    assert move.status == "refused"
+    waiting = new_device.get(response["Location"])
+    assert waiting.status_code == 200
+    assert "did not move your place" in waiting.content.decode()
+    assert new_device.get(f"/play/{session.join_code}/").status_code == 302  # no seat here
+    assert old_device.get(f"/play/{session.join_code}/").status_code == 200  # still there
