@@ -150,7 +150,8 @@ async def test_stale_and_illegal_actions_get_an_error_and_change_nothing(school_
 
     # not JSON, and an unknown type
     await sockets[idle].send_to(text_data="{nope")
-    assert (await receive(sockets[idle], "error"))["code"] == "bad_message"
+    bad = await receive(sockets[idle], "error")
+    assert bad["code"] == "bad_message" and bad["version"] == 1  # the last one it was sent
     await sockets[idle].send_to(text_data=json.dumps({"type": "dance"}))
     assert (await receive(sockets[idle], "error"))["code"] == "bad_message"
 
@@ -201,7 +202,8 @@ async def test_a_paused_table_refuses_actions_until_resumed(school_class):
     await sockets[mover].send_to(
         text_data=json.dumps({"type": "act", "version": 0, "action": action})
     )
-    assert (await receive(sockets[mover], "error"))["code"] == "paused"
+    refused = await receive(sockets[mover], "error")
+    assert refused["code"] == "paused" and refused["version"] == 0 and refused["message"]
     assert (await sync_to_async(Match.objects.get)(pk=table.match_id)).version == 0
 
     await sync_to_async(actions.do_set_table_paused)(table, False)

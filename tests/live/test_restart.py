@@ -68,6 +68,8 @@ def test_kill_everything_mid_game_then_finish_it(school_class, teacher, service_
         for service in services:
             service.kill()
         killed_at = Match.objects.get(pk=table.match_id).version
+        # every version a client was sent before the kill is stored
+        assert killed_at >= first["version"] >= 20
         timer = first["stopped_on"]["deadline"]
         assert timer and timer["kind"] in CALLS
         time.sleep(1)
