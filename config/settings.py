@@ -167,6 +167,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "classroom.tasks.purge_expired_sessions",
         "schedule": 3600.0,
     },
+    "clear-expired-logins": {
+        "task": "classroom.tasks.clear_expired_logins",
+        "schedule": 24 * 3600.0,
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,0 +1,80 @@
+"""/privacy/ lists everything the platform stores: every model of the apps has its row."""
+
+import pytest
+from django.apps import apps
+from django.urls import reverse
+
+# Every model of the project's apps, with the /privacy/ row (its id) that lists it, or
+# None for shipped lesson content that holds nobody's data.
+ROWS = {
+    "classroom.SchoolClass": "teachers",
+    "classroom.ClassSession": "teachers",
+    "classroom.Participant": "participants",
+    "classroom.Table": "matches",
+    "classroom.Seat": "matches",
+    "classroom.SeatMove": "participants",
+    "games.Match": "matches",
+    "games.MatchAction": "matches",
+    "games.MatchTimer": "matches",
+    "lessons.Lesson": None,
+    "lessons.LessonText": None,
+    "lessons.QuizQuestion": None,
+    "lessons.QuizQuestionText": None,
+    "lessons.LessonLink": None,
+    "lessons.LessonOverride": "teachers",
+    "lessons.SessionLessonMode": "teachers",
+    "lessons.LessonMoment": "lesson-moments",
+    "lessons.Quiz": "quiz-answers",
+    "lessons.QuizAnswer": "quiz-answers",
+    "lessons.DebriefExport": "debrief-files",
+}
+# What is kept outside the project's models: Django's user table, the cache and cookies.
+OTHER_ROWS = {"nicknames", "device-ids", "join-attempts", "server-logs", "language"}
+
+
+def test_every_model_of_the_apps_is_on_the_privacy_page_or_is_shipped_content():
+    models = {
+        model._meta.label
+        for label in ("classroom", "games", "lessons")
+        for model in apps.get_app_config(label).get_models()
+    }
+    assert models == set(ROWS), "a new model: add it to /privacy/ and to ROWS"
+
+
+@pytest.mark.django_db
+def test_the_privacy_page_has_every_row(client):
+    page = client.get(reverse("privacy")).content.decode()
+    for row in {row for row in ROWS.values() if row} | OTHER_ROWS:
+        assert f'<tr id="{row}">' in page, row
+
+
+@pytest.mark.django_db
+def test_the_privacy_page_names_the_teachers_e_mail_and_the_join_rate_limit(client, settings):
+    from classroom.forms import SignUpForm
+    from classroom.ratelimit import WINDOW_SECONDS
+
+    page = client.get(reverse("privacy")).content.decode()
+    assert "email" in SignUpForm.Meta.fields
+    assert "an optional e-mail address" in page
+    assert WINDOW_SECONDS == 60
+    assert "The network address of a device that typed a wrong join code" in page
+    assert "One minute" in page
+
+
+@pytest.mark.django_db
+def test_expired_login_sessions_are_cleared_by_a_beat_task(settings):
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from classroom.tasks import clear_expired_logins
+
+    assert settings.CELERY_BEAT_SCHEDULE["clear-expired-logins"]["task"] == (
+        "classroom.tasks.clear_expired_logins"
+    )
+    now = timezone.now()
+    Session.objects.create(session_key="x" * 32, session_data="", expire_date=now - timedelta(1))
+    Session.objects.create(session_key="y" * 32, session_data="", expire_date=now + timedelta(1))
+    clear_expired_logins()
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["y" * 32]
