@@ -142,15 +142,25 @@ def test_a_pause_stops_the_clock_of_every_timer(school_class):
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     drive_to_call_window(match, seed=3)
-    before = MatchTimer.objects.get(match=match).due_at
+    version = Match.objects.get(pk=match.pk).version
+    timer = MatchTimer.objects.get(match=match)
     actions.do_pause_session(session)
+    # overdue while paused: neither its task nor the sweeper may fire it
+    MatchTimer.objects.filter(pk=timer.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    before = MatchTimer.objects.get(pk=timer.pk).due_at
+    assert live.fire_timer(match.pk, timer.timer_id) is False
+    assert live.sweep()["fired"] == 0
     time.sleep(0.3)
-    assert live.fire_timer(match.pk, MatchTimer.objects.get(match=match).timer_id) is False
     actions.do_resume_session(session)
-    after = MatchTimer.objects.get(match=match).due_at
-    assert (after - before).total_seconds() >= 0.3
+    after = MatchTimer.objects.get(pk=timer.pk).due_at
+    assert (after - before).total_seconds() >= 0.3  # moved later by the pause
     match.refresh_from_db()
+    assert match.version == version  # nothing fired during the pause
     assert match.status == Match.Status.RUNNING and match.paused_at is None
 
 
