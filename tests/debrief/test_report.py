@@ -195,3 +195,25 @@ def test_a_session_ended_in_the_lobby_still_gives_a_report(teacher_a, tmp_path):
     assert "No GDPR lesson came up" in html
     render.write_pdf(html, tmp_path / "empty.pdf")
     assert (tmp_path / "empty.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.django_db
+def test_the_pdf_draws_every_chart(report, tmp_path):
+    """The PDF embeds the SVG charts (drawn as vector paths, text included): the pages of
+    the concepts and the score progression are full of path operators, the others not."""
+    from pypdf import PdfReader
+
+    html = render.render_html(report, for_pdf=True)
+    assert html.count('<img class="chart"') == 2 + len(report.tables)
+    render.write_pdf(html, tmp_path / "debrief.pdf")
+    reader = PdfReader(tmp_path / "debrief.pdf")
+
+    def paths(page) -> int:
+        return len(re.findall(rb"[ \n][lc]\n", page.get_contents().get_data()))
+
+    def page_of(heading):
+        return next(page for page in reader.pages if heading in page.extract_text())
+
+    assert paths(page_of("GDPR concepts that came up")) > 500
+    assert paths(page_of("Score progression")) > 500
+    assert paths(page_of("Glossary of GDPR articles")) < 100
