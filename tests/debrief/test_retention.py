@@ -201,3 +201,13 @@ def test_the_purge_deletes_the_admin_logs_entries_about_the_student_data(session
 
     assert not LogEntry.objects.filter(pk__in=[entry.pk for entry in old_entries]).exists()
     assert LogEntry.objects.filter(pk__in=[entry.pk for entry in kept]).count() == len(kept)
+
+
+@pytest.mark.django_db
+def test_a_purged_session_cannot_be_exported_again(sessions, client_a):
+    made, _folders = sessions
+    purge_session(made["recent"])
+    response = client_a.post(reverse("lessons:debrief_session", args=[made["recent"].pk]))
+    assert response.status_code == 302
+    assert not DebriefExport.objects.filter(session=made["recent"]).exists()
+    assert student_data(made["recent"])["participants"] == 0
