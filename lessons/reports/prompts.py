@@ -37,10 +37,12 @@ def _sanction(table) -> str | None:
     count = loss["treasures"]
     if loss["signs"]:
         return ngettext(
+            # Judicial data is protected by Article 10, the other signs by Article 9:
+            # the question leaves the students to find which applies.
             "At table %(table)s a Sanction wiped a Data-Treasure built from %(signs)s data: "
-            "which article makes such data special, and what could have prevented the fine?",
+            "which GDPR articles protect such data, and what could have prevented the fine?",
             "At table %(table)s a Sanction wiped %(count)s Data-Treasures built from "
-            "%(signs)s data: which article makes such data special, and what could have "
+            "%(signs)s data: which GDPR articles protect such data, and what could have "
             "prevented the fine?",
             count,
         ) % {"table": table.number, "count": count, "signs": _signs(loss["signs"])}
