@@ -70,6 +70,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat_pk: int | None = None
     language = "en"
     last_version: int | None = None
+    # Whether a bot plays this socket's seat now (the teacher handed it to a bot).
+    bot_playing = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -160,6 +162,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def build_full(self) -> tuple[dict, dict]:
         snap = live.load_table(self.table_id)
+        self.bot_playing = self.seat is not None and snap.bot_plays(self.seat)
         return (
             live.hello_message(snap, self.seat, self.language),
             live.state_message(snap, self.seat, self.language),
@@ -257,6 +260,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return self.error("paused", gettext_noop("The game is paused."), current)
         if table.session.state == ClassSession.State.FINISHED:
             return self.error("game_over", gettext_noop("The game is over."), current)
+        seat = Seat.objects.select_related("participant").get(table=table, number=self.seat)
+        if seat.bot_kind:
+            return self.error("bot_playing", gettext_noop("A bot plays this seat now."), current)
         try:
             live.act(table.match_id, self.seat, action, version)
         except StaleVersion as stale:
@@ -342,6 +348,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_presence(self, event):
         players = await database_sync_to_async(self.build_players)()
         await self.send_json({"type": "presence", "players": players})
+        mine = next((p for p in players if p["seat"] == self.seat), None)
+        if mine is not None and (mine["bot"] is not None) != self.bot_playing:
+            # the seat went to a bot or came back: its controls go or come back
+            self.bot_playing = mine["bot"] is not None
+            await self.send_state(force=True)
 
     def build_players(self) -> list[dict]:
         return live.players(live.load_table(self.table_id))

@@ -64,6 +64,10 @@ class TableSnapshot:
     paused: bool
     lesson_pause: dict | None = None
 
+    def bot_plays(self, seat_number: int) -> bool:
+        """Tell whether a bot plays the seat now (a bot's seat, or one handed to a bot)."""
+        return any(seat.number == seat_number and seat.bot_kind for seat in self.seats)
+
     def name_of(self, seat_number: int) -> str:
         """Return the nickname (or bot name) at a seat."""
         for seat in self.seats:
@@ -196,7 +200,12 @@ def state_message(
     after it (at most MAX_LOGGED_ACTIONS), else only the last action.
     """
     view = snap.state.view(seat)
-    may_act = seat is not None and not snap.paused and seat in snap.state.to_move()
+    may_act = (
+        seat is not None
+        and not snap.paused
+        and not snap.bot_plays(seat)  # handed to a bot: the bot acts, not the socket
+        and seat in snap.state.to_move()
+    )
     return {
         "type": "state",
         "version": snap.match.version,

@@ -17,6 +17,7 @@ from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import (
     ORIGIN,
+    SKIPPED,
     TIMEOUT,
     connect,
     dashboard_socket,
@@ -241,7 +242,8 @@ async def test_refused_sockets_and_a_removed_student(school_class):
     student = play_socket(session, participant)
     await connect(student)
     await sync_to_async(actions.do_kick_participant)(participant)
-    removed = await receive(student, "removed")
+    # the seat goes to a bot first (a state without controls), then the socket closes
+    removed = await receive(student, "removed", skip=(*SKIPPED, "state"))
     assert removed["message"]
     assert (await student.receive_output(timeout=TIMEOUT))["code"] == CLOSE_REMOVED
     seat = await sync_to_async(Seat.objects.get)(participant=participant)
@@ -354,3 +356,37 @@ async def test_another_teacher_gets_neither_the_projector_nor_the_dashboard(
     dashboard = dashboard_socket(session, other)
     connected, code = await dashboard.connect(timeout=TIMEOUT)
     assert not connected and code == 4403
+
+
+@in_own_event_loop
+async def test_a_seat_handed_to_a_bot_gets_no_controls_and_may_not_act(school_class, settings):
+    """While a bot plays a student's seat the student's socket may not race it."""
+    settings.BOT_DELAY_SECONDS = 60  # the bot would move long after this test
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    sockets = {n: play_socket(session, p) for n, p in seats.items()}
+    states = {n: (await connect(c))[1] for n, c in sockets.items()}
+    mover = next(n for n, s in states.items() if s["legal_actions"])
+    action = states[mover]["legal_actions"][0]
+    seat = await sync_to_async(Seat.objects.get)(table=table, number=mover)
+
+    await sync_to_async(actions.do_hand_seat_to_bot)(seat, True)
+    handed = await receive(sockets[mover], "state")
+    assert handed["version"] == 0 and handed["legal_actions"] == []
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+    error = await receive(sockets[mover], "error")
+    assert error["code"] == "bot_playing" and error["version"] == 0
+    assert error["message"] == "A bot plays this seat now."
+    assert (await sync_to_async(Match.objects.get)(pk=table.match_id)).version == 0
+
+    await sync_to_async(actions.do_hand_seat_to_bot)(seat, False)
+    back = await receive(sockets[mover], "state")
+    assert back["legal_actions"] == states[mover]["legal_actions"]
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": 0, "action": action})
+    )
+    assert (await receive(sockets[mover], "state"))["version"] == 1
+    for communicator in sockets.values():
+        await communicator.disconnect()

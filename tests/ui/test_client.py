@@ -119,6 +119,22 @@ def test_pause_shows_a_notice_and_no_controls(seat_page):
     expect(page.locator(".dt-cards--hand button.dt-card").first).to_be_visible()
 
 
+def test_a_seat_handed_to_a_bot_says_so_and_has_no_controls(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    players = table.hello()["players"]
+    handed = [dict(p, bot="heuristic") if p["seat"] == 0 else p for p in players]
+    table.broadcast({"type": "presence", "players": handed})
+    table.broadcast(dict(table.state_message([]), legal_actions=[]))  # what the server sends
+    notice = page.locator("[data-slot=notice]")
+    expect(notice).to_contain_text("A bot is playing for you")
+    expect(page.locator("#game [data-action], .dt-cards--hand button")).to_have_count(0)
+    table.broadcast({"type": "presence", "players": players})  # the teacher gave it back
+    table.broadcast(table.state_message([]))
+    expect(notice).to_be_hidden()
+    expect(page.locator(".dt-cards--hand button.dt-card").first).to_be_visible()
+
+
 def test_countdown_follows_the_deadline_with_the_server_clock(seat_page):
     state = find_state(
         lambda s: s.view(0)["window"] and s.view(0)["window"]["kind"] == "call_data",

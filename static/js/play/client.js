@@ -233,9 +233,20 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
       let text = gettext("Waiting for everyone to read the lesson");
       if (waiting.length) text += ` (${interpolate(gettext("still reading: %s"), [playerNames(waiting).join(", ")])})`;
       showNotice(text, "lesson");
+    } else if (shell.paused) {
+      showNotice(gettext("The teacher has paused the game."), "pause");
+    } else if (botPlaysMySeat()) {
+      showNotice(gettext("A bot is playing for you right now. Your teacher can give your seat back."), "pause");
     } else {
-      showNotice(shell.paused ? gettext("The teacher has paused the game.") : "", "pause");
+      showNotice("", "pause");
     }
+  }
+
+  /** Whether the teacher handed this page's seat to a bot (it gets no controls then). */
+  function botPlaysMySeat() {
+    if (role !== "seat" || !shell.hello) return false;
+    const me = (shell.hello.players || []).find((p) => p.seat === mySeat());
+    return Boolean(me && me.bot);
   }
 
   /** Queue a lesson card; show it now if no other card is up. */
@@ -452,6 +463,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
                 shell.renderer.setPlayers(shell.hello.players);
                 if (shell.last) shell.renderer.update(shell.last);
               }
+              showPauseNotice();
             }
             break;
           case "removed":
