@@ -9,7 +9,7 @@ focus, and in pause mode says that the table waits. The end screen invites to th
 import pytest
 from playwright.sync_api import expect
 
-from tests.ui.harness import FakeTable, find_state, serve_page
+from tests.ui.harness import SANCTION_LESSON, FakeTable, find_state, serve_page
 
 pytestmark = [pytest.mark.browser]
 
@@ -156,3 +156,64 @@ def test_the_end_screen_invites_to_the_quiz_and_the_library(open_page):
 def test_no_quiz_invitation_before_the_end(open_page):
     page = open_page(FakeTable(first_turn(), bots=False))
     expect(page.locator('[data-slot="quiz"]')).to_be_hidden()
+
+
+def test_a_newer_lesson_replaces_an_unread_one_in_show_mode(open_page):
+    """Cards that only inform never queue up: the newest one is shown."""
+    table = FakeTable(first_turn(), bots=False)
+    page = open_page(table)
+    table.send_lesson(moment=41)
+    card = page.locator('[data-slot="lesson"]')
+    expect(card.locator("h2")).to_have_text("Sanctions: warnings, bans and big fines")
+    newer = {**SANCTION_LESSON, "slug": "security", "title": "Security of processing"}
+
+    table.send_lesson(moment=42, lesson=newer)
+
+    expect(card.locator("h2")).to_have_text("Security of processing")
+    card.get_by_role("button", name="Got it").click()
+    expect(card).to_be_hidden()  # no stale card comes back from a queue
+    wait_for(page, lambda: dismissals(table))
+    assert dismissals(table) == [{"type": "dismiss", "moment": 42}]
+
+
+def test_the_end_screen_puts_an_informing_card_away(open_page):
+    table = FakeTable(find_state(lambda s: s.is_over(), variant="beginner"), bots=False)
+    page = open_page(table)
+    table.send_lesson(moment=43)
+    card = page.locator('[data-slot="lesson"]')
+    expect(card).to_be_visible()
+
+    table.broadcast(table.state_message([]))  # the next state of a finished game
+
+    expect(card).to_be_hidden()
+    expect(page.locator('[data-slot="quiz"]')).to_be_visible()
+
+
+def test_on_a_phone_the_card_leaves_the_turn_and_the_hand_in_view(browser, artifacts_dir):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        table = FakeTable(first_turn(), bots=False)
+        serve_page(page, table)
+        page.wait_for_selector(".board > section")
+        table.send_lesson(moment=44)
+        card = page.locator('[data-slot="lesson"]')
+        expect(card).to_be_visible()
+        page.screenshot(path=artifacts_dir / "lesson-phone-360x740.png")
+
+        sheet = card.bounding_box()
+        assert page.evaluate(
+            "getComputedStyle(document.querySelector('[data-slot=lesson]')).position"
+        ) == "fixed"
+        assert sheet["y"] + sheet["height"] <= 740
+        turn = page.locator(".board h2").first.bounding_box()
+        assert turn["y"] + turn["height"] <= sheet["y"]  # whose turn stays in view
+        # The page has room below, so the hand scrolls clear of the card.
+        hand = page.locator(".dt-cards--hand button.dt-card").first
+        hand.evaluate("card => card.scrollIntoView({block: 'start'})")
+        box = hand.bounding_box()
+        assert box["y"] >= -1 and box["y"] + box["height"] <= card.bounding_box()["y"]
+        hand.click()  # and stays playable
+    finally:
+        context.close()

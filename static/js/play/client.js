@@ -258,8 +258,23 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
       return;
     }
     if (shell.lessonQueue.some((queued) => queued.moment === item.moment)) return;
+    if (!item.pause) {
+      // A card shown without a pause only informs: the newest replaces an unread one,
+      // so that a phone or the projector never shows a queue of stale lessons.
+      shell.lessonQueue = shell.lessonQueue.filter((queued) => queued.pause);
+      if (shell.lesson && !shell.lesson.pause) {
+        shell.dismissed.add(shell.lesson.moment);
+        shell.lesson = null;
+      }
+    }
     if (shell.lesson) shell.lessonQueue.push(item);
     else openLesson(item);
+  }
+
+  /** At the game's end, put away a card that only informed: the ranking comes first. */
+  function closeInformingLesson() {
+    shell.lessonQueue = shell.lessonQueue.filter((queued) => queued.pause);
+    if (shell.lesson && !shell.lesson.pause) closeLesson({ silent: true });
   }
 
   function openLesson(item) {
@@ -413,7 +428,9 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
         shell.paused = Boolean(message.paused);
         takeLessonPause(message.lesson_pause);
         showPauseNotice();
-        if (els.quiz) els.quiz.hidden = !(role === "seat" && (message.over || (message.view && message.view.over)));
+        const over = Boolean(message.over || (message.view && message.view.over));
+        if (over) closeInformingLesson();
+        if (els.quiz) els.quiz.hidden = !(role === "seat" && over);
         shell.deadline = message.deadline || null;
         // A resync repeats the last action's lines: log each version once.
         if (shell.loggedVersion === null || message.version > shell.loggedVersion) addLog(message.log);
