@@ -158,15 +158,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Messages out
 
     async def send_json(self, message: dict) -> None:
+        """Send one message; each carries the match version this socket last saw."""
+        message.setdefault("version", self.last_version)
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     def build_full(self) -> tuple[dict, dict]:
         snap = live.load_table(self.table_id)
         self.bot_playing = self.seat is not None and snap.bot_plays(self.seat)
-        return (
-            live.hello_message(snap, self.seat, self.language),
-            live.state_message(snap, self.seat, self.language),
-        )
+        state = live.state_message(snap, self.seat, self.language)
+        hello = live.hello_message(snap, self.seat, self.language)
+        hello.setdefault("version", state["version"])
+        return hello, state
 
     def build_state(self, since: int | None = None) -> dict:
         snap = live.load_table(self.table_id)

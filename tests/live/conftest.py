@@ -4,6 +4,7 @@ Bots move after BOT_DELAY_SECONDS; the child services (Celery worker, uvicorn) r
 from the environment, which is set here, before the session's services start.
 """
 
+import itertools
 import os
 
 import pytest
@@ -22,6 +23,15 @@ PASSWORD = "a-Long-teacher-passw0rd"
 def _fast_bots(settings):
     """Let in-process code schedule bots as fast as the child worker plays them."""
     settings.BOT_DELAY_SECONDS = float(os.environ["BOT_DELAY_SECONDS"])
+
+
+@pytest.fixture(autouse=True)
+def _seeded_deals(monkeypatch):
+    """Deal the matches that tests start in-process from fixed seeds, so that every run
+    plays the same games (a random deal made some tests pass or fail by chance)."""
+    import games.matches
+
+    monkeypatch.setattr(games.matches, "new_seed", itertools.count(7001).__next__)
 
 
 @pytest.fixture(autouse=True)

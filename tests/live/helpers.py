@@ -52,6 +52,8 @@ async def receive(communicator, kind: str | None = None, skip=SKIPPED) -> dict:
     """Return the next JSON message (of ``kind``), skipping presence and lesson notices."""
     while True:
         message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+        # Every message carries the match version (ARCHITECTURE.md, docs/protocol.md).
+        assert "version" in message, message
         if kind is not None and message["type"] != kind and message["type"] in skip:
             continue
         if kind is None and message["type"] in skip:

@@ -257,7 +257,7 @@ async def test_a_student_waits_in_the_lobby_then_gets_the_table(school_class):
     student = play_socket(session, ana)
     assert (await student.connect(timeout=TIMEOUT))[0]
     waiting = await receive(student)
-    assert waiting == {"type": "waiting", "session_state": "lobby"}
+    assert waiting == {"type": "waiting", "session_state": "lobby", "version": None}
     await sync_to_async(actions.do_start_session)(session)
     hello = await receive(student, "hello", skip=("presence", "waiting"))
     assert hello["players"][0]["name"] in {"Ana", "Ben"}

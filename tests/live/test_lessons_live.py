@@ -164,7 +164,7 @@ async def test_in_pause_mode_the_table_waits_until_everyone_dismissed(school_cla
 
     await send(sockets[0], {"type": "dismiss", "moment": moment})
     dismissed = await next_of(sockets[1], "lesson_dismissed")
-    assert dismissed == {"type": "lesson_dismissed", "moment": moment, "waiting": [1]}
+    assert dismissed == {"type": "lesson_dismissed", "moment": moment, "waiting": [1], "version": 1}
     await send(sockets[1], {"type": "act", "version": 1, "action": {"type": "accept"}})
     assert (await next_of(sockets[1], "error"))["code"] == "lesson_pause"
 
