@@ -465,7 +465,9 @@ def schedule(match: Match, again: bool = False) -> None:
         if again:
             cache.delete(key)
         if cache.add(key, 1, max(ttl, 60)):
-            send_task("games.tasks.fire_timer", (match.pk, timer.timer_id), eta=timer.due_at)
+            send_task(
+                "games.tasks.fire_timer", (match.pk, timer.timer_id, match.seed), eta=timer.due_at
+            )
     schedule_bots(match, again=again)
 
 
@@ -489,16 +491,24 @@ def schedule_bots(match: Match, delay: float | None = None, again: bool = False)
         if again:
             cache.delete(key)
         if seat in bots and cache.add(key, 1, int(delay) + 5):
-            send_task("games.tasks.bot_move", (match.pk, seat, match.version), countdown=delay)
+            send_task(
+                "games.tasks.bot_move", (match.pk, seat, match.version, match.seed), countdown=delay
+            )
             scheduled += 1
     return scheduled
 
 
-def play_bot(match_id: int, seat: int, version: int) -> bool:
-    """Play one bot move at ``seat`` if the match is still at ``version``; tell if played."""
+def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
+    """Play one bot move at ``seat`` if the match is still at ``version``; tell if played.
+
+    ``seed`` (the match's) guards against a task outliving its match: a database may
+    give a deleted match's id to a new one.
+    """
     import random
 
     match = Match.objects.get(pk=match_id)
+    if seed is not None and match.seed != seed:
+        return False
     if match.version != version or match.status != Match.Status.RUNNING:
         return False  # a newer schedule exists, or the resume will schedule again
     kind = bot_seats(match).get(seat)
@@ -515,9 +525,12 @@ def play_bot(match_id: int, seat: int, version: int) -> bool:
     return True
 
 
-def fire_timer(match_id: int, timer_id: str) -> bool:
+def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
-    timer = MatchTimer.objects.filter(match_id=match_id, timer_id=timer_id).first()
+    timers = MatchTimer.objects.filter(match_id=match_id, timer_id=timer_id)
+    if seed is not None:  # the match the task was queued for, not a new one with its id
+        timers = timers.filter(match__seed=seed)
+    timer = timers.first()
     if timer is None:
         return False  # the timer ended (answered in time) or fired already
     if timer.due_at > timezone.now():

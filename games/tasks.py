@@ -3,10 +3,11 @@
 Every task is idempotent, so a task delivered twice, late, or after a restart does
 no harm: a bot move carries the version it was scheduled for (a newer version means
 a newer schedule exists), and a timer that already ended is refused by the engine
-(``stale_timer``). The sweeper (Celery beat every few seconds, and once when a worker
-starts) fires the timers that are due and re-schedules the bots that should act, so
-a restart, even after kill -9 of every process, resumes every match. The work itself
-is in ``games.live``.
+(``stale_timer``). Both carry the match's seed too, so a task that outlived its match
+never acts on a new match that got the same id. The sweeper (Celery beat every few
+seconds, and once when a worker starts) fires the timers that are due and
+re-schedules the bots that should act, so a restart, even after kill -9 of every
+process, resumes every match. The work itself is in ``games.live``.
 """
 
 from celery import shared_task
@@ -18,18 +19,18 @@ from games.models import Match
 
 
 @shared_task(name="games.tasks.bot_move", ignore_result=True)
-def bot_move(match_id: int, seat: int, version: int) -> bool:
-    """Play a bot seat's move if the match is still at ``version``."""
+def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
+    """Play a bot seat's move if the match (of ``seed``) is still at ``version``."""
     try:
-        return live.play_bot(match_id, seat, version)
+        return live.play_bot(match_id, seat, version, seed)
     except (StaleVersion, MatchPaused, Match.DoesNotExist):
         return False
 
 
 @shared_task(name="games.tasks.fire_timer", ignore_result=True)
-def fire_timer(match_id: int, timer_id: str) -> bool:
+def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
-    return live.fire_timer(match_id, timer_id)
+    return live.fire_timer(match_id, timer_id, seed)
 
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
