@@ -534,7 +534,11 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     if timer is None:
         return False  # the timer ended (answered in time) or fired already
     if timer.due_at > timezone.now():
-        return False  # pushed back by a pause: the new task or the sweeper fires it
+        # Early: a pause pushed the timer back, or the worker ran the task a little
+        # before its eta (Celery's timer may). Queue it again for the due time, so that
+        # the expiry never waits for the sweeper.
+        send_task("games.tasks.fire_timer", (match_id, timer_id, seed), eta=timer.due_at)
+        return False
     try:
         act(match_id, None, timer.action, None)
     except IllegalAction as refusal:
