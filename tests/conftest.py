@@ -20,6 +20,7 @@ import pytest
 from config.services import (
     Service,
     asgi_service,
+    celery_beat_service,
     celery_worker_service,
     free_port,
     port_open,
@@ -85,6 +86,16 @@ def celery_worker(service_env) -> Iterator[Service]:
         yield worker
     finally:
         worker.stop()
+
+
+@pytest.fixture
+def celery_beat(celery_worker, service_env, tmp_path) -> Iterator[Service]:
+    """Run Celery beat beside the worker, as `make run` does (the live-play sweeper)."""
+    beat = celery_beat_service(service_env, tmp_path / "celerybeat-schedule").start()
+    try:
+        yield beat
+    finally:
+        beat.stop()
 
 
 def start_asgi(service_env: dict[str, str]) -> tuple[Service, str]:

@@ -40,7 +40,12 @@ def test_one_student_and_two_bots_play_on(school_class, celery_worker):
     assert versions == list(range(1, match.version + 1))
 
 
-def test_an_expired_call_window_is_fired_by_the_server(school_class, celery_worker, settings):
+def test_an_expired_call_window_is_fired_by_the_server(
+    school_class, celery_worker, celery_beat, settings
+):
+    """The worker and beat, as `make run` runs them, fire the expiry: the timer's eta
+    task, or else the sweeper (in the whole suite the eta task alone was seen not to
+    fire here, unexplained so far: see the closing note of issue 4)."""
     settings.LIVE_MATCH_OPTIONS = {"call_seconds": 1}
     session = open_session(school_class, table_size=2)
     seat_students(session, "Ana", "Ben")
