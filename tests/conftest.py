@@ -6,10 +6,15 @@ fixtures add a real Celery worker, a real ASGI server (uvicorn) and Debian's Chr
 driven by Playwright. The worker and the server are separate processes that share
 the test database file, so tests that use them need ``transactional_db``: data must
 be committed to be seen.
+
+Every service these fixtures (or a test) start writes to a log file of its own, and a
+test fails when a service or this process logged an unhandled exception during it:
+see ``tests/logwatch.py`` and the ``expected_log_errors`` marker.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from collections.abc import Iterator
@@ -18,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from config.services import (
+    START_HOOKS,
     Service,
     asgi_service,
     celery_beat_service,
@@ -27,6 +33,7 @@ from config.services import (
     wait_for_celery,
     wait_until,
 )
+from tests.logwatch import ErrorRecords, ServiceLogs
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -42,6 +49,59 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+
+
+SERVICE_LOGS = pytest.StashKey[ServiceLogs]()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def service_logs(request, tmp_path_factory) -> Iterator[ServiceLogs]:
+    """Give every service started in this session (by a fixture or a test) a log file."""
+    logs = ServiceLogs(tmp_path_factory.getbasetemp() / "service-logs")
+    request.config.stash[SERVICE_LOGS] = logs
+    START_HOOKS.append(logs.assign)
+    try:
+        yield logs
+    finally:
+        START_HOOKS.remove(logs.assign)
+        logs.begin()  # what the session's services logged after the last test
+
+
+@pytest.fixture(autouse=True)
+def no_hidden_crashes(request, service_logs: ServiceLogs) -> Iterator[None]:
+    """Fail the test if a service or this process logged an unhandled exception during it,
+    except what ``@pytest.mark.expected_log_errors(r"regex", ...)`` allows: an error line
+    or a traceback block one of whose lines matches one of the patterns."""
+    expected = [
+        pattern
+        for marker in request.node.iter_markers("expected_log_errors")
+        for pattern in marker.args
+    ]
+    service_logs.begin()
+    records = ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(records)
+    try:
+        yield
+    finally:
+        root.removeHandler(records)
+    if "service_env" in request.fixturenames or service_logs.grew():
+        service_logs.settle()
+    failures = service_logs.check(expected) + records.check(expected)
+    if failures:
+        pytest.fail("\n\n".join(failures), pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """List the errors services logged between tests, which no test could be failed for."""
+    logs = config.stash.get(SERVICE_LOGS, None)
+    if logs is None or not logs.between_tests:
+        return
+    terminalreporter.section("errors logged by services between tests")
+    for where, block in logs.between_tests:
+        terminalreporter.write_line(f"{where}:")
+        for line in block[:40]:
+            terminalreporter.write_line(f"    {line}")
 
 
 def database_url_for_children() -> str:
