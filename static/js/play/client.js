@@ -32,6 +32,14 @@ export function backoffMs(attempt, random = Math.random) {
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
+/** The page's socket counts, for tests and support: `window.dpSockets` (shared with
+ * static/js/ws_counter.js on the htmx pages). `opened` counts sockets that opened,
+ * `reconnects` the attempts after the first, `lastClose` the last close's code. */
+export function socketStats(scope = globalThis) {
+  if (!scope.dpSockets) scope.dpSockets = { opened: 0, reconnects: 0, lastClose: null };
+  return scope.dpSockets;
+}
+
 export class TableConnection {
   /** handlers: {hello, state, error, notice, status} — each optional. */
   constructor(url, handlers, WebSocketImpl = window.WebSocket) {
@@ -41,10 +49,12 @@ export class TableConnection {
     this.version = null;
     this.offsetMs = 0;
     this.attempt = 0;
+    this.started = false;
     this.opened = false;
     this.stopped = false;
     this.socket = null;
     this.retryTimer = null;
+    this.stats = socketStats();
   }
 
   emit(name, ...args) {
@@ -54,11 +64,14 @@ export class TableConnection {
 
   connect() {
     clearTimeout(this.retryTimer);
+    if (this.started) this.stats.reconnects += 1;
+    this.started = true;
     const socket = new this.WebSocketImpl(this.url);
     this.socket = socket;
     socket.addEventListener("open", () => {
       const reconnected = this.opened;
       this.opened = true;
+      this.stats.opened += 1;
       this.attempt = 0;
       this.emit("status", "open");
       this.send({ type: "ping" });
@@ -76,6 +89,7 @@ export class TableConnection {
     });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
+      this.stats.lastClose = { code: event.code, reason: event.reason, at: Date.now() };
       this.socket = null;
       if (this.stopped || FINAL_CLOSE_CODES.has(event.code)) {
         this.emit("status", "closed", event.code);
