@@ -5,6 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.sockets import assert_no_reconnect
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "Browser-teacher-passw0rd"
@@ -73,6 +75,10 @@ def test_teacher_sees_students_join_live_and_kicks_one(
     expect(bob.get_by_text("You have been removed from this session.")).to_be_visible()
     expect(alice.locator("#lobby-live")).not_to_contain_text("Bob Owl")
     bob.screenshot(path=artifacts_dir / "kicked-student.png", full_page=True)
+    # Alice's lobby kept its socket all along; the teacher's page is the one the kick
+    # reloaded
+    assert_no_reconnect(alice, "Alice")
+    assert_no_reconnect(page, "the teacher")
 
     # the kicked device's next request says so too
     bob.reload()

@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.sockets import assert_no_reconnect
+
 # Read by the child services (uvicorn, the Celery worker) when the session starts them.
 os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 
@@ -209,6 +211,11 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
     students[0].screenshot(path=artifacts_dir / "student-end-360x740.png")
     projector.screenshot(path=artifacts_dir / "projector-end-1280x720.png")
     assert errors == []
+    # every socket stayed up the whole game: a reconnect means the server dropped it
+    assert_no_reconnect(students[0], "Alice")
+    assert_no_reconnect(students[1], "Bob")
+    assert_no_reconnect(projector, "the projector")
+    assert_no_reconnect(teacher_page, "the teacher's live tables")
     # students are minors: the game page loads nothing from anywhere else
     own = urlparse(live_server_url).netloc
     assert [url for url in requested if urlparse(url).netloc not in {own, ""}] == []
