@@ -94,6 +94,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -138,24 +139,71 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Redis clients and their timeouts (docs/ops.md, "Redis connections") -----------
+# Every client gets a connect timeout, so a Redis that is gone is noticed at once, and
+# a read timeout chosen for what it waits for: redis-py's default read timeout (5 s
+# since redis-py 8) is not chosen for anything here.
+REDIS_CONNECT_TIMEOUT = 3.0
+# The cache holds short keys (rate limits, lesson pauses, schedule marks): each call is
+# one quick command, so a Redis that stalls longer fails the request with a clear
+# message instead of holding a player's socket.
+REDIS_CACHE_TIMEOUT = 2.0
+# The channel layer waits for group messages with a blocking BZPOPMIN of this many
+# seconds (channels-redis' brpop_timeout); its read timeout must be longer, or every
+# idle socket is dropped when the wait ends empty.
+CHANNEL_LAYER_BLOCK_SECONDS = 5
+CHANNEL_LAYER_READ_TIMEOUT = CHANNEL_LAYER_BLOCK_SECONDS + 10
+# Celery's broker polls with a 1 s BRPOP; publishing a task is one command.
+CELERY_REDIS_READ_TIMEOUT = 10.0
+# An idle pooled connection is PINGed before reuse after this long, so a Redis that
+# restarted is reconnected to instead of failing the next command.
+REDIS_HEALTH_CHECK_SECONDS = 15
+
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "dp",
         "TIMEOUT": 300,
+        "OPTIONS": {
+            "socket_timeout": REDIS_CACHE_TIMEOUT,
+            "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+            "health_check_interval": REDIS_HEALTH_CHECK_SECONDS,
+        },
     }
 }
 
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "dp-asgi"},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": CHANNEL_LAYER_READ_TIMEOUT,
+                    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                    "socket_keepalive": True,
+                    "health_check_interval": REDIS_HEALTH_CHECK_SECONDS,
+                }
+            ],
+            "prefix": "dp-asgi",
+        },
     }
 }
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": CELERY_REDIS_READ_TIMEOUT,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_keepalive": True,
+    "health_check_interval": REDIS_HEALTH_CHECK_SECONDS,
+}
+CELERY_REDIS_SOCKET_TIMEOUT = CELERY_REDIS_READ_TIMEOUT
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_REDIS_SOCKET_KEEPALIVE = True
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = REDIS_HEALTH_CHECK_SECONDS
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -1,0 +1,143 @@
+"""What every WebSocket consumer of the platform shares: a lifetime that always ends
+cleanly, and failures that become messages instead of crashes.
+
+Channels calls ``disconnect()`` only when the server delivers ``websocket.disconnect``.
+A socket can end otherwise: the client goes while the server is sending (the ASGI
+server raises an ``OSError`` from ``send``), a handler raises, or the channel layer
+loses Redis. Without care each of those leaves the socket's groups, its background
+tasks (a heartbeat) and its seat count behind: a student shown as connected who left
+long ago. Here the consumer's whole life runs inside ``try/finally``, and
+``release()`` (idempotent) frees everything, however the socket ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from config.unavailable import SERVICE_ERRORS, describe
+
+logger = logging.getLogger("classroom.sockets")
+
+# The close code asking a client to come back later (RFC 6455 "Try Again Later"): the
+# server could not serve the socket for a moment; the client reconnects with backoff.
+CLOSE_TRY_AGAIN = 1013
+
+
+class ClientGone(StopConsumer):
+    """The client went away while the server was sending to it: end quietly."""
+
+
+class PlatformConsumer(AsyncWebsocketConsumer):
+    """A WebSocket consumer that releases what it holds however its socket ends.
+
+    Subclasses put per-socket tasks in ``start_task`` (cancelled on release), join
+    groups with ``join`` (left on release), free anything else in ``on_release``, and
+    say in ``on_failure`` what the client is told when a backing service failed while
+    handling one of its messages.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.joined: list[str] = []
+        self.tasks: set[asyncio.Task] = set()
+        self.released = False
+
+    async def __call__(self, scope, receive, send):
+        async def send_or_gone(message):
+            try:
+                await send(message)
+            except OSError as error:  # the ASGI spec's way of saying the client is gone
+                raise ClientGone() from error
+
+        try:
+            await super().__call__(scope, receive, send_or_gone)
+        except SERVICE_ERRORS as error:
+            # The channel layer lost Redis: the socket cannot hear its groups any more.
+            logger.warning("%s: channel layer failed: %s", self.__class__.__name__, describe(error))
+            with contextlib.suppress(Exception):
+                await self.close(code=CLOSE_TRY_AGAIN)
+        finally:
+            await self.release()
+
+    async def dispatch(self, message):
+        """Handle one message; a failed service or a bug becomes a message to the client."""
+        try:
+            await super().dispatch(message)
+        except (StopConsumer, asyncio.CancelledError):
+            raise
+        except SERVICE_ERRORS as error:
+            logger.warning(
+                "%s: %s failed: %s", self.__class__.__name__, message.get("type"), describe(error)
+            )
+            await self.on_failure(message, "unavailable")
+        except Exception:
+            # A defect: logged with its traceback for the developers; the socket stays.
+            logger.exception("%s: %s raised", self.__class__.__name__, message.get("type"))
+            await self.on_failure(message, "server_error")
+
+    async def disconnect(self, code):
+        await self.release()
+
+    async def join(self, group: str) -> None:
+        """Join a channel-layer group (once); it is left on release."""
+        if group not in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined.append(group)
+
+    def start_task(self, work: Callable[[], Awaitable[None]]) -> asyncio.Task:
+        """Run work beside the socket; a service failure in it is logged, not lost."""
+
+        async def guarded():
+            try:
+                await work()
+            except (ClientGone, asyncio.CancelledError):
+                pass
+            except SERVICE_ERRORS as error:
+                logger.warning(
+                    "%s: background work failed: %s", self.__class__.__name__, describe(error)
+                )
+            except Exception:
+                logger.exception("%s: background work raised", self.__class__.__name__)
+
+        task = asyncio.create_task(guarded())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def release(self) -> None:
+        """Cancel the socket's tasks, leave its groups, free the rest (once)."""
+        if self.released:
+            return
+        self.released = True
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+        groups, self.joined = self.joined, []
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except SERVICE_ERRORS as error:  # the group's entry expires on its own
+                logger.warning("could not leave %s: %s", group, describe(error))
+        try:
+            await self.on_release()
+        except SERVICE_ERRORS as error:  # the sweeper corrects what could not be stored
+            logger.warning("%s: release failed: %s", self.__class__.__name__, describe(error))
+
+    async def on_release(self) -> None:
+        """Free what the subclass holds besides tasks and groups."""
+
+    async def on_failure(self, message: dict, code: str) -> None:
+        """Tell the client that handling ``message`` failed (``code``: "unavailable" when a
+        service failed, "server_error" for a defect). By default the socket closes with
+        "try again later", and the client reconnects and gets a fresh page."""
+        with contextlib.suppress(ClientGone):
+            await self.close(code=CLOSE_TRY_AGAIN)
