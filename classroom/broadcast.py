@@ -8,6 +8,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from config.unavailable import SERVICE_ERRORS, describe
+
 logger = logging.getLogger(__name__)
 
 
@@ -49,6 +51,8 @@ def send_group(group: str, event: dict) -> None:
     def send():
         try:
             async_to_sync(get_channel_layer().group_send)(group, event)
+        except SERVICE_ERRORS as error:
+            logger.warning("could not send %s to %s: %s", event.get("type"), group, describe(error))
         except Exception:
             logger.exception("could not send %s to %s", event.get("type"), group)
 

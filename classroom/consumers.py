@@ -10,7 +10,6 @@ import asyncio
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -20,6 +19,7 @@ from classroom.actions import do_touch_participant
 from classroom.broadcast import dashboard_group, session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
+from classroom.sockets import PlatformConsumer
 
 CLOSE_REFUSED = 4403
 # Dashboard changes closer together than this are rendered once.
@@ -91,11 +91,10 @@ def render_for(viewer: Viewer) -> tuple[str, int | None]:
         return render_to_string("classroom/fragments/student_lobby.html", context), None
 
 
-class SessionConsumer(AsyncWebsocketConsumer):
+class SessionConsumer(PlatformConsumer):
     """Push a session's lobby to its teacher and its students as it changes."""
 
     viewer: Viewer | None = None
-    group: str | None = None
 
     async def connect(self):
         """Accept the session's teacher and students; refuse everyone else."""
@@ -104,15 +103,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if self.viewer is None:
             await self.close(code=CLOSE_REFUSED)
             return
-        self.group = session_group(self.viewer.session_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(session_group(self.viewer.session_id))
         await self.accept()
         await self.push()
-
-    async def disconnect(self, code):
-        """Leave the session's group."""
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Ignore what clients send: every change goes through an HTTP form."""
@@ -152,10 +145,9 @@ def teacher_session_id(scope, pk: int) -> int | None:
     )
 
 
-class DashboardConsumer(AsyncWebsocketConsumer):
+class DashboardConsumer(PlatformConsumer):
     """Push the teacher's live tables (seats, presence, turns, scores, news) as they change."""
 
-    group: str | None = None
     render_task: asyncio.Task | None = None
 
     async def connect(self):
@@ -166,17 +158,9 @@ class DashboardConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_REFUSED)
             return
         self.language = scope_language(self.scope)
-        self.group = dashboard_group(self.session_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(dashboard_group(self.session_id))
         await self.accept()
         await self.push()
-
-    async def disconnect(self, code):
-        """Leave the dashboard's group; drop a pending render."""
-        if self.render_task is not None:
-            self.render_task.cancel()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Ignore what the page sends: controls are HTTP forms."""
@@ -188,7 +172,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         at many tables would otherwise re-render the page for every move).
         """
         if self.render_task is None or self.render_task.done():
-            self.render_task = asyncio.create_task(self.push_soon())
+            self.render_task = self.start_task(self.push_soon)
 
     async def push_soon(self):
         await asyncio.sleep(DASHBOARD_COALESCE_SECONDS)

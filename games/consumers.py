@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -26,10 +26,16 @@ from classroom.broadcast import session_group, table_group
 from classroom.codes import normalize_code
 from classroom.consumers import scope_language
 from classroom.models import HEARTBEAT_SECONDS, ClassSession, Participant, Seat, Table
+from classroom.payloads import BadPayload
+from classroom.payloads import parse as parse_payload
+from classroom.sockets import PlatformConsumer
+from config.unavailable import SERVICE_ERRORS, describe
 from games import live
 from games.engine import IllegalAction
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
+
+logger = logging.getLogger(__name__)
 
 CLOSE_ENDED = 4000
 CLOSE_REMOVED = 4001
@@ -60,7 +66,20 @@ def message_in(language: str, template: str, params: dict | None = None) -> str:
         return text % params if params else text
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+PAYLOAD_REFUSALS = {
+    "too_large": gettext_noop("This message is too long."),
+    "too_deep": gettext_noop("This message is nested too deeply."),
+    "not_json": gettext_noop("This message is not part of the table protocol."),
+}
+SERVICE_REFUSALS = {
+    "unavailable": gettext_noop(
+        "The server is busy for a moment and could not answer. Try again in a few seconds."
+    ),
+    "server_error": gettext_noop("Something went wrong on the server. Try again."),
+}
+
+
+class TableConsumer(PlatformConsumer):
     """What the seat and spectator sockets share: groups, messages, the protocol's replies."""
 
     session_id: int | None = None
@@ -72,11 +91,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     last_version: int | None = None
     # Whether a bot plays this socket's seat now (the teacher handed it to a bot).
     bot_playing = False
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.joined: list[str] = []
-        self.heartbeat: asyncio.Task | None = None
 
     # Connection
 
@@ -98,31 +112,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Set session_id, language and the seat or table; raise Refused otherwise."""
         raise NotImplementedError
 
-    async def join(self, group: str) -> None:
-        """Join a channel-layer group (once)."""
-        if group not in self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.joined.append(group)
-
-    async def disconnect(self, code):
-        """Leave every group; the seat counts one socket less."""
-        for group in self.joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.joined = []
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
-            self.heartbeat = None
+    async def on_release(self) -> None:
+        """The seat counts one socket less, however the socket ended."""
         if self.seat_pk is not None:
-            await database_sync_to_async(do_seat_connected)(self.seat_pk, -1)
-            self.seat_pk = None
+            seat_pk, self.seat_pk = self.seat_pk, None
+            await database_sync_to_async(do_seat_connected)(seat_pk, -1)
+
+    async def on_failure(self, message: dict, code: str) -> None:
+        """A service failed while handling a message: say so; the socket stays open."""
+        await self.send_error(
+            code, message_in(self.language, SERVICE_REFUSALS[code]), self.last_version
+        )
 
     async def beat(self) -> None:
         """Refresh the seat's last_seen_at while the socket is open."""
+        seat_pk = self.seat_pk
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            await database_sync_to_async(do_seat_seen)(self.seat_pk)
+            # A failed beat is retried at the next; a seat is stale only after several.
+            with contextlib.suppress(*SERVICE_ERRORS):
+                await database_sync_to_async(do_seat_seen)(seat_pk)
 
     async def find_table(self) -> None:
         """Send hello and state when the socket has a table, else ``waiting``."""
@@ -134,9 +143,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.join(table_group(self.table_id))
         if self.seat is not None and self.seat_pk is None:
-            self.seat_pk = await database_sync_to_async(self.seat_pk_now)()
-            await database_sync_to_async(do_seat_connected)(self.seat_pk, +1)
-            self.heartbeat = asyncio.create_task(self.beat())
+            seat_pk = await database_sync_to_async(self.seat_pk_now)()
+            await database_sync_to_async(do_seat_connected)(seat_pk, +1)
+            # Counted: from here on, release() takes the socket off the count again.
+            self.seat_pk = seat_pk
+            self.start_task(self.beat)
         await self.send_full()
 
     def locate_seat(self) -> None:
@@ -200,9 +211,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """Answer ``act``, ``resync`` and ``ping``; refuse anything else."""
         try:
-            message = json.loads(text_data or "")
+            message = parse_payload(text_data if text_data is not None else bytes_data)
             kind = message["type"]
-        except (ValueError, TypeError, KeyError):
+        except BadPayload as bad:
+            await self.send_error(
+                "bad_message",
+                message_in(self.language, PAYLOAD_REFUSALS[bad.reason]),
+                self.last_version,
+            )
+            return
+        except (TypeError, KeyError):
             kind, message = None, {}
         if kind == "ping":
             await self.send_json({"type": "pong", "server_time": live.iso(timezone.now())})
@@ -238,7 +256,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.last_version,
             )
             return
-        error = await database_sync_to_async(self.apply)(version, action)
+        try:
+            error = await database_sync_to_async(self.apply)(version, action)
+        except SERVICE_ERRORS as failure:
+            # Raised before the move was stored (live.act keeps what follows the commit
+            # from failing the move): the player must know it was not played.
+            logger.warning("act at table %s not stored: %s", self.table_id, describe(failure))
+            error = self.error(
+                "not_stored",
+                gettext_noop(
+                    "The server is busy and your move was not stored. Try it again in a moment."
+                ),
+                self.last_version,
+            )
         if error is not None:
             await self.send_json(error)
             if error["code"] == "stale_version":

@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from classroom.actions import do_forget_stale_connections
 from classroom.broadcast import dashboard_group, send_group, table_group
 from classroom.models import ClassSession, Seat, Table
+from config.unavailable import SERVICE_ERRORS, describe
 from games.engine import IllegalAction
 from games.matches import Applied, MatchPaused, apply_action, load_state, set_paused
 from games.models import Match, MatchAction, MatchTimer
@@ -236,10 +237,16 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
     if lesson_pause(match_id) is not None:
         raise MatchPaused()
     applied = apply_action(match_id, seat, action, expected_version)
-    lessons = lesson_moments(applied.match, applied.events)
-    after_change(applied.match)
-    for message in lessons:
-        send_group(table_group(message["table"]), message)
+    # The move is stored: a service failing from here on must not make it look refused.
+    # Sockets that miss the news catch up at their next state; the sweeper schedules
+    # the bots and timers again within LIVE_SWEEP_SECONDS.
+    try:
+        lessons = lesson_moments(applied.match, applied.events)
+        after_change(applied.match)
+        for message in lessons:
+            send_group(table_group(message["table"]), message)
+    except SERVICE_ERRORS as error:
+        logger.warning("match %s: after the move was stored: %s", match_id, describe(error))
     return applied
 
 
