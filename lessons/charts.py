@@ -34,6 +34,10 @@ def _style():
         "svg.hashsalt": "debrief",  # stable ids, so the same data gives the same SVG
         "axes.spines.top": False,
         "axes.spines.right": False,
+        # Labels are students' nicknames: "$...$" must stay text, never become mathtext
+        # (an unknown "\\cmd" would make every export of the session fail).
+        "text.parse_math": False,
+        "text.usetex": False,
     }
 
 

@@ -1,7 +1,5 @@
 """The student side: join a session by code, then wait in its lobby. No account."""
 
-import json
-
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -10,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django_htmx.http import HttpResponseClientRedirect
 
-from classroom import actions, identity, ratelimit
+from classroom import actions, identity, payloads, ratelimit
 from classroom.catalogue import game_name
 from classroom.codes import is_well_formed, normalize_code
 from classroom.forms import JoinForm
@@ -142,10 +140,16 @@ def join_api(request):
     """Join by ``{"code", "nickname"}``; answer 201 with a seat token (docs/protocol.md §1)."""
     translation.activate(translation.get_language_from_request(request))
     try:
-        body = json.loads(request.body or b"")
-        typed_code, nickname = str(body["code"]), str(body["nickname"])
-    except (ValueError, TypeError, KeyError):
+        body = payloads.parse(request.body, max_depth=1)
+        typed_code, nickname = body["code"], body["nickname"]
+    except payloads.BadPayload as bad:
+        if bad.reason == "too_large":
+            return _api_error(413, "too_large", _("This request is too long."))
         return _api_error(400, "bad_request", _("Send a JSON object with a code and a nickname."))
+    except (TypeError, KeyError):
+        return _api_error(400, "bad_request", _("Send a JSON object with a code and a nickname."))
+    if not isinstance(typed_code, str) or not isinstance(nickname, str):
+        return _api_error(400, "bad_request", _("The code and the nickname must be text."))
     session, code_error, status = _resolve_code(request, normalize_code(typed_code))
     if session is None:
         if status == 429:
