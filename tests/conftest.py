@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,10 +55,23 @@ CHROMIUM_ARGS = [
 SERVICE_LOGS = pytest.StashKey[ServiceLogs]()
 
 
+LOG_RUNS_KEPT = 10
+
+
+def service_log_dir() -> Path:
+    """Return a new folder for this run's service logs under test-artifacts/logs/; keep
+    the newest runs only. A folder per run, since test runs may overlap."""
+    root = ARTIFACTS / "logs"
+    root.mkdir(parents=True, exist_ok=True)
+    for old in sorted(root.iterdir())[: -(LOG_RUNS_KEPT - 1)]:
+        shutil.rmtree(old, ignore_errors=True)
+    return root / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+
+
 @pytest.fixture(scope="session", autouse=True)
-def service_logs(request, tmp_path_factory) -> Iterator[ServiceLogs]:
+def service_logs(request) -> Iterator[ServiceLogs]:
     """Give every service started in this session (by a fixture or a test) a log file."""
-    logs = ServiceLogs(tmp_path_factory.getbasetemp() / "service-logs")
+    logs = ServiceLogs(service_log_dir())
     request.config.stash[SERVICE_LOGS] = logs
     START_HOOKS.append(logs.assign)
     try:
