@@ -1,0 +1,75 @@
+"""Any nickname the join form accepts makes a debrief: nicknames become chart labels,
+table cells and CSV fields, and none of them may break the export."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from classroom.forms import JoinForm
+from classroom.nicknames import validate_nickname
+from lessons import charts
+from lessons.models import DebriefExport
+from lessons.reports.export import do_request_export, run_export
+from tests.debrief import recorded
+
+# Math and markup in every syntax a renderer might read: matplotlib's mathtext, TeX,
+# HTML, Django templates, CSV formulas; and scripts the fonts may lack.
+HOSTILE = [
+    r"$\undefinedcmd$",
+    "$x^2$ and $",
+    r"back\slash\\",
+    "<b>bold</b>",
+    "{{ session }}",
+    "=1+2",
+    "50% sure",
+    "Zoë ñandú",
+    "Лиса Алиса",
+    "李小龍",
+    "مرحبا",
+    "😀 smile",
+]
+
+
+def test_the_hostile_nicknames_are_accepted_by_the_join_form():
+    for nickname in HOSTILE:
+        form = JoinForm({"code": "ABCDEF", "nickname": nickname})
+        assert form.is_valid() or "code" in form.errors, (nickname, form.errors)
+        assert "nickname" not in form.errors, (nickname, form.errors)
+
+
+@pytest.mark.django_db
+def test_a_session_of_hostile_nicknames_exports(teacher_a, monkeypatch):
+    monkeypatch.setattr(recorded, "NICKNAMES", HOSTILE)
+    session = recorded.record_session(teacher_a, students=len(HOSTILE), table_size=4)
+    export = do_request_export(session, teacher_a)
+    run_export(export.pk)
+    export = DebriefExport.objects.get(pk=export.pk)
+    assert export.status == "done", export.error
+    assert set(export.files) == {"html", "pdf", "csv", "json"}
+    html = (export.folder() / export.files["html"]).read_text(encoding="utf-8")
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold</b>" not in html
+    csv_text = (export.folder() / export.files["csv"]).read_text(encoding="utf-8")
+    assert r"$\undefinedcmd$" in csv_text
+
+
+def _accepted(raw: str) -> bool:
+    try:
+        validate_nickname(raw)
+    except ValidationError:
+        return False
+    return True
+
+
+nickname_text = st.text(
+    st.characters(blacklist_categories=("Cs",)), min_size=2, max_size=20
+).filter(_accepted)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(nickname_text, min_size=1, max_size=4, unique=True))
+def test_any_accepted_nickname_is_a_chart_label(names):
+    labels = [validate_nickname(name) for name in names]
+    assert charts.bar_chart(labels, list(range(len(labels))), "t").startswith("<svg")
+    series = {label: ([0, 1], [3, 2]) for label in labels}
+    assert charts.score_chart(series, [1, 2], "t", ("a", "b", "c")).startswith("<svg")

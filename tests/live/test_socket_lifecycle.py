@@ -1,0 +1,110 @@
+"""A socket's lifetime, in-process on the real Redis channel layer: a handler that
+raises or a service that fails becomes an error message, and whatever ends the socket
+gives its seat back."""
+
+import json
+
+import pytest
+import redis
+from asgiref.sync import sync_to_async
+
+from classroom.models import Seat
+from games import consumers, live
+from tests.classroom.channels_testing import in_own_event_loop
+from tests.live.helpers import TIMEOUT, connect, play_socket, receive
+from tests.live.test_consumers import started_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def connected(table, number: int) -> int:
+    return Seat.objects.get(table=table, number=number).connected
+
+
+def fail_once(monkeypatch, target, name: str, error: Exception) -> None:
+    """Make target.name raise error the next time it is called, then work again."""
+    original = getattr(target, name)
+    calls = {"n": 0}
+
+    def failing(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise error
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, failing)
+
+
+@pytest.mark.expected_log_errors(
+    r"PlayConsumer: websocket.receive raised", r"RuntimeError: a defect"
+)
+@in_own_event_loop
+async def test_a_handler_that_raises_answers_an_error_and_keeps_the_socket(
+    school_class, monkeypatch
+):
+    session, table, people = await sync_to_async(started_table)(school_class)
+    ana = next(p for p in people.values() if p.nickname == "Ana")
+    socket = play_socket(session, ana)
+    await connect(socket)
+    fail_once(monkeypatch, consumers.TableConsumer, "build_full", RuntimeError("a defect"))
+    await socket.send_to(text_data=json.dumps({"type": "resync"}))
+    error = await receive(socket, "error")
+    assert error["code"] == "server_error" and error["message"]
+    await socket.send_to(text_data=json.dumps({"type": "ping"}))
+    assert (await receive(socket, "pong"))["type"] == "pong"
+    seat = await sync_to_async(lambda: ana.seats.get().number)()
+    assert await sync_to_async(connected)(table, seat) == 1
+    await socket.disconnect()
+    assert await sync_to_async(connected)(table, seat) == 0
+
+
+@in_own_event_loop
+async def test_a_service_failure_while_connecting_is_an_error_and_leaves_no_count(
+    school_class, monkeypatch
+):
+    session, table, people = await sync_to_async(started_table)(school_class)
+    ana = next(p for p in people.values() if p.nickname == "Ana")
+    seat = await sync_to_async(lambda: ana.seats.get().number)()
+    # The seat is counted, then building the first state meets a Redis that is gone.
+    fail_once(
+        monkeypatch,
+        consumers.TableConsumer,
+        "build_full",
+        redis.exceptions.ConnectionError("Redis went away"),
+    )
+    socket = play_socket(session, ana)
+    accepted, _ = await socket.connect(timeout=TIMEOUT)
+    assert accepted
+    error = await receive(socket, "error")
+    assert error["code"] == "unavailable"
+    assert "busy" in error["message"]
+    assert await sync_to_async(connected)(table, seat) == 1  # the socket is open
+    await socket.send_to(text_data=json.dumps({"type": "resync"}))
+    assert (await receive(socket, "hello"))["type"] == "hello"
+    await socket.disconnect()
+    assert await sync_to_async(connected)(table, seat) == 0
+
+
+@in_own_event_loop
+async def test_a_move_whose_storing_fails_is_refused_as_not_stored(school_class, monkeypatch):
+    session, _table, people = await sync_to_async(started_table)(school_class)
+    sockets = {}
+    for participant in people.values():
+        sockets[participant.pk] = play_socket(session, participant)
+    states = {pk: (await connect(socket))[1] for pk, socket in sockets.items()}
+    mover, state = next((pk, s) for pk, s in states.items() if s["legal_actions"])
+    fail_once(
+        monkeypatch,
+        live,
+        "apply_action",
+        redis.exceptions.TimeoutError("Timeout reading from socket"),
+    )
+    act = {"type": "act", "version": state["version"], "action": state["legal_actions"][0]}
+    await sockets[mover].send_to(text_data=json.dumps(act))
+    refusal = await receive(sockets[mover], "error")
+    assert refusal["code"] == "not_stored" and "not stored" in refusal["message"]
+    await sockets[mover].send_to(text_data=json.dumps(act))
+    played = await receive(sockets[mover], "state")
+    assert played["version"] == state["version"] + 1
+    for socket in sockets.values():
+        await socket.disconnect()
