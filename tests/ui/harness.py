@@ -100,6 +100,9 @@ class FakeTable:
         self.cards = catalogue(state.variant)
         self.log = []
         self.lesson_pause = None  # the state's lesson_pause field (docs/protocol.md)
+        # A server in trouble: moves that get no answer; sockets closed as they open.
+        self.answering = True
+        self.reachable = True
 
     # --- the protocol ------------------------------------------------------------
 
@@ -188,6 +191,9 @@ class FakeTable:
             ws.send(json.dumps(message))
 
     def on_connect(self, ws):
+        if not self.reachable:
+            ws.close(code=1011, reason="unreachable")
+            return
         self.sockets.append(ws)
         ws.on_message(lambda raw: self.on_message(ws, raw))
         ws.send(json.dumps(self.hello()))
@@ -202,7 +208,7 @@ class FakeTable:
         elif kind == "resync":
             ws.send(json.dumps(self.hello()))
             ws.send(json.dumps(self.state_message()))
-        elif kind == "act":
+        elif kind == "act" and self.answering:
             self.act(ws, message)
         elif kind == "dismiss":
             self.dismiss(message)

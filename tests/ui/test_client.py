@@ -91,6 +91,36 @@ def test_reconnects_after_a_drop_and_resyncs(seat_page):
     assert len(table.sockets) == 1
 
 
+def test_a_move_without_an_answer_is_reported_then_checked_by_reconnecting(seat_page):
+    """A socket can die without a close event: the move must not vanish in silence."""
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    table.answering = False
+    play_first_card(page)
+    wait_for_sent(page, table, "act")
+    errors = page.locator("[data-slot=errors]")
+    expect(errors).to_contain_text("may not have been stored", timeout=12_000)
+    wait_for_sent(page, table, "resync")  # a new socket asks for the truth
+    expect(page.locator("[data-slot=status]")).to_have_text("Connected.")
+    stats = page.evaluate("window.dpSockets")
+    assert stats["reconnects"] == 1 and stats["opened"] == 2
+    assert table.version == 0  # the move was never stored, and the page can play again
+    expect(page.locator(".dt-cards--hand button.dt-card").first).to_be_enabled()
+
+
+def test_the_page_says_when_the_server_cannot_be_reached(seat_page):
+    table = FakeTable(first_turn(), bots=False)
+    page = seat_page(table)
+    table.reachable = False
+    table.sockets[0].close(code=1006, reason="gone")
+    table.sockets.clear()
+    status = page.locator("[data-slot=status]")
+    expect(status).to_contain_text("Connection lost. Trying again in")
+    expect(status).to_contain_text("The server cannot be reached", timeout=12_000)
+    table.reachable = True
+    expect(status).to_have_text("Connected.", timeout=20_000)
+
+
 def test_a_refused_move_shows_the_servers_message(seat_page):
     table = FakeTable(first_turn(), bots=False)
     page = seat_page(table)

@@ -17,6 +17,11 @@ import { rendererFor } from "./registry.js";
 /** Close codes after which reconnecting is pointless (ended, removed, refused, unknown). */
 const FINAL_CLOSE_CODES = new Set([4000, 4001, 4403, 4404]);
 const MAX_BACKOFF_MS = 15000;
+/** How long a sent move waits for the server's answer (a state or an error) before the
+ * page says so and reconnects: a socket can die without a close event for a while. */
+export const ANSWER_TIMEOUT_MS = 8000;
+/** After this many reconnect attempts in a row, the page says the server is unreachable. */
+const UNREACHABLE_AFTER = 2;
 const LOG_LINES = 60;
 
 /** Return a server time (ISO string, epoch seconds or epoch milliseconds) in epoch ms. */
@@ -97,9 +102,22 @@ export class TableConnection {
       }
       const delay = backoffMs(this.attempt);
       this.attempt += 1;
-      this.emit("status", "reconnecting", delay);
+      this.emit("status", "reconnecting", delay, this.attempt);
       this.retryTimer = setTimeout(() => this.connect(), delay);
     });
+  }
+
+  /** Drop the socket as if the network had (a dead socket often sends no close for
+   * a long while); the usual backoff reconnects and resyncs. */
+  drop() {
+    const socket = this.socket;
+    if (!socket) return;
+    this.socket = null;
+    this.stats.lastClose = { code: 4999, reason: "no answer", at: Date.now() };
+    socket.close();
+    this.attempt += 1;
+    this.emit("status", "reconnecting", 0, this.attempt);
+    this.retryTimer = setTimeout(() => this.connect(), 0);
   }
 
   stop() {
@@ -387,21 +405,41 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     root.classList.toggle("is-busy", busy);
     els.board.setAttribute("aria-busy", busy ? "true" : "false");
     clearTimeout(shell.busyTimer);
-    if (busy) shell.busyTimer = setTimeout(() => setBusy(false), 8000);
+    if (busy) shell.busyTimer = setTimeout(noAnswer, ANSWER_TIMEOUT_MS);
+  }
+
+  /** A move got neither a state nor an error: never let it vanish in silence. */
+  function noAnswer() {
+    setBusy(false);
+    showError(
+      gettext("The server did not answer: your move may not have been stored. Reconnecting to check…"),
+    );
+    connection.drop();
   }
 
   const connection = new TableConnection(
     socketUrl(root.dataset.wsPath),
     {
-      status(state, detail) {
+      status(state, detail, attempt = 1) {
         if (state === "open") setStatus(gettext("Connected."));
         else if (state === "reconnecting") {
           setBusy(false);
-          setStatus(
-            interpolate(gettext("Connection lost. Trying again in %s seconds…"), [
-              Math.ceil(detail / 1000),
-            ]),
-          );
+          const seconds = Math.ceil(detail / 1000);
+          const text =
+            seconds === 0
+              ? gettext("Reconnecting…")
+              : attempt > UNREACHABLE_AFTER
+              ? ngettext(
+                  "The server cannot be reached. Trying again in %s second…",
+                  "The server cannot be reached. Trying again in %s seconds…",
+                  seconds,
+                )
+              : ngettext(
+                  "Connection lost. Trying again in %s second…",
+                  "Connection lost. Trying again in %s seconds…",
+                  seconds,
+                );
+          setStatus(interpolate(text, [seconds]));
         } else if (state === "closed") {
           shell.closed = true;
           if (detail === 4403 || detail === 4404) {
