@@ -1,28 +1,85 @@
 # Two commands on a fresh machine (python3 and make are all they assume):
 #   make run   - the platform on embedded defaults (SQLite, bundled Redis, Celery, ASGI)
 #   make test  - the whole test suite on real services
+# Dependencies come from requirements.lock (exact versions with hashes, for Python 3.11
+# on Linux x86_64); `make lock` and `make upgrade` change it on purpose (see README).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+LOCK   := requirements.lock
+STAMP  := $(VENV)/.installed-$(shell cksum < $(LOCK) | cut -d' ' -f1)
 PO     := $(wildcard locale/*/LC_MESSAGES/*.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test install messages migrate demo chromium lint clean-var help
+# The locking tool (uv, at the version and hashes in requirements-tools.lock) lives in
+# its own virtual environment, never in .venv.
+TOOLS       := .venv-tools
+TOOLS_LOCK  := requirements-tools.lock
+TOOLS_STAMP := $(TOOLS)/.installed-$(shell cksum < $(TOOLS_LOCK) | cut -d' ' -f1)
+UV          := $(TOOLS)/bin/uv
+UV_VERSION  ?= $(shell sed -n 's/^uv==\([^ ]*\).*/\1/p' $(TOOLS_LOCK))
+# Resolved for Python 3.11 (3.11.0 and later patch releases) on Linux x86_64, whatever
+# interpreter runs the command. The runtime dependencies and the dev and postgres extras.
+TARGET      := --python-version 3.11 --python-platform x86_64-unknown-linux-gnu
+COMPILE     := $(UV) pip compile pyproject.toml --extra dev --extra postgres \
+               --generate-hashes $(TARGET) --no-header --quiet --output-file $(LOCK)
+define LOCK_HEADER
+# Every dependency of dataprotect-classroom, pinned with hashes: the runtime
+# dependencies and the dev and postgres extras of pyproject.toml, resolved for
+# Python 3.11 on Linux x86_64 by `make lock` or `make upgrade` (uv pip compile, uv's
+# version in requirements-tools.lock). Do not edit by hand. `make install` installs
+# exactly this: pip install --require-hashes --no-deps -r requirements.lock
+endef
+export LOCK_HEADER
+
+.PHONY: run test install lock upgrade lock-tools tools messages migrate demo chromium lint \
+        clean-var help
 
 help:
-	@echo "make run    start the platform on http://127.0.0.1:8000 (HOST=0.0.0.0 for the LAN)"
-	@echo "make test   run the whole test suite (unit, consumer, Celery, browser)"
-	@echo "make lint   ruff"
+	@echo "make run      start the platform on http://127.0.0.1:8000 (HOST=0.0.0.0 for the LAN)"
+	@echo "make test     run the whole test suite (unit, consumer, Celery, browser)"
+	@echo "make lint     ruff"
+	@echo "make lock     re-resolve requirements.lock after editing pyproject.toml (keeps pins)"
+	@echo "make upgrade  re-resolve requirements.lock to the newest allowed versions"
+	@echo "              (PACKAGES='django celery' upgrades only those)"
 
-$(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	@rm -f $(VENV)/.installed-*
+# A lock with new content (a new checksum, so a new stamp name) rebuilds .venv from
+# nothing, so that it holds exactly the locked packages and nothing left from before.
+$(STAMP):
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PY) -m pip check
 	@touch $@
 
 install: $(STAMP)
+
+$(TOOLS_STAMP):
+	rm -rf $(TOOLS)
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(TOOLS_LOCK)
+	@touch $@
+
+tools: $(TOOLS_STAMP)
+
+# Re-resolve within pyproject's ranges, keeping the current pins where they still fit.
+lock: $(TOOLS_STAMP)
+	$(COMPILE)
+	@{ echo "$$LOCK_HEADER"; cat $(LOCK); } > $(LOCK).tmp && mv $(LOCK).tmp $(LOCK)
+	@echo "$(LOCK) written: review 'git diff $(LOCK)', run 'make test', then commit it."
+
+# Re-resolve to the newest versions pyproject's ranges allow (or only PACKAGES).
+upgrade: $(TOOLS_STAMP)
+	$(COMPILE) $(if $(PACKAGES),$(foreach p,$(PACKAGES),--upgrade-package $(p)),--upgrade)
+	@{ echo "$$LOCK_HEADER"; cat $(LOCK); } > $(LOCK).tmp && mv $(LOCK).tmp $(LOCK)
+	@echo "$(LOCK) written: review 'git diff $(LOCK)', run 'make test', then commit it."
+
+# New hashes for uv itself: make lock-tools UV_VERSION=x.y.z
+lock-tools: $(TOOLS_STAMP)
+	@echo "# uv for make lock and make upgrade (in .venv-tools). Made by: make lock-tools UV_VERSION=x.y.z" > $(TOOLS_LOCK).tmp
+	echo "uv==$(UV_VERSION)" | $(UV) pip compile - --generate-hashes $(TARGET) --no-header \
+	    --no-annotate --quiet >> $(TOOLS_LOCK).tmp
+	@mv $(TOOLS_LOCK).tmp $(TOOLS_LOCK)
 
 # Compiled with Babel (pure Python), so that no system gettext is needed.
 locale/%.mo: locale/%.po $(STAMP)

@@ -332,6 +332,7 @@ def makemessages_keys(workdir: str) -> dict:
         ignore=shutil.ignore_patterns(
             ".git",
             ".venv",
+            ".venv-tools",
             "var",
             "test-artifacts",
             "tests",
