@@ -75,11 +75,19 @@ class PlatformConsumer(AsyncWebsocketConsumer):
             logger.warning(
                 "%s: %s failed: %s", self.__class__.__name__, message.get("type"), describe(error)
             )
-            await self.on_failure(message, "unavailable")
+            await self.failed(message, "unavailable")
         except Exception:
             # A defect: logged with its traceback for the developers; the socket stays.
             logger.exception("%s: %s raised", self.__class__.__name__, message.get("type"))
-            await self.on_failure(message, "server_error")
+            await self.failed(message, "server_error")
+
+    async def failed(self, message: dict, code: str) -> None:
+        """Tell the client; a socket whose connection could not be set up (its groups, its
+        seat) would be deaf, so it closes and the client comes back with backoff."""
+        await self.on_failure(message, code)
+        if message.get("type") == "websocket.connect":
+            with contextlib.suppress(ClientGone):
+                await self.close(code=CLOSE_TRY_AGAIN)
 
     async def disconnect(self, code):
         await self.release()

@@ -9,6 +9,7 @@ import redis
 from asgiref.sync import sync_to_async
 
 from classroom.models import Seat
+from classroom.sockets import CLOSE_TRY_AGAIN
 from games import consumers, live
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.helpers import TIMEOUT, connect, play_socket, receive
@@ -78,10 +79,15 @@ async def test_a_service_failure_while_connecting_is_an_error_and_leaves_no_coun
     error = await receive(socket, "error")
     assert error["code"] == "unavailable"
     assert "busy" in error["message"]
-    assert await sync_to_async(connected)(table, seat) == 1  # the socket is open
-    await socket.send_to(text_data=json.dumps({"type": "resync"}))
-    assert (await receive(socket, "hello"))["type"] == "hello"
-    await socket.disconnect()
+    # A socket that could not be set up closes, so that the client tries again.
+    closed = await socket.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN}
+    await socket.disconnect()  # the client answers the close
+    assert await sync_to_async(connected)(table, seat) == 0
+    again = play_socket(session, ana)
+    await connect(again)  # Redis is back: the next attempt plays on
+    assert await sync_to_async(connected)(table, seat) == 1
+    await again.disconnect()
     assert await sync_to_async(connected)(table, seat) == 0
 
 
