@@ -188,6 +188,10 @@ def celery_beat_service(env: dict[str, str], schedule: Path) -> Service:
     )
 
 
+WS_PING_SECONDS = 10
+WS_MAX_BYTES = 1024 * 1024
+
+
 def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
     """Describe the ASGI server (uvicorn) serving HTTP and WebSocket."""
     return python_service(
@@ -203,6 +207,16 @@ def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
             "--lifespan",
             "off",
             "--no-server-header",
+            # A device that vanished (Wi-Fi gone, lid closed) sends no close: a ping it
+            # does not answer ends its socket, and frees its seat, within about 20 s.
+            "--ws-ping-interval",
+            str(WS_PING_SECONDS),
+            "--ws-ping-timeout",
+            str(WS_PING_SECONDS),
+            # A protocol message is a few hundred bytes (the consumers refuse more than
+            # 16 KiB with a reason); a frame over this is dropped by the server itself.
+            "--ws-max-size",
+            str(WS_MAX_BYTES),
         ],
         env,
     )
