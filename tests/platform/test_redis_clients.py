@@ -1,0 +1,87 @@
+"""Every Redis client has deliberate timeouts, and a Redis that is gone is a clear
+message, never a crash (docs/ops.md, "Redis connections")."""
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from channels_redis.utils import create_pool
+from django.core.cache import cache
+from django.test import override_settings
+
+from config.celery import app
+from config.services import free_port
+
+
+def test_the_channel_layer_waits_longer_than_its_blocking_receive(settings):
+    """channels-redis blocks BZPOPMIN for brpop_timeout seconds when a socket is idle;
+    a read timeout under that dropped every idle socket (redis-py 8's default is 5 s)."""
+    assert RedisChannelLayer.brpop_timeout == settings.CHANNEL_LAYER_BLOCK_SECONDS
+    layer = get_channel_layer()
+    pool = create_pool(layer.hosts[0])
+    kwargs = pool.connection_kwargs
+    assert kwargs["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    assert kwargs["socket_connect_timeout"] == settings.REDIS_CONNECT_TIMEOUT
+    assert kwargs["health_check_interval"] > 0 and kwargs["socket_keepalive"]
+
+
+def test_the_cache_and_celery_have_short_deliberate_timeouts(settings):
+    kwargs = cache._cache.get_client().connection_pool.connection_kwargs
+    assert kwargs["socket_timeout"] == settings.REDIS_CACHE_TIMEOUT
+    assert kwargs["socket_connect_timeout"] == settings.REDIS_CONNECT_TIMEOUT
+    with app.connection_for_write() as connection:
+        options = connection.transport_options
+        assert options["socket_timeout"] == settings.CELERY_REDIS_READ_TIMEOUT
+        assert options["socket_connect_timeout"] == settings.REDIS_CONNECT_TIMEOUT
+        # kombu's broker polls with a 1 s BRPOP: its read timeout must outlast that.
+        assert options["socket_timeout"] > connection.default_channel.brpop_timeout
+    assert app.conf.redis_socket_timeout == settings.CELERY_REDIS_READ_TIMEOUT
+    assert app.conf.redis_socket_connect_timeout == settings.REDIS_CONNECT_TIMEOUT
+
+
+def test_an_idle_channel_layer_receive_outlasts_the_blocking_wait(settings):
+    """The real layer on the test Redis: a receive with nothing to read waits through
+    two empty BZPOPMIN rounds without a timeout error, then gets its message."""
+
+    async def wait_then_receive():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+
+        async def send_later():
+            await asyncio.sleep(2 * RedisChannelLayer.brpop_timeout + 1)
+            await layer.send(channel, {"type": "hello"})
+
+        sender = asyncio.create_task(send_later())
+        message = await asyncio.wait_for(layer.receive(channel), 30)
+        await sender
+        await layer.flush()
+        return message
+
+    assert async_to_sync(wait_then_receive)() == {"type": "hello"}
+
+
+@pytest.mark.django_db
+def test_a_request_that_meets_a_redis_that_is_gone_gets_a_503_that_says_to_try_again(client):
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    caches = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": dead,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    with override_settings(CACHES=caches):
+        program = client.post(
+            "/join/",
+            data=json.dumps({"code": "ZZZZZZ", "nickname": "Zed"}),
+            content_type="application/json",
+        )
+        person = client.post("/join/", {"code": "ZZZZZZ", "nickname": "Zed"})
+    assert program.status_code == 503 and program["Retry-After"] == "5"
+    assert program.json()["error"]["code"] == "unavailable"
+    assert "try again" in program.json()["error"]["message"]
+    assert person.status_code == 503
+    assert "try again in a few seconds" in person.content.decode()
