@@ -53,8 +53,6 @@ CHROMIUM_ARGS = [
 
 
 SERVICE_LOGS = pytest.StashKey[ServiceLogs]()
-
-
 LOG_RUNS_KEPT = 10
 
 
