@@ -192,7 +192,9 @@ class FakeTable:
 
     def on_connect(self, ws):
         if not self.reachable:
-            ws.close(code=1011, reason="unreachable")
+            # What the server does when Redis is down: it accepts, says why, closes.
+            ws.send(json.dumps(self.error("unavailable", "The server is busy for a moment.")))
+            ws.close(code=1013, reason="try again later")
             return
         self.sockets.append(ws)
         ws.on_message(lambda raw: self.on_message(ws, raw))

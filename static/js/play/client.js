@@ -77,7 +77,6 @@ export class TableConnection {
       const reconnected = this.opened;
       this.opened = true;
       this.stats.opened += 1;
-      this.attempt = 0;
       this.emit("status", "open");
       this.send({ type: "ping" });
       // The server greets every new socket; after a drop we also ask for the full state.
@@ -153,6 +152,10 @@ export class TableConnection {
     }
     switch (message.type) {
       case "hello":
+        // The server greeted the socket: it works, so the backoff starts over. (Not on
+        // open: a server that accepts and then closes with 1013 while Redis is down
+        // would be retried every half second by every device in the room.)
+        this.attempt = 0;
         this.version = null; // a (new) table: take whatever version comes next
         this.emit("hello", message);
         break;
