@@ -2,7 +2,8 @@
 
 ``python -m config.run`` (what ``make run`` calls): start the bundled Redis unless
 REDIS_URL is set, then a Celery worker, Celery beat and the ASGI server; print the
-URL; stop every child on Ctrl-C or SIGTERM, or when one of them dies.
+URL; start again a child that dies (stop everything when one keeps dying); stop every
+child on Ctrl-C or SIGTERM.
 
 ``python -m config.run test [pytest arguments]`` (what ``make test`` calls): start a
 Redis server on a free port, run pytest against it, stop it, exit with pytest's code.
@@ -68,6 +69,29 @@ def start_redis(env: dict[str, str], started: list[Service]) -> None:
     print(f"Redis started on 127.0.0.1:{port} (data in {var_dir() / 'redis'})")
 
 
+# A child that dies is started again (a Celery worker can exit on a broker outage, the
+# bundled Redis can be killed; the matches resume from the database and the append-only
+# file), unless it keeps dying: then the supervisor stops everything and exits 1.
+RESTARTS_ALLOWED = 5
+RESTART_WINDOW_SECONDS = 60
+
+
+class Restarts:
+    """Count each service's restarts within the last RESTART_WINDOW_SECONDS."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = {}
+
+    def allow(self, name: str) -> bool:
+        """Record a restart of name now; tell whether it stays within the limit."""
+        now = time.monotonic()
+        recent = [t for t in self.times.get(name, []) if now - t < RESTART_WINDOW_SECONDS]
+        if len(recent) >= RESTARTS_ALLOWED:
+            return False
+        self.times[name] = [*recent, now]
+        return True
+
+
 def serve() -> int:
     """Start every service and supervise them until interrupted."""
     env = dict(os.environ)
@@ -93,14 +117,27 @@ def serve() -> int:
         wait_until(lambda: port_open(probe_host, port), 30, "the ASGI server", started)
         wait_for_celery(env, 60, started)
         print_banner(host, port)
+        restarts = Restarts()
         while not stopping:
             for service in started:
-                if not service.alive():
+                if service.alive() or stopping:
+                    continue
+                code = service.process.returncode if service.process else None
+                if not restarts.allow(service.name):
                     print(
-                        f"{service.name} stopped unexpectedly; stopping everything.",
+                        f"{service.name} stopped unexpectedly (exit code {code}) "
+                        f"{RESTARTS_ALLOWED} times within {RESTART_WINDOW_SECONDS} s; "
+                        "stopping everything.",
                         file=sys.stderr,
                     )
                     return 1
+                print(
+                    f"{service.name} stopped unexpectedly (exit code {code}); restarting it.",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                service.stop()  # whatever its process group left behind
+                service.start()
             time.sleep(0.5)
         return 0
     except (RuntimeError, TimeoutError) as exc:

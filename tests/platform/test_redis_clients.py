@@ -5,7 +5,6 @@ import asyncio
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from channels_redis.utils import create_pool
@@ -14,6 +13,7 @@ from django.test import override_settings
 
 from config.celery import app
 from config.services import free_port
+from tests.classroom.channels_testing import in_own_event_loop
 
 
 def test_the_channel_layer_waits_longer_than_its_blocking_receive(settings):
@@ -42,25 +42,21 @@ def test_the_cache_and_celery_have_short_deliberate_timeouts(settings):
     assert app.conf.redis_socket_connect_timeout == settings.REDIS_CONNECT_TIMEOUT
 
 
-def test_an_idle_channel_layer_receive_outlasts_the_blocking_wait(settings):
+@in_own_event_loop
+async def test_an_idle_channel_layer_receive_outlasts_the_blocking_wait():
     """The real layer on the test Redis: a receive with nothing to read waits through
     two empty BZPOPMIN rounds without a timeout error, then gets its message."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
 
-    async def wait_then_receive():
-        layer = get_channel_layer()
-        channel = await layer.new_channel()
+    async def send_later():
+        await asyncio.sleep(2 * RedisChannelLayer.brpop_timeout + 1)
+        await layer.send(channel, {"type": "hello"})
 
-        async def send_later():
-            await asyncio.sleep(2 * RedisChannelLayer.brpop_timeout + 1)
-            await layer.send(channel, {"type": "hello"})
-
-        sender = asyncio.create_task(send_later())
-        message = await asyncio.wait_for(layer.receive(channel), 30)
-        await sender
-        await layer.flush()
-        return message
-
-    assert async_to_sync(wait_then_receive)() == {"type": "hello"}
+    sender = asyncio.create_task(send_later())
+    message = await asyncio.wait_for(layer.receive(channel), 30)
+    await sender
+    assert message == {"type": "hello"}
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -30,6 +31,45 @@ def processes_with_env(marker: str) -> list[int]:
         if marker.encode() in environ:
             pids.append(int(entry.name))
     return pids
+
+
+def cmdline(pid: int) -> list[bytes]:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return []
+
+
+def is_service(pid: int, name: str, supervisor: int) -> bool:
+    """Tell whether pid is the supervisor's child that runs the service called name."""
+    argv = cmdline(pid)
+    try:
+        status = (Path("/proc") / str(pid) / "status").read_text()
+    except OSError:
+        return False
+    if f"PPid:\t{supervisor}\n" not in status:
+        return False
+    if name == "redis":
+        return b"redis-server" in argv[0]  # retitled "redis-server 127.0.0.1:PORT"
+    # Celery retitles its main process ("[celeryd: worker-...@host:MainProcess] ...").
+    title = b" ".join(argv)
+    return name == "celery-worker" and b"worker" in title and b"beat" not in title
+
+
+def health(port: int, within: float) -> dict:
+    """Return /healthz's answer once it is 200, or the last answer after within seconds."""
+    deadline = time.monotonic() + within
+    answer = {}
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as reply:
+                return json.load(reply)
+        except urllib.error.HTTPError as error:
+            answer = json.load(error)
+        except OSError as error:
+            answer = {"error": str(error)}
+        time.sleep(0.5)
+    return answer
 
 
 def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
@@ -84,6 +124,29 @@ def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
         # Redis, the worker (with its pool), beat and uvicorn, besides the supervisor.
         assert len(children) >= 5
         assert (tmp_path / "redis").is_dir()
+
+        # A child that dies is started again: the Celery worker (it can exit on a broker
+        # outage) and the bundled Redis itself (its append-only file keeps the queue).
+        (runner,) = [pid for pid in children if cmdline(pid)[1:3] == [b"-m", b"config.run"]]
+        for name in ("celery-worker", "redis"):
+            # Every process: Redis's retitling overwrites its /proc environ with the title.
+            everyone = [
+                int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+            ]
+            (leader,) = [pid for pid in everyone if is_service(pid, name, runner)]
+            os.killpg(leader, signal.SIGKILL)
+            for line in supervisor.stdout:
+                output.append(line)
+                if f"{name} stopped unexpectedly" in line or time.monotonic() > deadline:
+                    break
+            assert f"{name} stopped unexpectedly (exit code -9); restarting it." in line
+            assert health(port, within=60) == {
+                "status": "ok",
+                "database": "ok",
+                "redis": "ok",
+                "celery": "ok",
+            }, "".join(output)
+        assert supervisor.poll() is None
 
         supervisor.send_signal(signal.SIGINT)
         supervisor.wait(60)
