@@ -7,8 +7,9 @@ loopback ports, with a temporary SQLite database and VAR_DIR; opens a two-seat
 Data-Tycoon session without bots, joins two students through ``POST /join/``, starts
 it, and connects both play sockets with a client that behaves like the game page
 (static/js/play/client.js): it reconnects after a close with backoff (500 ms * 2^attempt,
-at most 15 s, the attempt count reset when a socket opens), sends ``ping`` on open and
-``resync`` after a reconnect, and drops the socket when a move gets no answer in 8 s.
+at most 5 s, the attempt count reset when the server greets the socket with ``hello``),
+sends ``ping`` on open and ``resync`` after a reconnect, and drops the socket when a
+move gets no answer in 8 s.
 
 Scenario A, "stall": Redis is stopped (SIGSTOP) for 20 s; 3 s in, the student whose
 turn it is acts; after SIGCONT, once Redis answers, a student acts again.
@@ -67,7 +68,7 @@ RECOVERY_TIMEOUT = 35.0
 # The scenarios' own bound; setup and teardown add about half a minute.
 SCENARIOS_TIMEOUT = 140.0
 # The browser client's constants (static/js/play/client.js).
-MAX_BACKOFF = 15.0
+MAX_BACKOFF = 5.0
 ANSWER_TIMEOUT = 8.0
 FINAL_CLOSE_CODES = {4000, 4001, 4403, 4404}
 # No timer may fire and no bot may move during the measurement: a referee's move would
@@ -327,7 +328,6 @@ class Student:
             return None
         self.ws = ws
         self.connection += 1
-        self.attempt = 0  # as the page does on "open", even if the server closes at once
         self.note(f"open (connection {self.connection})")
         watchdog = asyncio.create_task(self.watch(ws))
         try:
@@ -365,6 +365,8 @@ class Student:
 
     def receive(self, message: dict) -> None:
         kind = message.get("type")
+        if kind == "hello":
+            self.attempt = 0  # as the page does: the server greeted the socket
         move = self.moves[-1] if self.moves else None
         if kind == "state":
             version = message["version"]

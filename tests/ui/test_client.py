@@ -227,7 +227,7 @@ def test_pure_helpers(seat_page):
           };
         }"""
     )
-    assert result["backoff"] == [500, 1000, 2000, 4000, 15000]
+    assert result["backoff"] == [500, 1000, 2000, 4000, 5000]
     assert (result["low"], result["high"]) == (375, 625)
     assert result["iso"] == 1796033702120
     assert result["seconds"] == result["ms"] == 1796000000500

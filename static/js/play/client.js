@@ -16,7 +16,9 @@ import { rendererFor } from "./registry.js";
 
 /** Close codes after which reconnecting is pointless (ended, removed, refused, unknown). */
 const FINAL_CLOSE_CODES = new Set([4000, 4001, 4403, 4404]);
-const MAX_BACKOFF_MS = 15000;
+/** The longest wait between attempts: once the server is back, every device of the class
+ * is back within this (the jitter spreads their reconnections). */
+const MAX_BACKOFF_MS = 5000;
 /** How long a sent move waits for the server's answer (a state or an error) before the
  * page says so and reconnects: a socket can die without a close event for a while. */
 export const ANSWER_TIMEOUT_MS = 8000;
