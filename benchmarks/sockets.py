@@ -45,8 +45,9 @@ async def first_state(ws) -> None:
         pass
 
 
-async def churn(urls: list[str], origin: str, drops: int, server_pid: int) -> dict:
-    """Keep the first URL's socket open; connect and abort the second's drops times."""
+async def churn(urls: list[str], origin: str, drops: int, server_pid: int, match_id: int) -> dict:
+    """Keep the first URL's socket open; connect and abort the second's drops times;
+    read the seat counts while the first socket is still open."""
     stay = await websockets.connect(urls[0], origin=origin, max_size=2**23)
     await first_state(stay)
     memory, waits = {}, []
@@ -62,8 +63,9 @@ async def churn(urls: list[str], origin: str, drops: int, server_pid: int) -> di
         waits.append(time.perf_counter() - started)
         ws.transport.abort()  # no close frame, as when a phone leaves the Wi-Fi
     await asyncio.sleep(2)
+    counts = await asyncio.to_thread(seat_counts, match_id)
     await stay.close()
-    return {"memory": memory, "waits": waits}
+    return {"memory": memory, "waits": waits, "counts": counts}
 
 
 def seat_counts(match_id: int) -> dict[int, int]:
@@ -89,9 +91,7 @@ def run(folder: Path, drops: int) -> None:
         ws_base = platform.base.replace("http://", "ws://")
         urls = [f"{ws_base}{j['ws']}?token={quote(j['token'])}" for j in joined]
         server = next(s for s in platform.others if s.name == "asgi")
-        result = asyncio.run(churn(urls, platform.base, drops, server.process.pid))
-        time.sleep(1)
-        counts = seat_counts(match_id)
+        result = asyncio.run(churn(urls, platform.base, drops, server.process.pid, match_id))
     finally:
         platform.stop(timeline)
     base = result["memory"][0]
@@ -104,7 +104,10 @@ def run(folder: Path, drops: int) -> None:
         f"\nconnect to first state: median {statistics.median(waits) * 1000:.1f} ms, "
         f"p95 {waits[int(len(waits) * 0.95)] * 1000:.1f} ms"
     )
-    print(f"seat counts at the end (seat: open sockets): {counts} (expected one socket on 0)")
+    print(
+        f"seat counts at the end (seat: open sockets): {result['counts']} "
+        "(expected: one socket on the seat that stayed, none on the other)"
+    )
 
 
 def main() -> None:
