@@ -30,11 +30,8 @@ import os
 import re
 import secrets
 import signal
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,8 +40,8 @@ from urllib.parse import quote
 
 import websockets
 
+from benchmarks.live import join, manage
 from config.services import (
-    BASE_DIR,
     Service,
     asgi_service,
     celery_beat_service,
@@ -174,31 +171,6 @@ class Platform:
             if was_alive:
                 took = time.monotonic() - started
                 timeline.add("bench", f"stopped {service.name} in {took:.1f} s")
-
-
-def manage(env: dict[str, str], *args: str) -> None:
-    """Run a management command with the run's environment."""
-    subprocess.run(
-        [sys.executable, "manage.py", *args],
-        env=env,
-        cwd=BASE_DIR,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def join(base: str, code: str, nickname: str) -> dict:
-    """Join as a program (docs/protocol.md, 1); return the answer with the seat token."""
-    request = urllib.request.Request(
-        base + "/join/",
-        data=json.dumps({"code": code, "nickname": nickname}).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
 
 
 def open_class(platform: Platform, seed: int) -> tuple[str, int, list[dict]]:
