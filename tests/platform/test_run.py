@@ -1,5 +1,6 @@
 """``make run``'s supervisor: real services up, then Ctrl-C leaves no process behind."""
 
+import contextlib
 import json
 import os
 import signal
@@ -70,6 +71,21 @@ def health(port: int, within: float) -> dict:
             answer = {"error": str(error)}
         time.sleep(0.5)
     return answer
+
+
+def stop_for_good(supervisor: subprocess.Popen, marker: str) -> None:
+    """Stop a supervisor a failed assertion left running: Ctrl-C first, then SIGKILL to
+    it and to everything it started, so that no service outlives the test."""
+    if supervisor.poll() is not None:
+        return
+    supervisor.send_signal(signal.SIGINT)
+    try:
+        supervisor.wait(30)
+    except subprocess.TimeoutExpired:
+        supervisor.kill()
+        for pid in processes_with_env(marker):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
@@ -151,8 +167,7 @@ def test_run_starts_every_service_and_ctrl_c_stops_them_all(tmp_path):
         supervisor.send_signal(signal.SIGINT)
         supervisor.wait(60)
     finally:
-        if supervisor.poll() is None:
-            supervisor.kill()
+        stop_for_good(supervisor, marker)
     time.sleep(0.5)
     assert processes_with_env(marker) == []
     assert supervisor.returncode == 0
