@@ -217,9 +217,6 @@ def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
             # 16 KiB with a reason); a frame over this is dropped by the server itself.
             "--ws-max-size",
             str(WS_MAX_BYTES),
-            # On Ctrl-C, open sockets get a close (1012) and the server exits within 5 s.
-            "--timeout-graceful-shutdown",
-            "5",
         ],
         env,
     )
