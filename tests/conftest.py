@@ -149,6 +149,18 @@ def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Give every test its own channel-layer instance: each async test runs its own loop,
+    and a Redis layer's receive lock belongs to the loop that first used it (a test whose
+    loop hung would otherwise fail every later test with "Two event loops")."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest.fixture(scope="session")
 def celery_worker(service_env) -> Iterator[Service]:
     """Run a real Celery worker on the test database and the test Redis."""

@@ -2,7 +2,9 @@
 
 import asyncio
 import functools
+import sys
 import threading
+import traceback
 
 from channels.testing import WebsocketCommunicator
 from django.db import connections
@@ -10,6 +12,14 @@ from django.db import connections
 THREAD_TIMEOUT = 120
 
 __all__ = ["WebsocketCommunicator", "in_own_event_loop"]
+
+
+def thread_stacks():
+    """Yield (thread name, current frame) of every live thread but this one."""
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    for ident, frame in sys._current_frames().items():
+        if ident != threading.get_ident():
+            yield names.get(ident, str(ident)), frame
 
 
 def in_own_event_loop(test):
@@ -36,7 +46,15 @@ def in_own_event_loop(test):
         thread.start()
         thread.join(THREAD_TIMEOUT)
         if thread.is_alive():
-            raise TimeoutError(f"{test.__name__} did not finish in {THREAD_TIMEOUT} s")
+            # Where it hangs is the whole diagnosis: the test thread's stack, and every
+            # other thread's (an executor thread it waits for, say).
+            stacks = "\n".join(
+                f"--- {name}:\n" + "".join(traceback.format_stack(frame))
+                for name, frame in thread_stacks()
+            )
+            raise TimeoutError(
+                f"{test.__name__} did not finish in {THREAD_TIMEOUT} s; threads:\n{stacks}"
+            )
         if "error" in outcome:
             raise outcome["error"]
 

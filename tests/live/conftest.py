@@ -38,17 +38,6 @@ def _seeded_deals(monkeypatch, request):
     monkeypatch.setattr(games.matches, "new_seed", itertools.count(first).__next__)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_channel_layer():
-    """Give every test its own channel-layer instance: each async test runs its own loop,
-    and a Redis layer's locks belong to the loop that first used them."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
 @pytest.fixture
 def teacher(django_user_model):
     return django_user_model.objects.create_user(username="live-teacher", password=PASSWORD)
