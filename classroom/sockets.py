@@ -123,12 +123,13 @@ class PlatformConsumer(AsyncWebsocketConsumer):
         if self.released:
             return
         self.released = True
-        for task in list(self.tasks):
+        tasks, self.tasks = set(self.tasks), set()
+        for task in tasks:
             task.cancel()
-        for task in list(self.tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self.tasks.clear()
+        if tasks:
+            # wait() collects the tasks' own ends without raising them, and unlike a
+            # suppressed await it lets a cancellation of this socket itself go through.
+            await asyncio.wait(tasks)
         groups, self.joined = self.joined, []
         for group in groups:
             try:
