@@ -206,24 +206,24 @@ def test_log_lines_are_shown_once_per_version(seat_page):
 
 
 def test_pure_helpers(seat_page):
-    """Backoff, server time parsing and card-name splitting, run in the page's engine."""
+    """Backoff, server time parsing and card-name splitting (kit.js), run in the page's engine."""
     page = seat_page(FakeTable(first_turn(), bots=False))
     result = page.evaluate(
         """async () => {
           const client = await import("/static/js/play/client.js");
-          const dt = await import("/static/js/play/data_tycoon.js");
+          const kit = await import("/static/js/play/kit.js");
           return {
             backoff: [0, 1, 2, 3, 10].map((n) => client.backoffMs(n, () => 0.5)),
             low: client.backoffMs(0, () => 0), high: client.backoffMs(0, () => 1),
             iso: client.serverTimeMs("2026-11-30T10:15:02.120Z"),
             seconds: client.serverTimeMs(1796000000.5),
             ms: client.serverTimeMs(1796000000500),
-            sensitive: dt.nameParts("Dataset sensible: salud (rojo)"),
-            french: dt.nameParts("Finalité : prospection commerciale"),
-            simple: dt.nameParts("Simple dataset (red)"),
-            special: dt.nameParts("Lawyer"),
-            key: dt.actionKey({card: "dt-1", type: "play"})
-              === dt.actionKey({type: "play", card: "dt-1"}),
+            sensitive: kit.nameParts("Dataset sensible: salud (rojo)"),
+            french: kit.nameParts("Finalité : prospection commerciale"),
+            simple: kit.nameParts("Simple dataset (red)"),
+            special: kit.nameParts("Lawyer"),
+            key: kit.actionKey({card: "dt-1", type: "play"})
+              === kit.actionKey({type: "play", card: "dt-1"}),
           };
         }"""
     )

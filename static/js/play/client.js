@@ -3,15 +3,17 @@
  * TableConnection speaks the protocol: it connects, reconnects with backoff and asks for
  * a `resync`, notices version gaps, sends `act` with the version it saw, and measures the
  * clock offset from `server_time`. `boot(root)` wires it to the page: status line,
- * notices (paused, removed, ended), the error region, the countdown, the game log and the
- * board, which the renderer registered for the table's game draws; the GDPR lesson
+ * notices (paused, removed, ended), the error region, the countdown and the game log
+ * (drawn by kit.js's drawCountdown and gameLog) and the board, which the renderer
+ * registered for the table's game draws (told when a move is pending); the GDPR lesson
  * cards (`lesson`, `lesson_dismissed`, a state's `lesson_pause`) and, once the game is
  * over, the invitation to the quiz.
  *
  * UI strings come from Django's JavaScript catalog (`gettext`, `ngettext`, `interpolate`
  * are globals defined by /jsi18n/). */
 
-import { h, icon, replaceKeepingFocus } from "./dom.js";
+import { h } from "./dom.js";
+import { drawCountdown, gameLog } from "./kit.js";
 import { rendererFor } from "./registry.js";
 
 /** Close codes after which reconnecting is pointless (ended, removed, refused, unknown). */
@@ -24,7 +26,6 @@ const MAX_BACKOFF_MS = 5000;
 export const ANSWER_TIMEOUT_MS = 8000;
 /** After this many reconnect attempts in a row, the page says the server is unreachable. */
 const UNREACHABLE_AFTER = 2;
-const LOG_LINES = 60;
 
 /** Return a server time (ISO string, epoch seconds or epoch milliseconds) in epoch ms. */
 export function serverTimeMs(value) {
@@ -210,7 +211,6 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     paused: false,
     closed: false,
     busyTimer: null,
-    loggedVersion: null,
     lesson: null, // the lesson card shown now: {moment, lesson, event, seats, pause}
     lessonQueue: [],
     dismissed: new Set(), // moments this page dismissed already
@@ -243,12 +243,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     }, 50);
   }
 
-  function addLog(lines) {
-    if (!lines || !lines.length) return;
-    for (const line of lines) els.log.append(h("li", {}, line));
-    while (els.log.children.length > LOG_LINES) els.log.firstElementChild.remove();
-    els.log.parentElement.scrollTop = els.log.parentElement.scrollHeight;
-  }
+  const log = gameLog(els.log);
 
   // --- GDPR lesson cards ------------------------------------------------------------
 
@@ -409,6 +404,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     shell.busy = busy;
     root.classList.toggle("is-busy", busy);
     els.board.setAttribute("aria-busy", busy ? "true" : "false");
+    if (shell.renderer && shell.renderer.busy) shell.renderer.busy(busy);
     clearTimeout(shell.busyTimer);
     if (busy) shell.busyTimer = setTimeout(noAnswer, ANSWER_TIMEOUT_MS);
   }
@@ -454,7 +450,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
         }
       },
       hello(message) {
-        if (!shell.hello || shell.hello.match !== message.match) shell.loggedVersion = null;
+        if (!shell.hello || shell.hello.match !== message.match) log.reset();
         shell.hello = message;
         const create = rendererFor(message.game);
         if (!create) {
@@ -490,8 +486,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
         if (els.quiz) els.quiz.hidden = !(role === "seat" && over);
         shell.deadline = message.deadline || null;
         // A resync repeats the last action's lines: log each version once.
-        if (shell.loggedVersion === null || message.version > shell.loggedVersion) addLog(message.log);
-        shell.loggedVersion = message.version;
+        log.take(message);
         if (shell.renderer) shell.renderer.update(message);
         tick();
       },
@@ -587,22 +582,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     const left = Math.max(0, Math.ceil((end - connection.now()) / 1000));
     const total = deadline.seconds || left || 1;
     const label = shell.renderer ? shell.renderer.deadlineLabel(deadline) : gettext("Time left");
-    els.countdown.hidden = false;
-    els.countdown.classList.toggle("countdown--low", left <= 5);
-    const bar = h("span", { class: "countdown__bar", "aria-hidden": "true" });
-    bar.style.setProperty("--left", String(Math.min(1, left / total)));
-    replaceKeepingFocus(els.countdown, [
-      icon(root.dataset.icons, "time"),
-      h("span", { class: "countdown__label" }, label),
-      h(
-        "span",
-        { class: "countdown__time" },
-        left >= 60
-          ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` // a Time card: 10:00
-          : interpolate(ngettext("%s second", "%s seconds", left), [left]),
-      ),
-      bar,
-    ]);
+    drawCountdown(els.countdown, { left, total, label, icons: root.dataset.icons });
   }
 
   window.setInterval(tick, 500);

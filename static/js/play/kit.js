@@ -1,0 +1,439 @@
+/* The board kit: the pieces every game's renderer needs, game-agnostic (docs/ui.md,
+ * "The board kit"). A renderer calls `boardKit(board, ctx, options)` once and draws its
+ * own zones with the pieces it gets back:
+ *
+ *   card, cardList   a card from the catalogue, in the session's language
+ *   hand             the seat's hand: selectable cards, a tray of the chosen card's plays
+ *   actionButtons    one control per legal action (disabled while a move is pending)
+ *   prompt           the "answer now" box at the top
+ *   turnBar          whose turn, "Answer now", "Waiting for X to answer", a few facts
+ *   players          the other seats: name, bot, online/offline, whose turn, stat lines
+ *   endScreen        the winners and the ranking from the state's `result`
+ *   renderer(extra)  the object client.js expects: update, setPlayers, busy, deadlineLabel
+ *
+ * The page shell (client.js) uses two more: `gameLog` (the state's `log` lines) and
+ * `drawCountdown` (the deadline). The kit keeps the rules of docs/ui.md: controls come
+ * only from `legal_actions` and send them unchanged; every control has a stable
+ * `data-key`, so focus survives a redraw; colour is never the only cue. The CSS classes
+ * are game.css's (`dt-card…`: the first game's prefix, now the kit's). */
+
+import { h, icon, replaceKeepingFocus } from "./dom.js";
+
+const CARD = "dt-card";
+
+/** Stable string for an action, to compare and to key controls. */
+export function actionKey(action) {
+  return JSON.stringify(Object.keys(action).sort().map((k) => [k, action[k]]));
+}
+
+/** Split a localised card name "Head: label (colour)" into its parts. */
+export function nameParts(name) {
+  const match = /^(.*?)(?:\s*:\s*(.*?))?(?:\s*\(([^()]*)\))?$/.exec(name);
+  if (!match) return { head: "", label: name, colour: "" };
+  const [, first, second, colour] = match;
+  return second ? { head: first, label: second, colour: colour || "" } : { head: "", label: first, colour: colour || "" };
+}
+
+/** A smaller type for labels with long words, so that narrow cards never cut a word. */
+export function labelSize(label) {
+  const longest = Math.max(...label.split(/\s+/).map((word) => word.length));
+  if (longest >= 14) return `${CARD}__label--xxlong`;
+  if (longest >= 12 || label.length > 28) return `${CARD}__label--xlong`;
+  if (longest >= 9 || label.length > 18) return `${CARD}__label--long`;
+  return "";
+}
+
+/* Game log: the state's `log` lines (plain language, already translated) appended to
+ * the page's role="log" list, once per version (a resync repeats the last action's
+ * lines), the newest `max` kept and scrolled into view. `reset()` for a new match. */
+export function gameLog(list, max = 60) {
+  let version = null;
+  function add(lines) {
+    if (!lines || !lines.length) return;
+    for (const line of lines) list.append(h("li", {}, line));
+    while (list.children.length > max) list.firstElementChild.remove();
+    list.parentElement.scrollTop = list.parentElement.scrollHeight;
+  }
+  return {
+    add,
+    reset() {
+      version = null;
+    },
+    take(message) {
+      if (version === null || message.version > version) add(message.log);
+      version = message.version;
+    },
+  };
+}
+
+/* Countdown: draw a deadline into the page's role="timer" element: the sprite's clock,
+ * the renderer's label ("Time to answer"), the seconds left (m:ss from a minute up) and
+ * a bar; in the last 5 seconds a dashed border as well as the colour. */
+export function drawCountdown(el, { left, total, label, icons }) {
+  el.hidden = false;
+  el.classList.toggle("countdown--low", left <= 5);
+  const bar = h("span", { class: "countdown__bar", "aria-hidden": "true" });
+  bar.style.setProperty("--left", String(Math.min(1, left / total)));
+  replaceKeepingFocus(el, [
+    icon(icons, "time"),
+    h("span", { class: "countdown__label" }, label),
+    h(
+      "span",
+      { class: "countdown__time" },
+      left >= 60
+        ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` // a Time card: 10:00
+        : interpolate(ngettext("%s second", "%s seconds", left), [left]),
+    ),
+    bar,
+  ]);
+}
+
+/**
+ * Return the kit for one board. `options` (all optional but `draw`):
+ *   draw(view, legal, message) → the board's sections (legal is [] while busy or paused)
+ *   look(entry) → {icon, shape, classes}: a card's sprite symbol (default: its kind), a
+ *       shape drawn beside it (the colour's cue), extra classes
+ *   hand: {actionsFor(legal, id), trayActions(acts), trayLabel(action),
+ *       trayVariant(action), trayHint(acts), chosen(id, acts), badge(id)}
+ *   yourTurn(view) → what to announce when the seat gets a move (default "Your turn")
+ *   focusFallback: where focus goes when the focused control went away
+ */
+export function boardKit(board, ctx, options) {
+  const mySeat = ctx.seat;
+  const lang = ctx.language;
+  const look = options.look || ((c) => ({ icon: c.kind }));
+  const handOptions = { actionsFor: () => [], trayActions: (acts) => acts, trayLabel: (a) => a.type, ...(options.hand || {}) };
+  const baseTitle = document.title.replace(/^▶ /, "");
+  let players = ctx.players;
+  let message = null;
+  let selected = null; // the hand card whose plays are shown
+  let lastTurnAnnounced = null;
+  let pendingMarked = [];
+
+  // --- names -----------------------------------------------------------------------
+
+  /** The catalogue entry of a card id (an unknown id draws as an "unknown" card). */
+  function entry(id) {
+    return ctx.catalogue[id] || { id, kind: "unknown", name: { en: id } };
+  }
+
+  function cardName(id) {
+    const c = entry(id);
+    return c.name[lang] || c.name.en || id;
+  }
+
+  function playerName(seat) {
+    const p = players.find((x) => x.seat === seat);
+    return p && p.name ? p.name : interpolate(gettext("Player %s"), [seat + 1]);
+  }
+
+  // --- acting ----------------------------------------------------------------------
+
+  /** Send a legal action unchanged; a chosen hand card is put back once it is sent. */
+  function act(action) {
+    const sent = ctx.act(action);
+    if (sent) selected = null;
+    return sent;
+  }
+
+  /* Action buttons: one control per legal action, never two (the same action listed
+   * twice gets one button). `label(action)` is the game's wording; `opts` (or
+   * opts(action)): big (a huge button), variant (a button-- class), describedBy (an id).
+   * While a move is pending (client.js's busy) every control says aria-disabled. */
+  function actionButton(action, label, { big = false, variant = "", describedBy = null } = {}) {
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["button", big ? "button--huge" : "", variant].filter(Boolean).join(" "),
+        dataset: { action: JSON.stringify(action), key: actionKey(action) },
+        "aria-describedby": describedBy,
+        onclick: () => act(action),
+      },
+      label,
+    );
+  }
+
+  function actionButtons(actions, label, opts = {}) {
+    const seen = new Set();
+    return actions
+      .filter((a) => !seen.has(actionKey(a)) && seen.add(actionKey(a)))
+      .map((a) => actionButton(a, label(a), typeof opts === "function" ? opts(a) : opts));
+  }
+
+  function busy(on) {
+    for (const node of pendingMarked) node.removeAttribute("aria-disabled");
+    pendingMarked = [];
+    if (!on) return;
+    for (const node of board.querySelectorAll("button:not([aria-disabled])")) {
+      node.setAttribute("aria-disabled", "true");
+      pendingMarked.push(node);
+    }
+  }
+
+  // --- cards -----------------------------------------------------------------------
+
+  /* Card: an `li` for a card id, in a `cardList`. Its face: the sprite icon and the
+   * shape of `look(entry)`, the name in the session's language ("Head: label (colour)"
+   * in three lines, a smaller type for long words), an optional badge (a node, or
+   * badge(id)). Sizes: normal, small, mini (a one-line chip). With `action` (or
+   * `onClick`) it is a button: `label` is its accessible name (default: the card's
+   * name), `key` its data-key (default: the action's), `selected` true/false makes it a
+   * toggle (aria-pressed, lifted, ✓), `highlight` a target (dashed outline: say why in a
+   * badge), `disabled` shown but not usable now (aria-disabled). */
+  function card(id, { size = "normal", badge = null, action = null, onClick = null, key = null, label = null, selected: pressed, highlight = false, disabled = false } = {}) {
+    const c = entry(id);
+    const parts = nameParts(cardName(id));
+    const looks = look(c) || {};
+    const cls = [CARD, `${CARD}--${c.kind}`, `${CARD}--${size}`, ...(looks.classes || [])].filter(Boolean);
+    const children = [
+      h("span", { class: `${CARD}__top`, "aria-hidden": "true" },
+        icon(ctx.icons, looks.icon || c.kind, `${CARD}__icon`),
+        looks.shape ? h("span", { class: `${CARD}__shape` }, looks.shape) : null),
+      h("span", { class: `${CARD}__name` },
+        parts.head ? h("span", { class: `${CARD}__head` }, parts.head) : null,
+        h("span", { class: `${CARD}__label ${labelSize(parts.label)}`.trim() }, parts.label),
+        parts.colour ? h("span", { class: `${CARD}__colour` }, parts.colour) : null),
+      typeof badge === "function" ? badge(id) : badge,
+    ];
+    if (!action && !onClick && !disabled) return h("li", { class: cls.join(" "), dataset: { card: id } }, ...children);
+    cls.push(`${CARD}--button`);
+    if (highlight) cls.push("is-target");
+    if (pressed) cls.push("is-selected");
+    const dataset = { card: id };
+    if (action) dataset.action = JSON.stringify(action);
+    if (key || action) dataset.key = key || actionKey(action);
+    const button = h("button", {
+      type: "button",
+      class: cls.join(" "),
+      "aria-pressed": pressed === undefined ? null : String(Boolean(pressed)),
+      "aria-label": label,
+      "aria-disabled": disabled ? "true" : null,
+      dataset,
+      onclick: () => {
+        if (disabled) return;
+        if (onClick) onClick();
+        else act(action);
+      },
+    }, ...children);
+    return h("li", { class: `${CARD}-slot` }, button);
+  }
+
+  /** A list of cards: `opts` for every card, or opts(id) for each; `modifier` names the
+   * list (dt-cards--table, --hand, --choice), `label` its aria-label. */
+  function cardList(ids, opts = {}, { label = null, modifier = null } = {}) {
+    return h("ul", { class: modifier ? `dt-cards dt-cards--${modifier}` : "dt-cards", role: "list", "aria-label": label },
+      ids.map((id) => card(id, typeof opts === "function" ? opts(id) : opts)));
+  }
+
+  // --- the hand --------------------------------------------------------------------
+
+  /* Hand: the seat's own cards ("Your hand"). A card some legal action names
+   * (hand.actionsFor) is a toggle button keyed `hand:<id>`; choosing it shows its tray:
+   * "What do you do with X?", the game's hint, one button per trayActions(acts)
+   * (trayLabel, trayVariant) and "Choose another card". Focus then goes to the first
+   * highlighted card on the board (a target the choice made playable, e.g. a capture),
+   * else into the tray; Escape or "Choose another card" puts the card back. */
+  function hand(ids, legal, overrides = {}) {
+    const o = { ...handOptions, ...overrides };
+    const items = ids.map((id) => {
+      const badge = o.badge ? o.badge(id) : null;
+      if (!o.actionsFor(legal, id).length) return card(id, { badge });
+      return card(id, { badge, key: `hand:${id}`, selected: selected === id, onClick: () => choose(id) });
+    });
+    const children = [
+      h("h2", { id: "hand-title" }, gettext("Your hand")),
+      ids.length
+        ? h("ul", { class: "dt-cards dt-cards--hand", role: "list", "aria-label": gettext("Your hand") }, items)
+        : h("p", { class: "muted" }, gettext("Your hand is empty.")),
+    ];
+    if (selected) {
+      const acts = o.actionsFor(legal, selected);
+      children.push(
+        h("div", { class: "tray", role: "group", "aria-label": interpolate(gettext("What to do with %s"), [cardName(selected)]) },
+          h("p", { class: "tray__title" }, interpolate(gettext("What do you do with %s?"), [cardName(selected)])),
+          o.trayHint ? o.trayHint(acts) : null,
+          h("div", { class: "button-row" }, actionButtons(o.trayActions(acts), o.trayLabel, (a) => ({ variant: o.trayVariant ? o.trayVariant(a) : "" }))),
+          h("button", { type: "button", class: "button button--small button--secondary", dataset: { key: "tray:cancel" }, onclick: () => choose(null) }, gettext("Choose another card")),
+        ),
+      );
+    } else if (ids.some((id) => o.actionsFor(legal, id).length)) {
+      children.push(h("p", { class: "muted tray__hint" }, gettext("Choose a card from your hand to see what it can do.")));
+    }
+    return h("section", { class: "panel panel--hand", "aria-labelledby": "hand-title" }, ...children);
+  }
+
+  function choose(id) {
+    selected = selected === id ? null : id;
+    redraw();
+    if (!selected) {
+      const back = board.querySelector('[data-key^="hand:"]');
+      if (back) back.focus();
+      return;
+    }
+    const target = board.querySelector("button.is-target") || board.querySelector(".tray button");
+    if (target) target.focus();
+    if (handOptions.chosen) handOptions.chosen(id, handOptions.actionsFor(message.legal_actions, id));
+  }
+
+  // Escape puts a chosen hand card back (and focus on it).
+  // (a property, not a listener: a renderer made again after a resync replaces it)
+  board.onkeydown = (event) => {
+    if (event.key === "Escape" && selected) {
+      const id = selected;
+      selected = null;
+      redraw();
+      const back = board.querySelector(`[data-key="hand:${CSS.escape(id)}"]`);
+      if (back) back.focus();
+    }
+  };
+
+  // --- the top of the board ----------------------------------------------------------
+
+  /* Prompt: the "answer now" box (a call, a counter, a choice the rules force), drawn
+   * first under the turn bar; null when there is nothing to answer. */
+  function prompt(items) {
+    return items.length ? h("section", { class: "prompt", role: "group", "aria-label": gettext("Answer now") }, ...items) : null;
+  }
+
+  /* Turn line: "Game over", "Answer now" (this seat must answer, `answering`), "Waiting
+   * for X to answer.", "Your turn" or "X's turn". */
+  function turnText({ over = false, turn = null, answering = null } = {}) {
+    if (over) return gettext("Game over");
+    if (answering !== null && answering !== undefined) {
+      return answering === mySeat ? gettext("Answer now") : interpolate(gettext("Waiting for %s to answer."), [playerName(answering)]);
+    }
+    if (turn === mySeat) return gettext("Your turn");
+    return interpolate(gettext("%s's turn"), [playerName(turn)]);
+  }
+
+  /* Turn bar: the turn line (▶ and green when it is this seat's) and the game's facts,
+   * each {icon, label, value, name} (name: data-fact, for tests). */
+  function turnBar(text, mine, facts = []) {
+    return h("section", { class: "turnbar", "aria-label": gettext("Game status") },
+      h("h2", { class: mine ? "turnbar__turn is-mine" : "turnbar__turn" }, text),
+      h("dl", { class: "turnbar__facts" }, facts.map((f) => h("div", {},
+        h("dt", {}, f.icon ? icon(ctx.icons, f.icon) : null, f.label),
+        h("dd", { "data-fact": f.name }, f.value)))),
+    );
+  }
+
+  // --- players ---------------------------------------------------------------------
+
+  /** A seat's presence: "bot", "● online" or "○ offline" (a symbol and a word). */
+  function presence(seat) {
+    const p = players.find((x) => x.seat === seat);
+    if (!p) return null;
+    if (p.bot) return h("span", { class: "badge" }, gettext("bot"));
+    return h("span", { class: `badge ${p.connected ? "badge--on" : "badge--off"}` }, p.connected ? "● " + gettext("online") : "○ " + gettext("offline"));
+  }
+
+  /** A stat line the game supplies, its parts joined by " · ". */
+  function statLine(parts) {
+    return h("p", { class: "scoreline" }, parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
+  }
+
+  /* Player panel: one per seat but this page's own: the name, "▶ Playing now:" on the
+   * seat whose turn it is (and a green border), its presence, then the game's lines
+   * (lines(seat): stat lines, counts, badges, open cards…). Titled "Opponents" on a
+   * seat, "Players" on the projector. */
+  function players_(seats, { isTurn = () => false, lines = () => [] } = {}) {
+    const panels = seats.filter((seat) => seat !== mySeat).map((seat) => {
+      const turn = isTurn(seat);
+      const titleId = `player-${seat}-title`;
+      return h("section", { class: turn ? "panel panel--player is-turn" : "panel panel--player", "aria-labelledby": titleId, dataset: { seat } },
+        h("h3", { id: titleId, class: "player__name" },
+          turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
+          playerName(seat), " ", presence(seat)),
+        ...lines(seat));
+    });
+    return h("section", { class: "panel panel--others", "aria-labelledby": "others-title" },
+      h("h2", { id: "others-title" }, mySeat === null ? gettext("Players") : gettext("Opponents")),
+      h("div", { class: "players" }, panels));
+  }
+
+  // --- the end ---------------------------------------------------------------------
+
+  /* End screen: from the state's `result` ({winners, ranking: [[seats]…], scores:
+   * [{seat…}], decided_by}): "You win!" or the winners' names, the game's sentence for
+   * the tie-break (`decided`), and the ranking table (rank, ★ for the first, the player,
+   * "(you)", then the game's `columns`: {label, key} or {label, value(score)}). */
+  function endScreen(result, { columns = [], decided = null } = {}) {
+    const rows = [];
+    result.ranking.forEach((group, index) => {
+      for (const seat of group) {
+        const s = (result.scores || []).find((x) => x.seat === seat) || {};
+        rows.push(h("tr", { class: index === 0 ? "is-winner" : "" },
+          h("td", {}, index === 0 ? "★ " : "", String(index + 1)),
+          h("th", { scope: "row" }, seat === mySeat ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat)),
+          columns.map((c) => h("td", {}, c.value ? c.value(s) : s[c.key]))));
+      }
+    });
+    const winners = result.winners.map(playerName).join(", ");
+    const iWon = mySeat !== null && result.winners.includes(mySeat);
+    return h("section", { class: "panel panel--end", "aria-labelledby": "end-title", tabindex: "-1" },
+      h("h2", { id: "end-title" }, gettext("Game over")),
+      h("p", { class: "end__winner" }, iWon ? gettext("You win!") : interpolate(ngettext("Winner: %s", "Winners: %s", result.winners.length), [winners])),
+      result.decided_by === undefined ? null : h("p", { class: "end__decided", dataset: { decidedBy: result.decided_by } }, decided || ""),
+      h("div", { class: "ranking-scroll" }, h("table", { class: "ranking" },
+        h("caption", {}, gettext("Final ranking")),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Rank")), h("th", { scope: "col" }, gettext("Player")),
+          columns.map((c) => h("th", { scope: "col" }, c.label)))),
+        h("tbody", {}, rows))),
+    );
+  }
+
+  // --- drawing and the renderer ------------------------------------------------------
+
+  function redraw() {
+    if (!message) return;
+    const legal = ctx.isBusy() ? [] : message.legal_actions || [];
+    if (selected && !handOptions.actionsFor(legal, selected).length) selected = null;
+    const sections = options.draw(message.view, legal, message).filter(Boolean);
+    board.classList.toggle("is-over", Boolean(message.view.over));
+    // If the focused control went away (a move was made), keep focus on the board.
+    const fallback = options.focusFallback || "[data-action], [data-key^='hand:'], .panel--end";
+    replaceKeepingFocus(board, sections, () => board.querySelector(fallback) || board);
+  }
+
+  /* The renderer client.js expects (registry.js): update(message) draws the state; the
+   * page title gets ▶ while the seat has a move; "Your turn" (or yourTurn(view)) is
+   * announced once per turn, "Game over" once, with focus on the end screen. */
+  function renderer(extra = {}) {
+    return {
+      update(next) {
+        const wasOver = message && message.view.over;
+        message = next;
+        redraw();
+        const view = next.view;
+        const mine = mySeat !== null && (next.legal_actions || []).length > 0;
+        // A tab in the background (a Chromebook) shows when it is this player's move.
+        document.title = (mine ? "▶ " : "") + baseTitle;
+        if (view.over && !wasOver) {
+          const end = board.querySelector(".panel--end");
+          if (end && mySeat !== null) end.focus();
+          ctx.announce(gettext("Game over"));
+          return;
+        }
+        const marker = `${view.turn}:${mine}`;
+        if (mine && marker !== lastTurnAnnounced) ctx.announce(options.yourTurn ? options.yourTurn(view) : gettext("Your turn"));
+        lastTurnAnnounced = marker;
+      },
+      setPlayers(next) {
+        players = next;
+      },
+      busy,
+      deadlineLabel: () => gettext("Time left"),
+      ...extra,
+    };
+  }
+
+  return {
+    seat: mySeat,
+    icon: (name, extraClass) => icon(ctx.icons, name, extraClass),
+    entry, cardName, playerName, act, actionButton, actionButtons,
+    card, cardList, hand, selected: () => selected,
+    prompt, turnText, turnBar, presence, statLine, players: players_, endScreen,
+    redraw, renderer,
+  };
+}
