@@ -6,6 +6,8 @@ connect, ``act`` applied to the engine (or refused with an ``error``), ``resync`
 other seats are played at once by the engine's heuristic bot. ``serve_page`` renders the
 real templates (games/play.html, projector.html) and serves static files and the
 JavaScript catalog from this tree, so the page is exactly what the server would send.
+``serve_kit_page`` serves a bare board (the real styles and catalog, no game) for the
+board kit's own tests (test_kit.py).
 
 ``find_state`` plays bots from a seed until a predicate holds: a DATA! window, a counter
 window, a freeze, the end… for the DOM tests and the screenshots.
@@ -276,18 +278,61 @@ def serve_page(page, table, role="seat", template="games/play.html"):
     request.user = AnonymousUser()
     with translation.override(table.language):
         html, catalog = _page_and_catalog(factory, request, table, role, template)
+    page.route(f"{BASE}/**", _handler(html, catalog))
+    page.route_web_socket("**/ws/**", table.on_connect)
+    page.goto(f"{BASE}/play/TEST/")
+
+
+# The board kit's test page: the real styles and JS catalog, a board and the shell's log
+# and countdown slots, no game and no socket; the test builds boards with kit.js.
+KIT_PAGE = """<!doctype html>
+<html lang="{language}"><head><meta charset="utf-8"><title>Board kit</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/static/css/app.css">
+<link rel="stylesheet" href="/static/css/game.css">
+</head><body class="page-play"><main class="page">
+<div id="game" class="game game--seat" data-icons="/static/img/cards.svg">
+  <div class="countdown" data-slot="countdown" role="timer" aria-live="off" hidden></div>
+  <div class="game-layout">
+    <div class="board" data-slot="board" aria-busy="false" tabindex="-1"></div>
+    <section class="game-log"><div class="game-log__scroll">
+      <ol data-slot="log" role="log" aria-live="polite"></ol></div></section>
+  </div>
+</div></main>
+<script src="/jsi18n/"></script>
+</body></html>"""
+
+
+def serve_kit_page(page, language="en"):
+    """Open the kit's test page; tests/ui/*.js is served under /test-js/."""
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    with translation.override(language):
+        catalog = _catalog(RequestFactory())
+    page.route(f"{BASE}/**", _handler(KIT_PAGE.replace("{language}", language), catalog))
+    page.goto(f"{BASE}/play/KIT/")
+    page.wait_for_function("typeof gettext === 'function'")
+
+
+def _handler(html, catalog):
+    """Answer the harness origin: static files, tests/ui's scripts, the catalog, the page."""
+
+    def file(route, path):
+        if not path.is_file():
+            route.fulfill(status=404, body=b"")
+            return
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if path.suffix == ".js":
+            kind = "text/javascript"
+        route.fulfill(status=200, body=path.read_bytes(), content_type=kind)
 
     def handle(route):
         url = route.request.url[len(BASE) :].split("?")[0]
         if url.startswith("/static/"):
-            path = ROOT / "static" / url[len("/static/") :]
-            if path.is_file():
-                kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-                if path.suffix == ".js":
-                    kind = "text/javascript"
-                route.fulfill(status=200, body=path.read_bytes(), content_type=kind)
-                return
-            route.fulfill(status=404, body=b"")
+            file(route, ROOT / "static" / url[len("/static/") :])
+        elif url.startswith("/test-js/"):
+            file(route, ROOT / "tests" / "ui" / url[len("/test-js/") :])
         elif url.startswith("/jsi18n/"):
             route.fulfill(status=200, body=catalog, content_type="text/javascript")
         elif url.startswith("/play/"):
@@ -295,15 +340,12 @@ def serve_page(page, table, role="seat", template="games/play.html"):
         else:
             route.fulfill(status=404, body=b"")
 
-    page.route(f"{BASE}/**", handle)
-    page.route_web_socket("**/ws/**", table.on_connect)
-    page.goto(f"{BASE}/play/TEST/")
+    return handle
 
 
 def _page_and_catalog(factory, request, table, role, template):
     """Render the page and the JavaScript catalog in the active language."""
     from django.template.loader import render_to_string
-    from django.views.i18n import JavaScriptCatalog
 
     ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
     html = render_to_string(
@@ -317,5 +359,11 @@ def _page_and_catalog(factory, request, table, role, template):
         },
         request=request,
     )
-    catalog = JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
-    return html, catalog
+    return html, _catalog(factory)
+
+
+def _catalog(factory):
+    """Return the JavaScript catalog in the active language."""
+    from django.views.i18n import JavaScriptCatalog
+
+    return JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content

@@ -43,6 +43,11 @@ export function labelSize(label) {
   return "";
 }
 
+/** The legal actions that name a card: as `card`, or in a set of `cards`. */
+export function namesCard(legal, id) {
+  return legal.filter((a) => a.card === id || (Array.isArray(a.cards) && a.cards.includes(id)));
+}
+
 /* Game log: the state's `log` lines (plain language, already translated) appended to
  * the page's role="log" list, once per version (a resync repeats the last action's
  * lines), the newest `max` kept and scrolled into view. `reset()` for a new match. */
@@ -93,8 +98,9 @@ export function drawCountdown(el, { left, total, label, icons }) {
  *   draw(view, legal, message) → the board's sections (legal is [] while busy or paused)
  *   look(entry) → {icon, shape, classes}: a card's sprite symbol (default: its kind), a
  *       shape drawn beside it (the colour's cue), extra classes
- *   hand: {actionsFor(legal, id), trayActions(acts), trayLabel(action),
- *       trayVariant(action), trayHint(acts), chosen(id, acts), badge(id)}
+ *   hand: {actionsFor(legal, id) (default: namesCard), trayActions(acts),
+ *       trayLabel(action), trayVariant(action), trayHint(acts), chosen(id, acts),
+ *       badge(id)}
  *   yourTurn(view) → what to announce when the seat gets a move (default "Your turn")
  *   focusFallback: where focus goes when the focused control went away
  */
@@ -102,12 +108,13 @@ export function boardKit(board, ctx, options) {
   const mySeat = ctx.seat;
   const lang = ctx.language;
   const look = options.look || ((c) => ({ icon: c.kind }));
-  const handOptions = { actionsFor: () => [], trayActions: (acts) => acts, trayLabel: (a) => a.type, ...(options.hand || {}) };
+  const handOptions = { actionsFor: namesCard, trayActions: (acts) => acts, trayLabel: (a) => a.type, ...(options.hand || {}) };
   const baseTitle = document.title.replace(/^▶ /, "");
   let players = ctx.players;
   let message = null;
   let selected = null; // the hand card whose plays are shown
   let lastTurnAnnounced = null;
+  let pending = false; // a move was sent and the server has not answered yet
   let pendingMarked = [];
 
   // --- names -----------------------------------------------------------------------
@@ -131,6 +138,7 @@ export function boardKit(board, ctx, options) {
 
   /** Send a legal action unchanged; a chosen hand card is put back once it is sent. */
   function act(action) {
+    if (pending) return false;
     const sent = ctx.act(action);
     if (sent) selected = null;
     return sent;
@@ -162,6 +170,7 @@ export function boardKit(board, ctx, options) {
   }
 
   function busy(on) {
+    pending = on;
     for (const node of pendingMarked) node.removeAttribute("aria-disabled");
     pendingMarked = [];
     if (!on) return;
@@ -211,7 +220,7 @@ export function boardKit(board, ctx, options) {
       "aria-disabled": disabled ? "true" : null,
       dataset,
       onclick: () => {
-        if (disabled) return;
+        if (disabled || pending) return;
         if (onClick) onClick();
         else act(action);
       },
@@ -333,11 +342,11 @@ export function boardKit(board, ctx, options) {
     return h("p", { class: "scoreline" }, parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
   }
 
-  /* Player panel: one per seat but this page's own: the name, "▶ Playing now:" on the
+  /* Player panels: one per seat but this page's own: the name, "▶ Playing now:" on the
    * seat whose turn it is (and a green border), its presence, then the game's lines
    * (lines(seat): stat lines, counts, badges, open cards…). Titled "Opponents" on a
    * seat, "Players" on the projector. */
-  function players_(seats, { isTurn = () => false, lines = () => [] } = {}) {
+  function playerPanels(seats, { isTurn = () => false, lines = () => [] } = {}) {
     const panels = seats.filter((seat) => seat !== mySeat).map((seat) => {
       const turn = isTurn(seat);
       const titleId = `player-${seat}-title`;
@@ -433,7 +442,7 @@ export function boardKit(board, ctx, options) {
     icon: (name, extraClass) => icon(ctx.icons, name, extraClass),
     entry, cardName, playerName, act, actionButton, actionButtons,
     card, cardList, hand, selected: () => selected,
-    prompt, turnText, turnBar, presence, statLine, players: players_, endScreen,
+    prompt, turnText, turnBar, presence, statLine, players: playerPanels, endScreen,
     redraw, renderer,
   };
 }
