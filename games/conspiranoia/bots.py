@@ -14,10 +14,27 @@ ATTACK = 50
 BLOCK_CHANCE = 0.4  # how much of a blockable attack the bot expects to be absorbed
 # What a card in the hand is worth keeping: Defence cards block later in the round,
 # another character's Avatar card is of no use to this player.
-KEEP = {"defence": 8, "special_attack": 7, "own_avatar": 6, "bonus": 5, "attack": 4, "avatar": 0}
+KEEP = {
+    "defence": 8,
+    "special_attack": 7,
+    "own_avatar": 6,
+    "bonus": 5,
+    "attack": 4,
+    "avatar": 0,
+    "dead_avatar": 0,
+}
 # What a discarded card gives the opponents, who may use it from the table: another
-# character's Avatar card doubles its owner's next action.
-GIFT = {"defence": 2, "special_attack": 5, "own_avatar": 0, "bonus": 3, "attack": 3, "avatar": 6}
+# player's Avatar card doubles its owner's next action (a card of a character nobody
+# plays any more gives nothing: "dead_avatar").
+GIFT = {
+    "defence": 2,
+    "special_attack": 5,
+    "own_avatar": 0,
+    "bonus": 3,
+    "attack": 3,
+    "avatar": 6,
+    "dead_avatar": 0,
+}
 
 
 class HeuristicBot(Bot):
@@ -50,13 +67,16 @@ class _Context:
         self.character = self.players[self.me]["character"]
         self.max_life = view["life_points"]
         self.window = view["window"]
+        self.playing = {p["character"] for p in self.players if p["in_game"]}
 
     def sort(self, card):
         """Return the heuristic's name for the kind of ``card`` (Avatars: own or not)."""
         kind = KIND[card]
-        if kind == "avatar" and CHARACTER[card] == self.character:
+        if kind != "avatar":
+            return kind
+        if CHARACTER[card] == self.character:
             return "own_avatar"
-        return kind
+        return "avatar" if CHARACTER[card] in self.playing else "dead_avatar"
 
     def keep(self, card):
         """Return what ``card`` is worth keeping in the hand."""

@@ -365,14 +365,12 @@ class State(base.State):
         cards = action["cards"]
         if not all(isinstance(c, str) for c in cards):
             return None
-        if kind not in self._kinds(seat):
-            return _illegal(*_ACTION_REFUSALS[kind])
-        if any(c not in self.hands[seat] and c not in self.table for c in cards):
+        hand = self.hands[seat]
+        if any(c not in hand and c not in self.table for c in cards):
             return _illegal(
-                "card_not_held",
-                gettext_noop("Use only cards from your hand and from the table."),
+                "card_not_held", gettext_noop("Use only cards from your hand and from the table.")
             )
-        if not any(c in self.hands[seat] for c in cards):
+        if not any(c in hand for c in cards):
             return _illegal(
                 "no_hand_card", gettext_noop("An action needs at least one card from your hand.")
             )
@@ -391,6 +389,8 @@ class State(base.State):
             )
         if kind in ATTACKS and action.get("target") not in self._opponents(seat):
             return _illegal("bad_target", gettext_noop("You cannot attack this player."))
+        if kind not in self._kinds(seat):
+            return _illegal(*_ACTION_REFUSALS[kind])
         return _illegal(
             "not_a_set",
             gettext_noop(
@@ -515,13 +515,12 @@ class State(base.State):
         self.pile += self.hands[t]
         self.hands[t] = []
         self.out.append(t)
-        self._emit("knocked_out", seat=t, attacker=attacker, cards=count)
-        if t == self.dealer:
+        self._emit("knocked_out", seat=t, attacker=attacker, count=count)
+        if len(self._living()) == 1:
+            self._finish("last_standing")
+        elif t == self.dealer:  # a player who is out deals no more
             self.dealer = self._right_of(t)
             self._emit("dealer", seat=self.dealer)
-        living = self._living()
-        if len(living) == 1:
-            self._finish("last_standing")
 
     # --------------------------------------------------------------- turn flow
 
