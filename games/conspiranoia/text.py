@@ -15,32 +15,32 @@ TEMPLATES = {
     ),
     "character_chosen": gettext_noop("%(player)s chooses %(card)s."),
     "avatars_boxed": gettext_noop(
-        "The %(count)s Avatar cards of the characters nobody plays go back in the box."
+        "The Avatar cards of the characters nobody plays (%(count)s) go back in the box."
     ),
     "deal": gettext_noop(
         "Round %(round)s: %(dealer)s deals 3 cards to each player and lays 4 on the table "
-        "(%(cards)s); %(deck)s cards are left in the deck."
+        "(%(cards)s); cards left in the deck: %(deck)s."
     ),
     "turn": gettext_noop("It is %(player)s's turn."),
-    "attack": gettext_noop("%(player)s attacks %(target)s for %(points)s points with %(cards)s."),
+    "attack": gettext_noop(
+        "%(player)s attacks %(target)s with %(cards)s: an Attack worth %(points)s."
+    ),
     "special_attack": gettext_noop(
-        "%(player)s hits %(target)s with a Special Attack of %(points)s points (%(cards)s): "
-        "no Defence stops it."
+        "%(player)s hits %(target)s with %(cards)s: a Special Attack worth %(points)s, "
+        "which no Defence stops."
     ),
-    "defend": gettext_noop("%(player)s defends with %(points)s points (%(cards)s)."),
+    "defend": gettext_noop("%(player)s defends with %(cards)s: a Defence worth %(points)s."),
     "blocked": gettext_noop("%(player)s blocks the whole attack."),
-    "damage": gettext_noop("%(player)s loses %(points)s life points and has %(life)s left."),
-    "heal": gettext_noop(
-        "%(player)s uses three Defence cards to heal 1 life point and has %(life)s now."
-    ),
+    "damage": gettext_noop("%(player)s is hit for %(points)s (life: %(life)s)."),
+    "heal": gettext_noop("%(player)s heals with three Defence cards (life: %(life)s)."),
     "discard": gettext_noop("%(player)s cannot act and discards %(card)s to the table."),
     "timeout": gettext_noop("%(player)s did not answer in time."),
     "knocked_out": gettext_noop("%(player)s has no life points left and is out of the game."),
     "dealer": gettext_noop("%(player)s is the dealer now."),
     "round_end": gettext_noop("Round %(round)s is over: every hand is empty."),
-    "table_cleared": gettext_noop("The %(count)s cards left on the table go to the played pile."),
+    "table_cleared": gettext_noop("The cards left on the table (%(count)s) go to the played pile."),
     "reshuffle": gettext_noop(
-        "The deck is running out: the %(count)s played cards are shuffled under it, "
+        "The deck is running out: the played cards (%(count)s) are shuffled under it, "
         "and %(dealer)s deals from now on."
     ),
     "round_limit": gettext_noop(
@@ -50,14 +50,15 @@ TEMPLATES = {
 }
 DOUBLED = {
     "attack": gettext_noop(
-        "%(player)s attacks %(target)s for %(points)s points, doubled by an Avatar, with %(cards)s."
+        "%(player)s attacks %(target)s with %(cards)s: an Attack worth %(points)s, "
+        "doubled by an Avatar."
     ),
     "special_attack": gettext_noop(
-        "%(player)s hits %(target)s with a Special Attack of %(points)s points, doubled by an "
-        "Avatar (%(cards)s): nothing stops it."
+        "%(player)s hits %(target)s with %(cards)s: a Special Attack worth %(points)s, "
+        "doubled by an Avatar, which nothing stops."
     ),
     "defend": gettext_noop(
-        "%(player)s defends with %(points)s points, doubled by an Avatar (%(cards)s)."
+        "%(player)s defends with %(cards)s: a Defence worth %(points)s, doubled by an Avatar."
     ),
 }
 

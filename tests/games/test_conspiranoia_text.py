@@ -81,7 +81,7 @@ def test_describe_event_uses_given_names():
         event, player_name=lambda s: ["Ada", "Bo"][s], card_name=lambda c: c.upper()
     )
     assert template % params == (
-        "Ada attacks Bo for 6 points, doubled by an Avatar, with CP-01, CP-02, CP-37."
+        "Ada attacks Bo with CP-01, CP-02, CP-37: an Attack worth 6, doubled by an Avatar."
     )
     template, params = text.describe_event({"type": "character_chosen", "seat": 1, "card": "cp-49"})
     assert template % params == "Player 2 chooses Avatar: Men in Black."
