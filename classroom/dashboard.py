@@ -3,60 +3,32 @@
 from __future__ import annotations
 
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy
 
 from classroom.models import ClassSession, SeatMove
+from games.describe import card_namer, event_line, translate
+from games.registry import get_game
 
-# Event types worth a line on the dashboard, per game (the rest is in each table's log).
-NOTABLE_EVENTS = {
-    "data_tycoon": {
-        "treasure_built",
-        "treasure_split",
-        "attack",
-        "countered",
-        "treasures_lost",
-        "databreach_called",
-        "databreach_discovered",
-        "frozen",
-        "skips",
-        "time_up",
-        "game_over",
-    },
-}
-SCORE_LABELS = {
-    "treasures": gettext_lazy("treasures"),
-    "sensitive": gettext_lazy("sensitive"),
-    "datasets": gettext_lazy("datasets"),
-}
 NEWS_PER_TABLE = 6
 
 
-def _score_text(score: dict) -> str:
-    """Return one seat's score as "treasures 1 · datasets 4"."""
-    parts = [f"{SCORE_LABELS.get(k, k)} {v}" for k, v in score.items() if k != "seat"]
-    return " · ".join(parts)
+def _score_text(game, score: dict) -> str:
+    """Return one seat's score as "treasures 1 · datasets 4", in the game's columns."""
+    return " · ".join(f"{translate(c.short)} {score[c.key]}" for c in game.score_columns)
 
 
 def _news(table, snap, language: str) -> list[str]:
     """Return the table's latest notable events as plain-language lines, newest first."""
-    from games import live
-
-    notable = NOTABLE_EVENTS.get(table.match.game, set())
-    text = live.text_module(table.match.game)
-    if text is None or not notable:
+    game = get_game(table.match.game)
+    if not game.notable_events:
         return []
-    cards = live.catalogue(table.match.game, table.match.variant)
-
-    def card_name(card_id):
-        names = cards.get(card_id, {}).get("name", {})
-        return names.get(language) or names.get("en") or str(card_id)
-
+    card_name = card_namer(table.match.game, table.match.variant, language)
     lines = []
     for entry in table.match.actions.order_by("-version")[:60]:
         for event in reversed(entry.events):
-            if event.get("type") in notable:
-                template, params = text.describe_event(event, snap.name_of, card_name)
-                lines.append(gettext(template) % params)
+            if event.get("type") in game.notable_events:
+                line = event_line(table.match.game, event, snap.name_of, card_name)
+                if line is not None:
+                    lines.append(line)
         if len(lines) >= NEWS_PER_TABLE:
             break
     return lines[:NEWS_PER_TABLE]
@@ -101,9 +73,8 @@ def tables_context(session: ClassSession, language: str) -> dict:
             state = snap.state
             over = state.is_over()
             to_move = set() if over else set(state.to_move())
-            scores = {}
-            if hasattr(state, "scores"):
-                scores = {s["seat"]: _score_text(s) for s in state.scores()}
+            game = get_game(snap.match.game)
+            scores = {score["seat"]: _score_text(game, score) for score in state.scores()}
             result = state.result() if over else None
             seats = [
                 {

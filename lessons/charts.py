@@ -9,6 +9,7 @@ import base64
 import io
 import itertools
 import re
+from dataclasses import dataclass
 
 import matplotlib
 
@@ -72,27 +73,38 @@ def bar_chart(labels: list[str], values: list[int], title: str, xlabel: str = ""
     return _svg(figure, title)
 
 
-def score_chart(
-    series: dict[str, tuple[list[int], list[int]]], moves: list[int], title: str, labels: tuple
-) -> str:
-    """Return a line chart of each player's treasures (top) and Dataset cards (bottom).
+@dataclass
+class Panel:
+    """One score column of a table, one value per move for each player."""
 
-    ``series`` maps a player's name to (treasures, datasets), one value per move in
-    ``moves``; ``labels`` are the two axes' names.
+    label: str
+    style: str  # "step" (a count that jumps) or "line"
+    series: dict[str, list[int]]  # player's name -> values
+
+
+def score_chart(panels: list[Panel], moves: list[int], title: str, xlabel: str) -> str:
+    """Return one chart per score column, stacked over a shared move axis, as SVG.
+
+    A "step" panel (a count that changes rarely) gets half the height of a "line" one.
     """
     with matplotlib.rc_context(_style()):
-        figure = Figure(figsize=(7, 3.6))
-        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=[1, 2])
-        for index, (name, (treasures, datasets)) in enumerate(series.items()):
-            colour = COLOURS[index % len(COLOURS)]
-            top.step(moves, treasures, where="post", color=colour, label=_short(name, 18))
-            bottom.plot(moves, datasets, color=colour, linewidth=1.4)
-        top.set_ylabel(labels[0])
-        bottom.set_ylabel(labels[1])
-        bottom.set_xlabel(labels[2])
-        top.yaxis.get_major_locator().set_params(integer=True)
-        top.set_title(title, loc="left", fontsize=10)
-        top.legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, len(series)))
+        figure = Figure(figsize=(7, 1.2 + 1.2 * len(panels)))
+        ratios = [1 if panel.style == "step" else 2 for panel in panels]
+        axes = figure.subplots(len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False)
+        axes = [row[0] for row in axes]
+        for panel, ax in zip(panels, axes, strict=True):
+            for index, (name, values) in enumerate(panel.series.items()):
+                colour = COLOURS[index % len(COLOURS)]
+                if panel.style == "step":
+                    ax.step(moves, values, where="post", color=colour, label=_short(name, 18))
+                else:
+                    ax.plot(moves, values, color=colour, linewidth=1.4, label=_short(name, 18))
+            ax.set_ylabel(panel.label)
+            ax.yaxis.get_major_locator().set_params(integer=True)
+        axes[-1].set_xlabel(xlabel)
+        axes[0].set_title(title, loc="left", fontsize=10)
+        count = len(panels[0].series)
+        axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
     return _svg(figure, title)
 
 

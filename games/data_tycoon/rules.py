@@ -15,6 +15,8 @@ import json
 from collections import namedtuple
 
 from games.data_tycoon import bots as _bots
+from games.data_tycoon import debrief as _debrief
+from games.data_tycoon import text as _text
 from games.data_tycoon import views as _views
 from games.data_tycoon.cards import (
     COLOUR,
@@ -100,7 +102,53 @@ class DataTycoon(base.Game):
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
-    options = DEFAULT_OPTIONS
+    options = (
+        base.Option(
+            "time_mode",
+            gettext_noop("Time card deadline"),
+            "clock",
+            choices=(
+                ("clock", gettext_noop("minutes of real time")),
+                ("turns", gettext_noop("the victim's turns")),
+            ),
+        ),
+        base.Option(
+            "time_card_seconds", gettext_noop("Time card: seconds"), TIME_CARD_SECONDS, 30, 3600
+        ),
+        base.Option("time_card_turns", gettext_noop("Time card: turns"), TIME_CARD_TURNS, 1, 10),
+        base.Option(
+            "call_seconds",
+            gettext_noop("Seconds to call DATA! or DATABREACH!"),
+            CALL_SECONDS,
+            1,
+            120,
+        ),
+        base.Option(
+            "counter_seconds", gettext_noop("Seconds to counter an attack"), COUNTER_SECONDS, 1, 120
+        ),
+        base.Option(
+            "choice_seconds",
+            gettext_noop("Seconds to choose cards to lose"),
+            CHOICE_SECONDS,
+            1,
+            120,
+        ),
+    )
+    score_columns = (
+        base.ScoreColumn(
+            "treasures", gettext_noop("Treasures"), gettext_noop("treasures"), chart="step"
+        ),
+        base.ScoreColumn("sensitive", gettext_noop("Sensitive cards"), gettext_noop("sensitive")),
+        base.ScoreColumn(
+            "datasets", gettext_noop("Dataset cards"), gettext_noop("datasets"), chart="line"
+        ),
+    )
+    highlight = "sensitive"
+    notable_events = _text.NOTABLE_EVENTS
+    event_labels = _text.EVENT_LABELS
+    link_attributes = ("purpose", "sign")
+    seat_zones = _debrief.SEAT_ZONES
+    table_zones = _debrief.TABLE_ZONES
 
     def cards(self, variant):
         """Return the card dicts of ``variant``."""
@@ -115,6 +163,22 @@ class DataTycoon(base.Game):
     def from_json(self, d):
         """Return the state that ``to_json`` wrote as ``d``."""
         return State.from_json(self, d)
+
+    def describe_event(self, event, player_name=None, card_name=None):
+        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
+        return _text.describe_event(event, player_name, card_name)
+
+    def seat_notes(self, data, seat):
+        """Return the replay's notes on a seat: turns to skip, an open hand."""
+        return _debrief.seat_notes(data, seat)
+
+    def card_groups(self, data, seat):
+        """Return a seat's Data-Treasures in the replay."""
+        return _debrief.card_groups(data, seat)
+
+    def debrief(self):
+        """Return a fresh observer of one table's replay for the debrief."""
+        return _debrief.DataTycoonDebrief()
 
 
 class State(base.State):
@@ -177,6 +241,14 @@ class State(base.State):
         if self.options["time_mode"] == "clock":
             out.extend(_timer(t["id"], t["seconds"]) for t in self.threats)
         return out
+
+    def timer_seats(self, timer_id):
+        """Return who may know of a timer: a DATA!/DATABREACH! call's only its actor."""
+        if self.windows and self.windows[0]["id"] == timer_id:
+            window = self.windows[0]
+            if window["kind"] in CALLS:
+                return [window["seat"]]
+        return None
 
     def legal_actions(self, seat):
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""

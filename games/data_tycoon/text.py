@@ -115,3 +115,43 @@ def describe_event(event, player_name=None, card_name=None):
     if kind == "countered":
         return COUNTERED[event["attack"]], params
     return TEMPLATES[kind], params
+
+
+# The events worth a line on the teacher's dashboard and the debrief's timeline.
+NOTABLE_EVENTS = frozenset(
+    {
+        "treasure_built",
+        "treasure_split",
+        "treasures_lost",
+        "attack",
+        "countered",
+        "databreach_called",
+        "databreach_discovered",
+        "breach_skip",
+        "datasets_returned",
+        "frozen",
+        "skips",
+        "time_started",
+        "time_lifted",
+        "time_up",
+        "transparency",
+        "game_over",
+    }
+)
+# The events a lesson may be linked to, as a teacher reads them in the lesson library.
+EVENT_LABELS = {
+    "attack": gettext_noop("a card played as an attack"),
+    "capture": gettext_noop("a Dataset card captured"),
+    "countered": gettext_noop("an attack countered"),
+    "data_called": gettext_noop("DATA! called"),
+    "databreach_called": gettext_noop("DATABREACH! called: the breach is reported"),
+    "databreach_discovered": gettext_noop("a hidden Databreach discovered"),
+    "datasets_returned": gettext_noop("Dataset cards returned to the deck"),
+    "frozen": gettext_noop("cards frozen"),
+    "time_started": gettext_noop("a Time deadline started"),
+    "time_up": gettext_noop("a Time deadline reached"),
+    "transparency": gettext_noop("a hand made transparent"),
+    "treasure_built": gettext_noop("a Data-Treasure built"),
+    "treasure_split": gettext_noop("a Data-Treasure split with Consent"),
+    "treasures_lost": gettext_noop("Data-Treasures lost"),
+}

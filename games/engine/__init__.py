@@ -6,6 +6,6 @@ State; see ``games.engine.base`` for the documented interface.
 
 from games.engine.bots import Bot, RandomBot
 from games.engine.errors import IllegalAction
-from games.engine.i18n import gettext_noop
+from games.engine.i18n import Text, gettext_noop, ngettext_noop
 
-__all__ = ["Bot", "IllegalAction", "RandomBot", "gettext_noop"]
+__all__ = ["Bot", "IllegalAction", "RandomBot", "Text", "gettext_noop", "ngettext_noop"]

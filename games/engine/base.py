@@ -1,15 +1,127 @@
 """The game protocol as two abstract classes (OpenSpiel style).
 
-A game subclasses ``Game`` (static facts and the state factory) and ``State``
-(one match in progress). Seats are ints ``0..n-1``; ``None`` is the referee,
-which only sends the expiry actions listed by ``state.timers()``.
+A game subclasses ``Game`` (static facts, the state factory and what the platform
+shows of it) and ``State`` (one match in progress). Seats are ints ``0..n-1``;
+``None`` is the referee, which only sends the expiry actions listed by
+``state.timers()``.
+
+The platform (live play, the dashboard, lessons, the debrief) knows a game only
+through these two classes: ``docs/adding-a-game.md`` walks through each part.
 """
 
+from __future__ import annotations
+
 import json
+from dataclasses import dataclass
+
+from games.engine.i18n import Text
+
+
+@dataclass(frozen=True)
+class ScoreColumn:
+    """One column of a seat's scores: ``state.scores()`` gives it under ``key``.
+
+    ``chart``: how the debrief draws it move by move ("step", "line"), "" for not at all.
+    """
+
+    key: str
+    label: str  # a column heading, marked with gettext_noop
+    short: str  # the word before the number on the dashboard ("treasures 2")
+    chart: str = ""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A match option a teacher may set per session: an integer in a range, or a choice."""
+
+    key: str
+    label: str  # marked with gettext_noop
+    default: int | str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label marked with gettext_noop)
+    help: str = ""
+
+    def clean(self, value: object) -> int | str:
+        """Return ``value`` as this option's type; raise ValueError if it is not allowed."""
+        if self.choices:
+            if value not in {choice for choice, _label in self.choices}:
+                raise ValueError(f"{self.key} must be one of {[c for c, _l in self.choices]}")
+            return str(value)
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValueError(f"{self.key} must be a whole number")
+        try:
+            number = int(value)
+        except ValueError:
+            raise ValueError(f"{self.key} must be a whole number") from None
+        if self.minimum is not None and number < self.minimum:
+            raise ValueError(f"{self.key} must be at least {self.minimum}")
+        if self.maximum is not None and number > self.maximum:
+            raise ValueError(f"{self.key} must be at most {self.maximum}")
+        return number
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named place of cards in ``state.to_json()``: ``key`` holds one list per seat
+    (a seat zone) or one list (a table zone)."""
+
+    key: str
+    label: str  # marked with gettext_noop
+
+
+class Debrief:
+    """What a game adds to the teacher's debrief of one table, replayed move by move.
+
+    The platform replays the match and calls ``before`` and ``after`` around each
+    action, so a game can note what only the state before an action knows; then it
+    asks for the discussion prompts of the table. The default notes nothing.
+    """
+
+    def before(self, state: State, seat: int | None, action: dict) -> None:
+        """Look at the state before an action is applied."""
+
+    def after(self, state: State, version: int, events: list[dict]) -> None:
+        """Look at the state and the events after an action."""
+
+    def prompts(self, table: TableSummary) -> list[Text]:
+        """Return this table's discussion prompts, the most striking first."""
+        return []
+
+    def winner_prompt(self, table: TableSummary) -> Text | None:
+        """Return a question about how the winner won, or None."""
+        return None
+
+
+@dataclass
+class TableSummary:
+    """A replayed table as the debrief sees it (names, not seats, for people)."""
+
+    number: int
+    names: dict[int, str]  # seat -> nickname or bot name
+    events: list[tuple[int, dict]]  # (version, event) of the notable events, in order
+    scores: list[dict]
+    ranks: dict[int, int]
+    winners: list[str]
+    over: bool
+
+    def name(self, seat: int | None) -> str:
+        """Return the name at ``seat`` (a neutral one if unknown)."""
+        return self.names.get(seat, f"Player {(seat or 0) + 1}")
+
+    def first(self, event_type: str, **match: object) -> dict | None:
+        """Return the first notable event of ``event_type`` whose fields match ``match``."""
+        for _version, event in self.events:
+            if event["type"] == event_type and all(event.get(k) == v for k, v in match.items()):
+                return event
+        return None
 
 
 class Game:
-    """Describe one game: its cards, variants, bots, and how to start a match."""
+    """Describe one game: its cards, variants, bots, and how to start a match.
+
+    The class attributes after ``bots`` are what the platform shows of the game.
+    """
 
     slug = ""
     name = {}
@@ -19,6 +131,23 @@ class Game:
     variant_descriptions = {}
     default_variant = ""
     bots = {}
+    # Teacher-set options, validated by ``clean_options`` and passed to ``new_state``.
+    options: tuple[Option, ...] = ()
+    # The columns of ``state.scores()``, in the order a ranking compares them.
+    score_columns: tuple[ScoreColumn, ...] = ()
+    # Event types worth a line on the dashboard and the debrief's timeline.
+    notable_events: frozenset[str] = frozenset()
+    # Event types a lesson may be linked to, with the words a teacher reads.
+    event_labels: dict[str, str] = {}
+    # Event fields that name a seat the event concerns (it opens their lesson card).
+    seat_fields: tuple[str, ...] = ("seat", "target", "attacker")
+    # Card attributes (besides "kind") a lesson link may name, most specific first.
+    link_attributes: tuple[str, ...] = ()
+    # The zones the teacher's replay shows: one list per seat, and on the table.
+    seat_zones: tuple[Zone, ...] = ()
+    table_zones: tuple[Zone, ...] = ()
+    # A true card attribute that the replay and the debrief highlight ("" for none).
+    highlight: str = ""
 
     def cards(self, variant):
         """Return the card catalogue of ``variant``: one dict per card instance."""
@@ -31,6 +160,74 @@ class Game:
     def from_json(self, data):
         """Return the state that ``state.to_json()`` produced ``data`` from."""
         raise NotImplementedError
+
+    def clean_options(self, options: dict) -> dict:
+        """Return ``options`` checked against ``self.options``; raise ValueError if bad."""
+        known = {option.key: option for option in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r}")
+        return {key: known[key].clean(value) for key, value in options.items()}
+
+    def describe_event(self, event: dict, player_name=None, card_name=None) -> tuple[str, dict]:
+        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
+        raise NotImplementedError
+
+    def event_seats(self, event: dict) -> list[int]:
+        """Return the seats an event concerns, from its ``seat_fields``."""
+        seats = (event.get(key) for key in self.seat_fields)
+        return sorted({seat for seat in seats if isinstance(seat, int)})
+
+    def rank(self, scores: list[dict]) -> dict[int, int]:
+        """Return each seat's rank (1 = first; ties share) by the score columns in order."""
+        keys = [column.key for column in self.score_columns]
+        ordered = sorted(scores, key=lambda score: [-score[key] for key in keys])
+        ranks, previous, rank = {}, None, 0
+        for position, score in enumerate(ordered, start=1):
+            key = [score[k] for k in keys]
+            if key != previous:
+                rank, previous = position, key
+            ranks[score["seat"]] = rank
+        return ranks
+
+    def link_keys(self, card: dict) -> list[dict[str, str]]:
+        """Return the attribute sets a lesson link may name for ``card``, most specific first.
+
+        Each is a dict of some of ``link_attributes`` with the card's values; the last is
+        ``{}`` (a link for every card of the kind).
+        """
+        present = [a for a in self.link_attributes if card.get(a)]
+        keys = []
+        for size in range(len(present), -1, -1):
+            for subset in _subsets(present, size):
+                keys.append({attribute: card[attribute] for attribute in subset})
+        return keys
+
+    def seat_notes(self, data: dict, seat: int) -> list[Text]:
+        """Return short notes on a seat in the replay (``data``: the state's ``to_json``)."""
+        return []
+
+    def card_groups(self, data: dict, seat: int) -> list[dict]:
+        """Return a seat's groups of cards in the replay: ``{"title", "label", "cards"}``.
+
+        ``title`` is a template marked with gettext_noop, in which ``%(label)s`` stands
+        for the name of the card ``label``; ``cards`` are card ids.
+        """
+        return []
+
+    def debrief(self) -> Debrief:
+        """Return a fresh observer of one table's replay for the debrief."""
+        return Debrief()
+
+
+def _subsets(items: list, size: int) -> list[tuple]:
+    """Return the subsets of ``items`` of ``size``, in the order of ``items``."""
+    if size == 0:
+        return [()]
+    if len(items) < size:
+        return []
+    head, rest = items[0], items[1:]
+    return [(head, *tail) for tail in _subsets(rest, size - 1)] + _subsets(rest, size)
 
 
 class State:
@@ -52,6 +249,10 @@ class State:
         """Return the running timers as ``{"id", "seconds", "action"}`` dicts."""
         return []
 
+    def timer_seats(self, timer_id: str) -> list[int] | None:
+        """Return the seats that may know of a running timer (None: every seat and the public)."""
+        return None
+
     def view(self, seat):
         """Return what ``seat`` may see (``None``: the public, projector view)."""
         raise NotImplementedError
@@ -62,6 +263,10 @@ class State:
 
     def zones(self):
         """Return every zone's card ids, to check that no card is created or lost."""
+        raise NotImplementedError
+
+    def scores(self) -> list[dict]:
+        """Return one dict per seat: ``{"seat": s, <score column key>: int, ...}``."""
         raise NotImplementedError
 
     def is_over(self):

@@ -1,10 +1,42 @@
 """Mark translatable strings without importing Django.
 
 Django's ``makemessages`` extracts every literal passed to a function named
-``gettext_noop``; the Django layer translates them later with ``gettext``.
+``gettext_noop``, and (with the keyword the project's ``makemessages`` adds) the
+singular and plural passed to ``ngettext_noop``; the Django layer translates them
+later. A game hands the platform a :class:`Text` where a sentence needs parameters
+or a plural.
 """
 
+from __future__ import annotations
 
-def gettext_noop(s):
+from dataclasses import dataclass, field
+
+
+def gettext_noop(s: str) -> str:
     """Return ``s`` unchanged: the marker only makes the string extractable."""
     return s
+
+
+def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
+    """Return the two forms unchanged: the marker only makes them extractable."""
+    return singular, plural
+
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence still to translate: an English template, its parameters, maybe a plural.
+
+    The platform shows ``gettext(message) % params``, or, with ``plural``,
+    ``ngettext(message, plural, count) % params``; a parameter that is a Text (or a list
+    of them, shown joined by commas) is translated first.
+    """
+
+    message: str
+    params: dict = field(default_factory=dict)
+    plural: str = ""
+    count: int = 0
+
+    @classmethod
+    def plural_form(cls, forms: tuple[str, str], count: int, params: dict) -> Text:
+        """Return the text of ``ngettext_noop(singular, plural)`` for ``count``."""
+        return cls(forms[0], params, forms[1], count)

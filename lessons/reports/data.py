@@ -9,7 +9,6 @@ progress. Everything here reads; nothing writes.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,6 +18,8 @@ from django.utils.translation import gettext as _
 
 from classroom.catalogue import game_name, variant_label
 from classroom.models import Participant, Table
+from games.describe import card_namer, event_line, translate
+from games.engine.base import TableSummary
 from games.registry import get_game
 from lessons import results
 from lessons.links import event_qualifier, lesson_for_event
@@ -26,23 +27,6 @@ from lessons.models import Lesson, LessonMoment, QuizAnswer
 from lessons.reports import prompts, render
 from lessons.reports.glossary import glossary_for
 from lessons.texts import article_number, lesson_content, session_teacher
-
-# The engine events a teacher wants on a table's timeline.
-NOTABLE = (
-    "treasure_built",
-    "treasure_split",
-    "treasures_lost",
-    "databreach_called",
-    "databreach_discovered",
-    "breach_skip",
-    "countered",
-    "attack",
-    "datasets_returned",
-    "time_started",
-    "time_lifted",
-    "time_up",
-    "transparency",
-)
 
 
 @dataclass
@@ -79,7 +63,8 @@ class TableReport:
     timeline: list[TimelineItem]
     progression: list[tuple[int, list[dict]]]  # (move, scores()) after each change
     lesson_counts: Counter
-    sensitive_lost: list[dict]  # per treasures_lost: seat, cause, count, signs of lost cards
+    prompts: list[str]  # the game's discussion prompts of this table, most striking first
+    winner_prompt: str | None
     replay_matches: bool  # the replay reached the stored snapshot
     chart: str = ""
     chart_img: str = ""  # the same chart as an <img>, for the PDF
@@ -91,9 +76,7 @@ class StudentLine:
     nickname: str
     table: int | None
     rank: int | None
-    score: int | None
-    treasures: int | None
-    sensitive: int | None
+    scores: list[int | None]  # one per score column of the game (None: no seat)
     quiz_correct: int
     quiz_answered: int
     lessons_seen: int
@@ -105,6 +88,7 @@ class Report:
     language: str
     game: str
     game_name: str
+    score_columns: list[tuple[str, str]]  # (key, heading) of the game's score columns
     variant: str
     variant_label: str
     school_class: str
@@ -129,36 +113,6 @@ class Report:
     generated_at: datetime | None = None
 
 
-def describer(game_slug: str):
-    """Return the game's ``describe_event`` (its text module), or None."""
-    try:
-        return importlib.import_module(f"games.{game_slug}.text").describe_event
-    except (ImportError, AttributeError):
-        return None
-
-
-def card_namer(game, variant: str, language: str):
-    """Return a function giving a card's name in ``language``."""
-    cards = {card["id"]: card for card in game.cards(variant)}
-
-    def name(card_id):
-        names = cards.get(card_id, {}).get("name") or {}
-        return names.get(language) or names.get("en") or str(card_id)
-
-    return name
-
-
-def event_line(describe, event: dict, player, card) -> str:
-    """Return an event's plain-language line in the active language."""
-    if describe is None:
-        return event["type"]
-    try:
-        template, params = describe(event, player_name=player, card_name=card)
-    except (KeyError, TypeError, ValueError):
-        return event["type"]
-    return _(template) % params
-
-
 class LessonCache:
     """lesson_for_event with a memory: a report asks the same question many times."""
 
@@ -171,18 +125,6 @@ class LessonCache:
         if key not in self.known:
             self.known[key] = lesson_for_event(self.game, event)
         return self.known[key]
-
-
-def rank_seats(scores: list[dict]) -> dict[int, int]:
-    """Return each seat's rank by treasures, then sensitive, then Dataset cards (ties share)."""
-    keyed = sorted(scores, key=lambda s: (-s["treasures"], -s["sensitive"], -s["datasets"]))
-    ranks, previous, rank = {}, None, 0
-    for position, score in enumerate(keyed, start=1):
-        key = (score["treasures"], score["sensitive"], score["datasets"])
-        if key != previous:
-            rank, previous = position, key
-        ranks[score["seat"]] = rank
-    return ranks
 
 
 def table_players(table: Table) -> list[Player]:
@@ -198,58 +140,37 @@ def table_players(table: Table) -> list[Player]:
     ]
 
 
-def _treasure_signs(state, seat: int, cards: dict) -> list[str]:
-    """Return the sensitive signs of the cards in a seat's treasures (before a loss)."""
-    treasures = getattr(state, "treasures", None)
-    if not treasures:
-        return []
-    signs = []
-    for treasure in treasures[seat]:
-        signs.extend(cards[c]["sign"] for c in treasure["cards"] if cards.get(c, {}).get("sign"))
-    return signs
-
-
 def replay_table(table: Table, language: str, lessons: LessonCache) -> TableReport:
     """Replay a table's match from its seed and action log; return what the report shows."""
     match = table.match
     game = get_game(match.game)
     players = table_players(table)
     names = {player.seat: player.name for player in players}
-    describe = describer(match.game)
-    card = card_namer(game, match.variant, language)
-    cards = {c["id"]: c for c in game.cards(match.variant)}
+    card = card_namer(match.game, match.variant, language)
+    debrief = game.debrief()
 
     def player(seat):
         return names.get(seat, _("Player %(number)s") % {"number": seat + 1})
 
     state = game.new_state(match.num_seats, match.seed, match.variant, match.options or None)
-    timeline, counts, lost = [], Counter(), []
+    timeline, counts = [], Counter()
     progression = [(0, state.scores())]
     actions = list(match.actions.order_by("version").values_list("version", "seat", "action"))
     for version, seat, action in actions:
-        before = {s: _treasure_signs(state, s, cards) for s in range(match.num_seats)}
+        debrief.before(state, seat, action)
         events = state.apply(seat, action)
+        debrief.after(state, version, events)
         for event in events:
             lesson = lessons(event)
             if lesson is not None:
                 counts[lesson.slug] += 1
-            if event["type"] == "treasures_lost":
-                lost.append(
-                    {
-                        "move": version,
-                        "seat": event.get("seat"),
-                        "cause": event.get("cause"),
-                        "treasures": event.get("treasures", 0),
-                        "signs": before.get(event.get("seat"), []),
-                    }
-                )
-            if event["type"] in NOTABLE:
+            if event["type"] in game.notable_events:
                 timeline.append(
                     TimelineItem(
                         move=version,
                         type=event["type"],
                         seat=event.get("seat"),
-                        text=event_line(describe, event, player, card),
+                        text=event_line(match.game, event, player, card) or event["type"],
                         lesson=lesson.slug if lesson else None,
                         event=event,
                     )
@@ -262,8 +183,18 @@ def replay_table(table: Table, language: str, lessons: LessonCache) -> TableRepo
         progression.append((last, state.scores()))
     scores = state.scores()
     result = state.result() if state.is_over() else None
-    ranks = rank_seats(scores)
+    ranks = game.rank(scores)
     winner_seats = result["winners"] if result else [s for s, r in ranks.items() if r == 1]
+    summary = TableSummary(
+        number=table.number,
+        names={p.seat: p.name for p in players},
+        events=[(item.move, item.event) for item in timeline],
+        scores=scores,
+        ranks=ranks,
+        winners=[player(s) for s in winner_seats],
+        over=state.is_over(),
+    )
+    winner = debrief.winner_prompt(summary)
     return TableReport(
         number=table.number,
         table_id=table.pk,
@@ -273,11 +204,12 @@ def replay_table(table: Table, language: str, lessons: LessonCache) -> TableRepo
         over=state.is_over(),
         scores=scores,
         ranks=ranks,
-        winners=[player(s) for s in winner_seats],
+        winners=summary.winners,
         timeline=timeline,
         progression=progression,
         lesson_counts=counts,
-        sensitive_lost=lost,
+        prompts=[translate(text) for text in debrief.prompts(summary)],
+        winner_prompt=translate(winner) if winner else None,
         replay_matches=state.to_json() == match.snapshot,
     )
 
@@ -297,7 +229,7 @@ def _lesson_cards(slugs, session, language) -> dict[str, dict]:
     return out
 
 
-def student_lines(session, tables: list[TableReport]) -> list[StudentLine]:
+def student_lines(session, tables: list[TableReport], columns: list[str]) -> list[StudentLine]:
     """Return one line per student: table, rank, scores, quiz and lessons seen."""
     seats = {}
     for table in tables:
@@ -320,7 +252,7 @@ def student_lines(session, tables: list[TableReport]) -> list[StudentLine]:
     participants = Participant.objects.filter(session=session).order_by("joined_at", "pk")
     for participant in participants:
         table, seat = seats.get(participant.pk, (None, None))
-        score = table.scores[seat] if table else None
+        score = table.scores[seat] if table else {}
         lessons = set()
         if table is not None:
             lessons = seen.get((table.number, seat), set()) | seen.get((table.number, None), set())
@@ -330,9 +262,7 @@ def student_lines(session, tables: list[TableReport]) -> list[StudentLine]:
                 nickname=participant.nickname,
                 table=table.number if table else None,
                 rank=table.ranks[seat] if table else None,
-                score=score["datasets"] if score else None,
-                treasures=score["treasures"] if score else None,
-                sensitive=score["sensitive"] if score else None,
+                scores=[score.get(key) for key in columns],
                 quiz_correct=correct,
                 quiz_answered=answered,
                 lessons_seen=len(lessons),
@@ -350,7 +280,12 @@ def _label(report: Report) -> None:
                 item.lesson_title, item.lesson_articles = lesson["title"], lesson["articles"]
         table.rows = sorted(
             (
-                {"rank": table.ranks[p.seat], "name": p.name, **table.scores[p.seat]}
+                {
+                    "rank": table.ranks[p.seat],
+                    "name": p.name,
+                    "seat": p.seat,
+                    "values": [table.scores[p.seat][key] for key, _heading in report.score_columns],
+                }
                 for p in table.players
             ),
             key=lambda row: (row["rank"], row["seat"]),
@@ -380,6 +315,7 @@ def build(session, step=lambda label: None, charts=True) -> Report:
         language=language,
         game=session.game,
         game_name=game_name(session.game, language),
+        score_columns=[(c.key, translate(c.label)) for c in get_game(session.game).score_columns],
         variant=session.variant,
         variant_label=variant_label(session.game, session.variant, language),
         school_class=session.school_class.name,
@@ -420,7 +356,9 @@ def build(session, step=lambda label: None, charts=True) -> Report:
     if charts:
         render.draw_charts(report)
     step("charts")
-    report.students_lines = student_lines(session, report.tables)
+    report.students_lines = student_lines(
+        session, report.tables, [key for key, _heading in report.score_columns]
+    )
     report.prompts = prompts.discussion_prompts(report)
     citations = [a for lesson in report.lessons.values() for a in lesson["articles"]]
     report.glossary = glossary_for(citations, language)

@@ -13,22 +13,17 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from games.describe import translate
+from games.registry import get_game
 from lessons import charts
 from lessons.models import LessonMoment, Quiz, QuizAnswer
 
 # WeasyPrint logs every layout step at INFO: keep the worker's log readable.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 
-CSV_COLUMNS = [
-    "nickname",
-    "table",
-    "rank",
-    "score",
-    "treasures",
-    "sensitive_cards",
-    "quiz_score",
-    "lessons_seen",
-]
+# The CSV's columns: these, with the game's score columns after "rank".
+CSV_FIRST = ["nickname", "table", "rank"]
+CSV_LAST = ["quiz_score", "lessons_seen"]
 FILES = {
     "html": "debrief.html",
     "pdf": "debrief.pdf",
@@ -61,21 +56,29 @@ def draw_charts(report) -> None:
             _("How often each GDPR article came up"),
             _("events"),
         )
+    columns = [c for c in get_game(report.game).score_columns if c.chart]
     for table in report.tables:
-        if len(table.progression) < 2:
+        if len(table.progression) < 2 or not columns:
             continue
         moves = [move for move, _scores in table.progression]
-        series = {}
-        for player in table.players:
-            series[player.name] = (
-                [scores[player.seat]["treasures"] for _m, scores in table.progression],
-                [scores[player.seat]["datasets"] for _m, scores in table.progression],
+        panels = [
+            charts.Panel(
+                label=translate(column.label),
+                style=column.chart,
+                series={
+                    player.name: [
+                        scores[player.seat][column.key] for _m, scores in table.progression
+                    ]
+                    for player in table.players
+                },
             )
+            for column in columns
+        ]
         table.chart = charts.score_chart(
-            series,
+            panels,
             moves,
             _("Table %(number)s: scores move by move") % {"number": table.number},
-            (_("Treasures"), _("Dataset cards"), _("move")),
+            _("move"),
         )
         table.chart_img = charts.as_img(table.chart)
     report.concepts_chart_img = charts.as_img(report.concepts_chart)
@@ -105,16 +108,14 @@ def csv_text(report) -> str:
     """Return the CSV: one row per student, nickname only."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_FIRST + [key for key, _heading in report.score_columns] + CSV_LAST)
     for line in report.students_lines:
         writer.writerow(
             [
                 _safe(line.nickname),
                 _blank(line.table),
                 _blank(line.rank),
-                _blank(line.score),
-                _blank(line.treasures),
-                _blank(line.sensitive),
+                *(_blank(value) for value in line.scores),
                 f"{line.quiz_correct}/{line.quiz_answered}",
                 line.lessons_seen,
             ]

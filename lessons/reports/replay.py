@@ -11,31 +11,10 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from games.describe import card_namer, event_line, translate
 from games.matches import replay_match
 from games.registry import get_game
-from lessons.reports.data import describer, event_line, table_players
-
-# The zones of one seat, in the order a reader wants them, with their labels.
-SEAT_ZONES = (
-    ("hand", "hands"),
-    ("reserve", "reserves"),
-    ("collection", "collections"),
-    ("frozen", "frozen"),
-    ("purposes", "purposes"),
-    ("consents", "consents"),
-)
-
-
-def zone_labels() -> dict[str, str]:
-    """Return the translated name of each seat zone."""
-    return {
-        "hand": _("Hand"),
-        "reserve": _("Reserve (face down)"),
-        "collection": _("Collection"),
-        "frozen": _("Frozen"),
-        "purposes": _("Purposes kept"),
-        "consents": _("Consents kept"),
-    }
+from lessons.reports.data import table_players
 
 
 @dataclass
@@ -44,8 +23,8 @@ class SeatFrame:
     name: str
     bot: str
     zones: list[tuple[str, list[dict]]]
-    treasures: list[dict]
-    score: dict
+    groups: list[dict]  # {"title", "cards": chips}: cards a game keeps together
+    score: list[tuple[str, int]]  # (column heading, value)
     to_move: bool
     notes: list[str] = field(default_factory=list)
 
@@ -55,22 +34,20 @@ class Frame:
     move: int
     last: int
     seats: list[SeatFrame]
-    table: list[dict]
-    pile: list[dict]
-    deck: list[dict]
+    table_zones: list[tuple[str, list[dict]]]
     description: list[str]
     actor: str
     over: bool
     state: dict  # the engine's to_json at this move
 
 
-def _chip(cards: dict, card_id: str, language: str) -> dict:
+def _chip(cards: dict, card_id: str, language: str, highlight: str) -> dict:
     card = cards.get(card_id, {})
     names = card.get("name") or {}
     return {
         "id": card_id,
         "name": names.get(language) or names.get("en") or card_id,
-        "sensitive": bool(card.get("sensitive")),
+        "highlight": bool(highlight and card.get(highlight)),
     }
 
 
@@ -86,60 +63,64 @@ def frame(table, move: int, language: str) -> Frame:
     players = table_players(table)
     names = {player.seat: player.name for player in players}
 
-    def chips(ids):
-        return [_chip(cards, card_id, language) for card_id in ids]
+    def chip(card_id):
+        return _chip(cards, card_id, language, game.highlight)
 
-    labels = zone_labels()
+    def chips(ids):
+        return [chip(card_id) for card_id in ids]
+
     scores = state.scores()
     movers = set(state.to_move())
     seats = []
     for player in players:
         s = player.seat
-        zones = [(labels[name], chips(data[key][s])) for name, key in SEAT_ZONES if key in data]
-        notes = []
-        if data.get("skips") and data["skips"][s]:
-            notes.append(_("skips %(turns)s turn(s)") % {"turns": data["skips"][s]})
-        if data.get("transparent") and data["transparent"][s]:
-            notes.append(_("open hand for %(turns)s turn(s)") % {"turns": data["transparent"][s]})
         seats.append(
             SeatFrame(
                 seat=s,
                 name=player.name,
                 bot=player.bot,
-                zones=zones,
-                treasures=[
-                    {"label": _chip(cards, t["label"], language), "cards": chips(t["cards"])}
-                    for t in data.get("treasures", [[]] * len(players))[s]
+                zones=[
+                    (translate(zone.label), chips(data[zone.key][s]))
+                    for zone in game.seat_zones
+                    if zone.key in data
                 ],
-                score=scores[s],
+                groups=[
+                    {
+                        "title": translate(group["title"])
+                        % {"label": chip(group["label"])["name"]},
+                        "cards": chips(group["cards"]),
+                    }
+                    for group in game.card_groups(data, s)
+                ],
+                score=[(translate(c.label), scores[s][c.key]) for c in game.score_columns],
                 to_move=s in movers,
-                notes=notes,
+                notes=[translate(note) for note in game.seat_notes(data, s)],
             )
         )
     description, actor = [], ""
     if move:
         entry = match.actions.get(version=move)
-        describe = describer(match.game)
 
         def player_name(seat):
             return names.get(seat, _("Player %(number)s") % {"number": seat + 1})
 
-        def card_name(card_id):
-            return _chip(cards, card_id, language)["name"]
-
+        card_name = card_namer(match.game, match.variant, language)
         actor = player_name(entry.seat) if entry.seat is not None else _("the referee (a timer)")
-        description = [
-            event_line(describe, event, player_name, card_name)
+        lines = (
+            event_line(match.game, event, player_name, card_name)
             for event in entry.events
             if event["type"] not in ("turn",)
-        ]
+        )
+        description = [line for line in lines if line is not None]
     return Frame(
         move=move,
         last=last,
         seats=seats,
-        table=chips(data.get("table", [])),
-        pile=chips(data.get("pile", [])),
-        deck=chips(data.get("deck", [])),
+        table_zones=[
+            (translate(zone.label), chips(data[zone.key]))
+            for zone in game.table_zones
+            if zone.key in data
+        ],
         description=description,
         actor=actor,
         over=state.is_over(),

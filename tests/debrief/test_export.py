@@ -92,7 +92,8 @@ def test_export_through_a_real_worker(recorded, client_a, client_b):
     assert reverse("lessons:debrief_replay", args=[recorded.pk, 1]) in html
 
     rows = list(csv.reader(io.StringIO(download(client_a, export, "csv").decode())))
-    assert rows[0] == render.CSV_COLUMNS and len(rows) == 11
+    assert rows[0][:3] == render.CSV_FIRST and rows[0][-2:] == render.CSV_LAST
+    assert len(rows) == 11
 
     raw = json.loads(download(client_a, export, "json"))
     assert {"session", "tables", "lesson_moments", "quizzes", "quiz_answers"} <= set(raw)

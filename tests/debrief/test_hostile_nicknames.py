@@ -71,5 +71,8 @@ nickname_text = st.text(
 def test_any_accepted_nickname_is_a_chart_label(names):
     labels = [validate_nickname(name) for name in names]
     assert charts.bar_chart(labels, list(range(len(labels))), "t").startswith("<svg")
-    series = {label: ([0, 1], [3, 2]) for label in labels}
-    assert charts.score_chart(series, [1, 2], "t", ("a", "b", "c")).startswith("<svg")
+    panels = [
+        charts.Panel("a", "step", {label: [0, 1] for label in labels}),
+        charts.Panel("b", "line", {label: [3, 2] for label in labels}),
+    ]
+    assert charts.score_chart(panels, [1, 2], "t", "c").startswith("<svg")

@@ -1,0 +1,64 @@
+"""A game's words in the player's language: card names, event lines, its Text sentences.
+
+The one place where the platform turns what a game declares (English templates marked
+with ``gettext_noop``, :class:`~games.engine.i18n.Text`) into translated sentences.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import cache
+
+from django.utils.translation import gettext, ngettext
+
+from games.engine import Text
+from games.registry import get_game
+
+logger = logging.getLogger(__name__)
+
+
+def translate(text: Text | str) -> str:
+    """Return ``text`` in the active language (a Text's parameters translated first)."""
+    if isinstance(text, str):
+        return gettext(text) if text else ""
+    params = {key: _param(value) for key, value in text.params.items()}
+    if text.plural:
+        return ngettext(text.message, text.plural, text.count) % params
+    return gettext(text.message) % params if params else gettext(text.message)
+
+
+def _param(value):
+    """Return a Text parameter ready for ``%``: Texts translated, lists joined."""
+    if isinstance(value, Text):
+        return translate(value)
+    if isinstance(value, list):
+        return ", ".join(str(_param(item)) for item in value)
+    return value
+
+
+@cache
+def catalogue(game_slug: str, variant: str) -> dict[str, dict]:
+    """Return ``{card id: card dict}`` of a game's variant."""
+    return {card["id"]: card for card in get_game(game_slug).cards(variant)}
+
+
+def card_namer(game_slug: str, variant: str, language: str) -> Callable[[str], str]:
+    """Return a function giving a card's name in ``language`` (its id if unknown)."""
+    cards = catalogue(game_slug, variant)
+
+    def card_name(card_id: str) -> str:
+        names = cards.get(card_id, {}).get("name") or {}
+        return names.get(language) or names.get("en") or str(card_id)
+
+    return card_name
+
+
+def event_line(game_slug: str, event: dict, player_name, card_name) -> str | None:
+    """Return an event's log line in the active language, or None if the game has none."""
+    try:
+        template, params = get_game(game_slug).describe_event(event, player_name, card_name)
+    except (KeyError, TypeError, ValueError, NotImplementedError):
+        logger.warning("no log line for event %r", event)
+        return None
+    return gettext(template) % params
