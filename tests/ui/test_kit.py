@@ -484,6 +484,7 @@ def test_game_log_and_countdown(kit_page):
         ["three", "four", "new game"],
     ]
     countdown = page.locator("[data-slot=countdown]")
+    page.evaluate("window.icon = () => document.querySelector('[data-slot=countdown] svg')")
     page.evaluate(
         """() => window.kit.drawCountdown(document.querySelector("[data-slot=countdown]"),
              { left: 75, total: 600, label: "Time card deadline",
@@ -492,6 +493,7 @@ def test_game_log_and_countdown(kit_page):
     expect(countdown).to_be_visible()
     expect(countdown).to_have_text("Time card deadline1:15")
     expect(countdown).not_to_have_class("countdown--low")
+    page.evaluate("window.first = window.icon()")
     page.evaluate(
         """() => window.kit.drawCountdown(document.querySelector("[data-slot=countdown]"),
              { left: 4, total: 15, label: window.renderer.deadlineLabel({ seat: 1 }),
@@ -499,6 +501,8 @@ def test_game_log_and_countdown(kit_page):
     )
     expect(countdown).to_have_text("Bob is answering4 seconds")
     expect(countdown).to_have_class("countdown countdown--low")
+    expect(countdown.locator("svg.icon")).to_have_count(1)  # the same icon, not redrawn
+    assert page.evaluate("window.first === window.icon()")
     bar = countdown.locator(".countdown__bar")
     assert bar.evaluate("e => e.style.getPropertyValue('--left')") == str(4 / 15)
     assert page.errors == []

@@ -2,14 +2,14 @@
  * "The board kit"). A renderer calls `boardKit(board, ctx, options)` once and draws its
  * own zones with the pieces it gets back:
  *
- *   card, cardList   a card from the catalogue, in the session's language
- *   hand             the seat's hand: selectable cards, a tray of the chosen card's plays
- *   actionButtons    one control per legal action (disabled while a move is pending)
- *   prompt           the "answer now" box at the top
- *   turnBar          whose turn, "Answer now", "Waiting for X to answer", a few facts
- *   players          the other seats: name, bot, online/offline, whose turn, stat lines
- *   endScreen        the winners and the ranking from the state's `result`
- *   renderer(extra)  the object client.js expects: update, setPlayers, busy, deadlineLabel
+ *   card, cardList     a card from the catalogue, in the session's language
+ *   hand               the seat's hand: selectable cards, a tray of the chosen card's plays
+ *   actionButtons      one control per legal action (disabled while a move is pending)
+ *   prompt             the "answer now" box at the top
+ *   turnBar, turnText  whose turn, "Answer now", "Waiting for X to answer", facts
+ *   players, statLine  the other seats: name, bot, online/offline, turn, stat lines
+ *   endScreen          the winners and the ranking from the state's `result`
+ *   renderer(extra)    what client.js calls: update, setPlayers, busy, deadlineLabel
  *
  * The page shell (client.js) uses two more: `gameLog` (the state's `log` lines) and
  * `drawCountdown` (the deadline). The kit keeps the rules of docs/ui.md: controls come
@@ -73,24 +73,28 @@ export function gameLog(list, max = 60) {
 
 /* Countdown: draw a deadline into the page's role="timer" element: the sprite's clock,
  * the renderer's label ("Time to answer"), the seconds left (m:ss from a minute up) and
- * a bar; in the last 5 seconds a dashed border as well as the colour. */
+ * a bar; in the last 5 seconds a dashed border as well as the colour. Redrawn twice a
+ * second, it changes only its texts and the bar (the icon stays: no flicker). */
+const countdownParts = new WeakMap();
+
 export function drawCountdown(el, { left, total, label, icons }) {
+  let parts = countdownParts.get(el);
+  if (!parts || parts.bar.parentNode !== el) {
+    parts = {
+      label: h("span", { class: "countdown__label" }),
+      time: h("span", { class: "countdown__time" }),
+      bar: h("span", { class: "countdown__bar", "aria-hidden": "true" }),
+    };
+    el.replaceChildren(icon(icons, "time"), parts.label, parts.time, parts.bar);
+    countdownParts.set(el, parts);
+  }
   el.hidden = false;
   el.classList.toggle("countdown--low", left <= 5);
-  const bar = h("span", { class: "countdown__bar", "aria-hidden": "true" });
-  bar.style.setProperty("--left", String(Math.min(1, left / total)));
-  replaceKeepingFocus(el, [
-    icon(icons, "time"),
-    h("span", { class: "countdown__label" }, label),
-    h(
-      "span",
-      { class: "countdown__time" },
-      left >= 60
-        ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` // a Time card: 10:00
-        : interpolate(ngettext("%s second", "%s seconds", left), [left]),
-    ),
-    bar,
-  ]);
+  parts.label.textContent = label;
+  parts.time.textContent = left >= 60
+    ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` // a Time card: 10:00
+    : interpolate(ngettext("%s second", "%s seconds", left), [left]);
+  parts.bar.style.setProperty("--left", String(Math.min(1, left / total)));
 }
 
 /**
