@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.actions import ActionRefused
+from games.registry import get_game
 from lessons.links import lesson_for_event
 from lessons.models import (
     Lesson,
@@ -69,10 +70,9 @@ def seen_at_table(session, table, lesson: Lesson) -> bool:
     return LessonMoment.objects.filter(session=session, table=table, lesson=lesson).exists()
 
 
-def seats_involved(event: dict) -> list[int]:
-    """Return the seats an engine event concerns: its actor, its target and the attacker."""
-    seats = (event.get(key) for key in ("seat", "target", "attacker"))
-    return sorted({seat for seat in seats if isinstance(seat, int)})
+def seats_involved(game, event: dict) -> list[int]:
+    """Return the seats an engine event concerns, as its game (or game slug) says."""
+    return (get_game(game) if isinstance(game, str) else game).event_seats(event)
 
 
 def do_record_event(session, game, event: dict, *, table=None, seats=None) -> list[LessonMoment]:
@@ -84,7 +84,7 @@ def do_record_event(session, game, event: dict, *, table=None, seats=None) -> li
     lesson = lesson_for_event(game, event)
     if lesson is None:
         return []
-    seats = list(seats if seats is not None else seats_involved(event)) or [None]
+    seats = list(seats if seats is not None else seats_involved(game, event)) or [None]
     return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in seats]
 
 

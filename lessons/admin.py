@@ -62,7 +62,7 @@ class QuizQuestionAdmin(admin.ModelAdmin):
 
 @admin.register(LessonLink)
 class LessonLinkAdmin(admin.ModelAdmin):
-    list_display = ["game", "kind", "purpose", "sign", "event", "qualifier", "card_field", "lesson"]
+    list_display = ["game", "kind", "attributes", "event", "qualifier", "card_field", "lesson"]
     list_filter = ["game", "event", "kind"]
 
 

@@ -2,12 +2,14 @@
 
 ``fixtures/lessons/lessons/*.json`` hold the lessons (a list per file), each with
 its texts and quiz in every language; ``fixtures/lessons/links/<game>.json`` hold
-one game's links. Loading is idempotent: lessons, texts and questions are updated
-in place (answers already given keep their question), a game's links are replaced.
-The data migration, ``manage.py load_lessons`` and the post_migrate handler (so that
-``migrate`` refreshes changed content and a database flushed by a test gets it back)
-call :func:`load`. Shipped texts are the fixtures' own: edit them there, not in the
-admin; a teacher's wording lives apart, in LessonOverride.
+one game's links: a card link is the card's ``kind``, the lesson, and the values of any
+of the card attributes the game lets a link name (``game.link_attributes``). Loading
+is idempotent: lessons, texts and questions are updated in place (answers already
+given keep their question), a game's links are replaced. ``manage.py load_lessons``
+and the post_migrate handler (so that ``migrate`` loads and refreshes the content, and
+a database flushed by a test gets it back) call :func:`load`. Shipped texts are the
+fixtures' own: edit them there, not in the admin; a teacher's wording lives apart, in
+LessonOverride.
 """
 
 import json
@@ -107,12 +109,12 @@ def _load_links(model, game: str, data: dict, lessons: dict) -> int:
     model("LessonLink").filter(game=game).delete()
     rows = []
     for link in data.get("cards", []):
+        attributes = {key: value for key, value in link.items() if key not in ("kind", "lesson")}
         rows.append(
             LessonLink(
                 game=game,
                 kind=link["kind"],
-                purpose=link.get("purpose", ""),
-                sign=link.get("sign", ""),
+                attributes=dict(sorted(attributes.items())),
                 lesson=lessons[link["lesson"]],
             )
         )

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from lessons.labels import EVENT_LABELS, card_label, game_name
+from lessons.labels import card_label, event_label, game_name
 from lessons.models import Lesson, LessonLink
 from lessons.texts import lesson_content
 
@@ -43,19 +43,19 @@ def _game_tables(game: str, titles: dict[int, str]) -> list[str]:
     links = LessonLink.objects.filter(game=game).select_related("lesson")
     lines = [f"## {game_name(game, LANGUAGE)} (`{game}`)", "", "### Cards", ""]
     lines += [
-        "| card | kind | purpose | sign | lesson | articles |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| card | kind | attributes | lesson | articles |",
+        "| --- | --- | --- | --- | --- |",
     ]
     cards = sorted(
         (link for link in links if not link.event),
-        key=lambda link: (link.kind, link.purpose, link.sign),
+        key=lambda link: (link.kind, sorted(link.attributes.items())),
     )
     for link in cards:
-        label = card_label(game, link.kind, link.purpose, link.sign, LANGUAGE)
+        label = card_label(game, link.kind, link.attributes, LANGUAGE)
+        attributes = ", ".join(f"{k} `{v}`" for k, v in sorted(link.attributes.items()))
         lines.append(
-            f"| {_cell(label)} | `{link.kind}` | {link.purpose and f'`{link.purpose}`'} "
-            f"| {link.sign and f'`{link.sign}`'} | {_lesson_ref(link.lesson, titles)} "
-            f"| {_articles(link.lesson)} |"
+            f"| {_cell(label)} | `{link.kind}` | {attributes} "
+            f"| {_lesson_ref(link.lesson, titles)} | {_articles(link.lesson)} |"
         )
     lines += ["", "### Events", ""]
     lines += [
@@ -66,7 +66,7 @@ def _game_tables(game: str, titles: dict[int, str]) -> list[str]:
         (link for link in links if link.event), key=lambda link: (link.event, link.qualifier)
     )
     for link in events:
-        what = str(EVENT_LABELS.get(link.event, link.event))
+        what = event_label(game, link.event)
         lesson = _lesson_ref(link.lesson, titles)
         if link.card_field:
             lesson = f"the lesson of the card in `{link.card_field}` (see Cards)"
@@ -92,22 +92,24 @@ def render() -> str:
         "Each lesson exists in en, es, fr and ru: a title, a short explanation (at most two",
         "sentences, shown in play), a longer explanation, the GDPR articles, a real case, a",
         "discussion question and one to three quiz questions. Links are looked up by",
-        "`lessons.links.lesson_for_card(game, card)` (the most specific of kind + purpose + sign,",
-        "kind + purpose, kind + sign, kind) and `lesson_for_event(game, event)` (event type + the",
-        "event's `kind` or `cause`, then the event type alone).",
+        "`lessons.links.lesson_for_card(game, card)` (the link of the card's kind that names",
+        "the most of the card attributes its game lets a link name, `game.link_keys(card)`)",
+        "and `lesson_for_event(game, event)` (event type + the event's `kind` or `cause`, then the",
+        "event type alone).",
         "",
-        "## How live play calls the lessons app (items 3 and 4 of issue 5)",
+        "## How live play calls the lessons app",
         "",
         "- `games.live.act` applies an action, then (after the commit) `lesson_moments`",
         "  looks up each event's lesson with `lessons.links.lesson_for_event(game, event)`",
         "  (`lesson_for_card(game, card_or_id)` likewise for a card); several events of one",
         "  action that open the same lesson make one moment, their seats merged.",
         "- `lessons.actions.do_record_event(session, game, event, table=n, seats=...)`:",
-        "  records one `LessonMoment` per seat involved (`seats_involved(event)`: `seat`,",
-        "  `target`, `attacker`), bots included; `do_record_moment(session, lesson, event,",
-        "  table, seat)` records one. A capture opens the lesson of the captured card on",
-        "  most turns (`lessons.links.once_per_table(game, event)`: a link with a",
-        "  `card_field`): `seen_at_table(session, table, lesson)` shows it once per table.",
+        "  records one `LessonMoment` per seat involved (`game.event_seats(event)`: the",
+        "  event's fields named in `game.seat_fields`), bots included;",
+        "  `do_record_moment(session, lesson, event, table, seat)` records one. A capture",
+        "  opens the lesson of the captured card on most turns",
+        "  (`lessons.links.once_per_table(game, event)`: a link with a `card_field`):",
+        "  `seen_at_table(session, table, lesson)` shows it once per table.",
         "- `lessons.actions.lesson_card(lesson, session)`: the card (`lesson`, `title`,",
         "  `short`, `articles`, `url`) in the session's language with its teacher's own",
         "  wording; the table protocol's `lesson` message carries it as `{slug, title, short,",

@@ -2,41 +2,32 @@
 
 import re
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 
+from games.describe import translate
+from games.registry import get_game
 from lessons.links import game_catalogue
 from lessons.models import LessonLink
-
-# Engine event types named in link files, with the words a reader sees.
-EVENT_LABELS = {
-    "attack": _("a card played as an attack"),
-    "capture": _("a Dataset card captured"),
-    "countered": _("an attack countered"),
-    "data_called": _("DATA! called"),
-    "databreach_called": _("DATABREACH! called: the breach is reported"),
-    "databreach_discovered": _("a hidden Databreach discovered"),
-    "datasets_returned": _("Dataset cards returned to the deck"),
-    "frozen": _("cards frozen"),
-    "time_started": _("a Time deadline started"),
-    "time_up": _("a Time deadline reached"),
-    "transparency": _("a hand made transparent"),
-    "treasure_built": _("a Data-Treasure built"),
-    "treasure_split": _("a Data-Treasure split with Consent"),
-    "treasures_lost": _("Data-Treasures lost"),
-}
 
 _COLOUR_SUFFIX = re.compile(r"\s*\([^)]*\)$")
 
 
 def game_name(slug: str, language: str) -> str:
     """Return a registered game's name in ``language``, else its slug."""
-    from games.registry import get_game
-
     try:
         names = get_game(slug).name
     except KeyError:
         return slug
     return names.get(language) or names.get("en") or slug
+
+
+def event_label(game: str, event_type: str) -> str:
+    """Return what an event type means, in the active language (its type if unknown)."""
+    try:
+        label = get_game(game).event_labels.get(event_type)
+    except KeyError:
+        label = None
+    return translate(label) if label else event_type
 
 
 def _card_name(card: dict, language: str) -> str:
@@ -46,30 +37,29 @@ def _card_name(card: dict, language: str) -> str:
     return _COLOUR_SUFFIX.sub("", name) if card.get("colour") else name
 
 
-def card_label(game: str, kind: str, purpose: str = "", sign: str = "", language="en") -> str:
+def card_label(game: str, kind: str, attributes: dict | None = None, language="en") -> str:
     """Return the name of the cards a card link matches, read from the game's catalogue."""
+    attributes = attributes or {}
     try:
         cards = list(game_catalogue(game).values())
+        names = get_game(game).link_attributes
     except KeyError:
-        cards = []
+        cards, names = [], ()
+    wanted = {name: attributes.get(name, "") for name in names}
     for card in cards:
-        if (card["kind"], card.get("purpose") or "", card.get("sign") or "") == (
-            kind,
-            purpose,
-            sign,
-        ):
+        if card["kind"] == kind and all((card.get(k) or "") == v for k, v in wanted.items()):
             return _card_name(card, language)
     for card in cards:
         if card["kind"] == kind:  # a link for every card of a kind: "Purpose: x" gives "Purpose"
             return _card_name(card, language).split(":")[0].strip()
-    return ":".join(part for part in (kind, purpose, sign) if part)
+    return ":".join([kind, *(str(v) for _k, v in sorted(attributes.items()))])
 
 
 def link_label(link: LessonLink, language: str = "en") -> str:
     """Return what a link matches, in words."""
     if not link.event:
-        return card_label(link.game, link.kind, link.purpose, link.sign, language)
-    label = str(EVENT_LABELS.get(link.event, link.event))
+        return card_label(link.game, link.kind, link.attributes, language)
+    label = event_label(link.game, link.event)
     if link.qualifier:
         qualifier = card_label(link.game, link.qualifier, language=language)
         if qualifier == link.qualifier:  # a cause that is not a card kind

@@ -6,6 +6,7 @@ code here knows no game. ``game`` is a registered game object or its slug.
 
 from functools import cache
 
+from games.registry import get_game
 from lessons.models import Lesson, LessonLink
 
 
@@ -17,8 +18,6 @@ def _slug(game) -> str:
 @cache
 def game_catalogue(slug: str) -> dict[str, dict]:
     """Return every card of every variant of the game, by card id."""
-    from games.registry import get_game
-
     game = get_game(slug)
     cards = {}
     for variant in game.variants:
@@ -27,26 +26,24 @@ def game_catalogue(slug: str) -> dict[str, dict]:
     return cards
 
 
-def card_candidates(card: dict) -> list[tuple[str, str, str]]:
-    """Return the (kind, purpose, sign) keys that may match a card, most specific first."""
-    kind = card["kind"]
-    purpose = card.get("purpose") or ""
-    sign = card.get("sign") or ""
-    keys = [(kind, purpose, sign), (kind, purpose, ""), (kind, "", sign), (kind, "", "")]
-    return list(dict.fromkeys(keys))
+def _key(attributes: dict) -> tuple:
+    """Return a link's attributes as a comparable key."""
+    return tuple(sorted(attributes.items()))
 
 
 def card_link(game, card: dict) -> LessonLink | None:
     """Return the most specific link that matches the card, or None."""
-    links = {
-        (link.kind, link.purpose, link.sign): link
-        for link in LessonLink.objects.filter(
-            game=_slug(game), kind=card["kind"], event=""
-        ).select_related("lesson")
-    }
-    for key in card_candidates(card):
-        if key in links:
-            return links[key]
+    slug = _slug(game)
+    candidates = LessonLink.objects.filter(game=slug, kind=card["kind"], event="")
+    links = {_key(link.attributes): link for link in candidates.select_related("lesson")}
+    try:
+        keys = get_game(slug).link_keys(card)
+    except KeyError:  # a game not registered here: only its links by card kind apply
+        keys = [{}]
+    for attributes in keys:
+        link = links.get(_key(attributes))
+        if link is not None:
+            return link
     return None
 
 

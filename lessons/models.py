@@ -151,17 +151,20 @@ class QuizQuestionText(models.Model):
 
 
 class LessonLink(models.Model):
-    """What opens a lesson in a game: a card (kind, maybe purpose or sign) or an event.
+    """What opens a lesson in a game: a card (its kind, maybe some of its attributes) or
+    an event.
 
-    An event link names the event type and, optionally, a qualifier matched against
-    the event's ``kind`` (or its ``cause``). An event link with ``card_field`` instead
-    of a lesson takes the lesson of the card that the event names in that field.
+    A card link names the card's ``kind`` and, in ``attributes``, the values of some of
+    the card attributes its game lets a link name (``game.link_attributes``): the most
+    specific link of a card wins. An event link names the event type and, optionally, a
+    qualifier matched against the event's ``kind`` (or its ``cause``). An event link
+    with ``card_field`` instead of a lesson takes the lesson of the card that the event
+    names in that field.
     """
 
     game = models.CharField(_("game"), max_length=50, db_index=True)
     kind = models.CharField(_("card kind"), max_length=50, blank=True)
-    purpose = models.CharField(_("purpose"), max_length=50, blank=True)
-    sign = models.CharField(_("sensitive sign"), max_length=50, blank=True)
+    attributes = models.JSONField(_("card attributes"), default=dict, blank=True)
     event = models.CharField(_("event type"), max_length=50, blank=True)
     qualifier = models.CharField(_("event kind or cause"), max_length=50, blank=True)
     card_field = models.CharField(_("event field naming the card"), max_length=50, blank=True)
@@ -177,21 +180,15 @@ class LessonLink(models.Model):
     class Meta:
         verbose_name = _("lesson link")
         verbose_name_plural = _("lesson links")
-        ordering = ["game", "event", "kind", "purpose", "sign", "qualifier"]
+        ordering = ["game", "event", "kind", "qualifier", "pk"]
         constraints = [
             models.UniqueConstraint(
-                fields=["game", "kind", "purpose", "sign", "event", "qualifier"],
+                fields=["game", "kind", "attributes", "event", "qualifier"],
                 name="lessons_unique_link",
             ),
             models.CheckConstraint(
                 condition=(Q(event="") & ~Q(kind="") & ~Q(lesson=None) & Q(card_field=""))
-                | (
-                    ~Q(event="")
-                    & Q(kind="")
-                    & Q(purpose="")
-                    & Q(sign="")
-                    & (Q(lesson=None) ^ Q(card_field=""))
-                ),
+                | (~Q(event="") & Q(kind="") & (Q(lesson=None) ^ Q(card_field=""))),
                 name="lessons_link_card_or_event",
             ),
         ]
@@ -200,8 +197,13 @@ class LessonLink(models.Model):
         if self.event:
             what = f"{self.event}:{self.qualifier}" if self.qualifier else self.event
         else:
-            what = ":".join(part for part in (self.kind, self.purpose, self.sign) if part)
+            what = ":".join([self.kind, *(str(v) for _k, v in sorted(self.attributes.items()))])
         return f"{self.game} · {what} → {self.lesson or self.card_field}"
+
+    def save(self, *args, **kwargs):
+        # One order of keys, so that the unique constraint compares like with like.
+        self.attributes = dict(sorted((self.attributes or {}).items()))
+        super().save(*args, **kwargs)
 
 
 class LessonMoment(models.Model):

@@ -21,9 +21,7 @@ from lessons.reports import views as debrief  # noqa: E402
 
 urlpatterns += [
     path("sessions/<int:pk>/debrief/", debrief.debrief_session, name="debrief_session"),
-    path(
-        "sessions/<int:pk>/replay/<int:table>/", debrief.debrief_replay, name="debrief_replay"
-    ),
+    path("sessions/<int:pk>/replay/<int:table>/", debrief.debrief_replay, name="debrief_replay"),
     path(
         "sessions/<int:pk>/delete-data/",
         debrief.delete_session_data,
@@ -31,7 +29,5 @@ urlpatterns += [
     ),
     path("debriefs/<int:pk>/", debrief.debrief_status, name="debrief_status"),
     path("debriefs/<int:pk>/progress/", debrief.debrief_progress, name="debrief_progress"),
-    path(
-        "debriefs/<int:pk>/files/<str:fmt>/", debrief.debrief_file, name="debrief_file"
-    ),
+    path("debriefs/<int:pk>/files/<str:fmt>/", debrief.debrief_file, name="debrief_file"),
 ]

@@ -52,8 +52,8 @@ def test_recording_an_event_records_one_moment_per_seat_involved(session_a):
 
 def test_the_seats_involved_are_the_actor_and_the_target(session_a):
     event = {"type": "attack", "seat": 2, "target": 0, "card": "x", "kind": "sanction"}
-    assert seats_involved(event) == [0, 2]
-    assert seats_involved({"type": "countered", "seat": 1, "kind": "lawyer"}) == [1]
+    assert seats_involved("data_tycoon", event) == [0, 2]
+    assert seats_involved("data_tycoon", {"type": "countered", "seat": 1, "kind": "lawyer"}) == [1]
     moments = do_record_event(session_a, "data_tycoon", event, table=5)
     assert [(m.table, m.seat) for m in moments] == [(5, 0), (5, 2)]
 

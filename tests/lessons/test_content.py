@@ -47,8 +47,8 @@ def test_every_card_of_every_registered_game_opens_a_lesson():
 def test_data_tycoon_links_every_kind_purpose_and_sign_explicitly():
     links = LessonLink.objects.filter(game="data_tycoon", event="")
     kinds = {link.kind for link in links}
-    purposes = {link.purpose for link in links if link.purpose}
-    signs = {link.sign for link in links if link.sign}
+    purposes = {link.attributes["purpose"] for link in links if "purpose" in link.attributes}
+    signs = {link.attributes["sign"] for link in links if "sign" in link.attributes}
     game = next(game for game in all_games() if game.slug == "data_tycoon")
     cards = game.cards("expert")
     assert kinds == {card["kind"] for card in cards}
@@ -84,10 +84,20 @@ def test_a_breach_called_and_a_breach_hidden_open_different_lessons():
 
 
 def test_every_link_resolves_to_a_lesson():
-    for link in LessonLink.objects.all():
+    links = LessonLink.objects.all()
+    assert links
+    for link in links:
         assert link.lesson is not None or link.card_field, link
         if link.event:
-            assert not (link.kind or link.purpose or link.sign), link
+            assert not (link.kind or link.attributes), link
+
+
+def test_card_links_name_only_the_attributes_their_game_declares():
+    links = LessonLink.objects.filter(event="")
+    assert links
+    declared = {game.slug: set(game.link_attributes) for game in all_games()}
+    for link in links:
+        assert set(link.attributes) <= declared[link.game], link
 
 
 def test_every_lesson_has_every_language_and_field():
@@ -126,12 +136,15 @@ def test_the_texts_cite_the_lesson_articles_in_every_language():
 
 
 def test_sensitive_signs_cite_article_9_and_judicial_data_article_10():
-    for link in LessonLink.objects.filter(game="data_tycoon", kind="dataset").exclude(sign=""):
+    links = LessonLink.objects.filter(game="data_tycoon", kind="dataset")
+    signed = [link for link in links if link.attributes.get("sign")]
+    assert len(signed) == 7
+    for link in signed:
         numbers = {article_number(article) for article in link.lesson.articles}
-        if link.sign == "judicial":
+        if link.attributes["sign"] == "judicial":
             assert 10 in numbers and 9 not in numbers, link
         else:
-            assert link.sign in SENSITIVE_SIGNS
+            assert link.attributes["sign"] in SENSITIVE_SIGNS
             assert 9 in numbers, link
 
 

@@ -1,4 +1,4 @@
-"""Write docs/lessons.md: every card kind, purpose, sign and event with its lesson and articles."""
+"""Write docs/lessons.md: every card link and event link with its lesson and articles."""
 
 from pathlib import Path
 
