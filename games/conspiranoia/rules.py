@@ -42,7 +42,7 @@ OPTION_LIMITS = {
 DEFAULT_OPTIONS = {key: limits[0] for key, limits in OPTION_LIMITS.items()}
 VARIANT_OPTIONS = {
     "standard": {},
-    "quick": {"life_points": 12, "max_rounds": 30},
+    "quick": {"life_points": 15, "max_rounds": 30},
 }
 TIE_BREAK = ("last_standing", "life", "rounds", "damage_dealt", "blocks", "shared")
 

@@ -157,9 +157,9 @@ def test_two_to_four_players_and_two_variants():
         GAME.cards("nope")
 
 
-def test_23_life_points_by_default_12_in_the_quick_variant_and_as_a_session_option():
+def test_23_life_points_by_default_15_in_the_quick_variant_and_as_a_session_option():
     assert GAME.new_state(2, 1, "standard").life == [LIFE, LIFE]
-    assert GAME.new_state(3, 1, "quick").life == [12, 12, 12]
+    assert GAME.new_state(3, 1, "quick").life == [15, 15, 15]
     state = GAME.new_state(2, 1, "standard", {"life_points": 30, "defence_seconds": 20})
     assert state.life == [30, 30] and state.options["defence_seconds"] == 20
     assert state.view(None)["life_points"] == 30
