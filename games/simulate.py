@@ -1,6 +1,6 @@
 """Simulate matches between bots, without a database or a server.
 
-    python -m games.simulate data_tycoon --games 500 --players 4 --variant expert \\
+    python -m games.simulate SLUG --games 500 --players 4 --variant expert \\
         --bots heuristic,random [--json]
 
 Bots are given per seat (the list repeats when shorter than the table) and
@@ -25,7 +25,7 @@ from games.registry import get_game
 
 def add_arguments(parser):
     """Add the simulator's arguments to ``parser`` (also used by ``manage.py simulate``)."""
-    parser.add_argument("game", help="game slug, e.g. data_tycoon")
+    parser.add_argument("game", help="a registered game's slug")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     parser.add_argument("--variant", default=None, help="variant (default: the game's default)")
