@@ -15,6 +15,7 @@ import json
 from collections import namedtuple
 
 from games.conspiranoia import bots as _bots
+from games.conspiranoia import text as _text
 from games.conspiranoia import views as _views
 from games.conspiranoia.cards import AVATARS, CHARACTER, CHARACTERS, DATA, IDENTITY, KIND
 from games.conspiranoia.cards import card_ids as _card_ids
@@ -31,15 +32,28 @@ TABLE_DEAL = 4  # cards laid face up on the table per round
 AVATAR_FACTOR = 2  # an Avatar card doubles an action
 HEAL_POINTS = 1  # life points the alternative Defence restores
 
-# Options: (default, minimum, maximum); a variant may change the defaults.
-OPTION_LIMITS = {
-    "life_points": (23, 5, 50),  # the rule book suggests 23
-    "max_rounds": (50, 5, 200),  # the safe end: see "The end" in the rules doc
-    "choose_seconds": (30, 5, 300),  # to pick a character
-    "defence_seconds": (15, 3, 120),  # for the target of an Attack to defend
-    "round_pause_seconds": (3, 1, 60),  # between the end of a round and the next deal
-}
-DEFAULT_OPTIONS = {key: limits[0] for key, limits in OPTION_LIMITS.items()}
+# The options a teacher may set per session (validated by ``game.clean_options``);
+# a variant may change their defaults (``VARIANT_OPTIONS``).
+OPTIONS = (
+    base.Option(
+        "life_points",
+        gettext_noop("Life points of each player"),
+        23,  # the rule book suggests 23
+        5,
+        50,
+    ),
+    base.Option(
+        "max_rounds",
+        gettext_noop("Round limit (then the most life points wins)"),
+        50,  # the safe end: see "The end" in the rules doc
+        5,
+        200,
+    ),
+    base.Option("choose_seconds", gettext_noop("Seconds to choose a character"), 30, 5, 300),
+    base.Option("defence_seconds", gettext_noop("Seconds to defend an attack"), 15, 3, 120),
+    base.Option("round_pause_seconds", gettext_noop("Seconds between two rounds"), 3, 1, 60),
+)
+DEFAULT_OPTIONS = {option.key: option.default for option in OPTIONS}
 VARIANT_OPTIONS = {
     "standard": {},
     "quick": {"life_points": 15, "max_rounds": 30},
@@ -78,6 +92,22 @@ class Conspiranoia(base.Game):
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    options = OPTIONS
+    # In ranking order: a player out of the game has 0 life; among them, the later out
+    # has more rounds in the game.
+    score_columns = (
+        base.ScoreColumn("life", gettext_noop("Life points"), gettext_noop("life"), "line"),
+        base.ScoreColumn("rounds", gettext_noop("Rounds in the game"), gettext_noop("rounds")),
+        base.ScoreColumn(
+            "damage_dealt", gettext_noop("Damage dealt"), gettext_noop("damage"), "step"
+        ),
+        base.ScoreColumn("blocks", gettext_noop("Attacks defended"), gettext_noop("blocks")),
+    )
+    notable_events = _text.NOTABLE_EVENTS
+    event_labels = _text.EVENT_LABELS
+    link_attributes = ("character",)
+    seat_zones = _views.SEAT_ZONES
+    table_zones = _views.TABLE_ZONES
 
     def cards(self, variant):
         """Return the card dicts of ``variant``."""
@@ -93,20 +123,13 @@ class Conspiranoia(base.Game):
         """Return the state that ``to_json`` wrote as ``d``."""
         return State.from_json(self, d)
 
+    def describe_event(self, event, player_name=None, card_name=None):
+        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
+        return _text.describe_event(event, player_name, card_name)
 
-def clean_options(variant: str, options: dict | None) -> dict:
-    """Return the full options of a match: ``options`` checked, the variant's defaults filled in."""
-    opts = {**DEFAULT_OPTIONS, **VARIANT_OPTIONS[variant]}
-    for key, value in (options or {}).items():
-        if key not in OPTION_LIMITS:
-            raise ValueError(f"unknown option {key!r}; known: {', '.join(OPTION_LIMITS)}")
-        _default, low, high = OPTION_LIMITS[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"option {key} must be a whole number, not {value!r}")
-        if not low <= value <= high:
-            raise ValueError(f"option {key} must be between {low} and {high}, not {value}")
-        opts[key] = value
-    return opts
+    def seat_notes(self, data, seat):
+        """Return the replay's notes on a seat: the dealer, a player out of the game."""
+        return _views.seat_notes(data, seat)
 
 
 class State(base.State):
@@ -119,7 +142,11 @@ class State(base.State):
             raise ValueError(f"Conspiranoia needs 2 to 4 players, not {num_players}")
         n = num_players
         self.game, self.n, self.seed, self.variant = game, n, seed, variant
-        self.options = clean_options(variant, options)
+        self.options = {
+            **DEFAULT_OPTIONS,
+            **VARIANT_OPTIONS[variant],
+            **game.clean_options(options or {}),
+        }
         self.rng = Rng(seed)
         self.deck = list(_card_ids(variant))  # shuffled once the characters are chosen
         self.table, self.pile, self.box = [], [], []

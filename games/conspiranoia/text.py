@@ -62,6 +62,34 @@ DOUBLED = {
     ),
 }
 
+# The events worth a line on the teacher's dashboard and the debrief's timeline.
+NOTABLE_EVENTS = frozenset(
+    {
+        "character_chosen",
+        "attack",
+        "special_attack",
+        "defend",
+        "blocked",
+        "heal",
+        "knocked_out",
+        "round_limit",
+        "game_over",
+    }
+)
+# The events a lesson may be linked to, as a teacher reads them in the lesson library.
+EVENT_LABELS = {
+    "character_chosen": gettext_noop("a character chosen"),
+    "attack": gettext_noop("an Attack (three of a kind)"),
+    "special_attack": gettext_noop("a Special Attack, which no Defence stops"),
+    "defend": gettext_noop("a Defence played against an Attack"),
+    "blocked": gettext_noop("an Attack blocked in full"),
+    "damage": gettext_noop("life points lost"),
+    "heal": gettext_noop("a life point healed with three Defence cards"),
+    "discard": gettext_noop("a card discarded: no action was possible"),
+    "knocked_out": gettext_noop("a player out of the game"),
+    "reshuffle": gettext_noop("the played pile shuffled into the deck"),
+}
+
 
 def _default_player(seat):
     """Return a neutral name for ``seat`` (seats count from 1 for people)."""

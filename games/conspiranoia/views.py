@@ -5,6 +5,20 @@ to its card dict, and is sent to a client once per match.
 """
 
 from games.conspiranoia.cards import cards as _cards
+from games.engine import Text, gettext_noop
+from games.engine.base import Zone
+
+# The zones of ``state.to_json()`` the teacher's replay shows, every card face up.
+SEAT_ZONES = (
+    Zone("identity", gettext_noop("Character card")),
+    Zone("hands", gettext_noop("Hand")),
+)
+TABLE_ZONES = (
+    Zone("table", gettext_noop("Table")),
+    Zone("pile", gettext_noop("Played pile")),
+    Zone("deck", gettext_noop("Deck (top last)")),
+    Zone("box", gettext_noop("Box (characters nobody plays)")),
+)
 
 
 def view(state, seat: int | None) -> dict:
@@ -59,3 +73,14 @@ def view(state, seat: int | None) -> dict:
 def catalogue(variant: str) -> dict:
     """Return ``{card id: card dict}`` for ``variant``: what a client needs to draw cards."""
     return {card["id"]: card for card in _cards(variant)}
+
+
+def seat_notes(data: dict, seat: int) -> list[Text]:
+    """Return the replay's notes on a seat (``data``: the state's ``to_json``)."""
+    notes = []
+    if data["dealer"] == seat and not data["over"]:
+        notes.append(Text(gettext_noop("deals")))
+    if seat in data["out"]:
+        place = data["out"].index(seat) + 1
+        notes.append(Text(gettext_noop("out of the game (number %(place)s out)"), {"place": place}))
+    return notes

@@ -168,18 +168,27 @@ def test_23_life_points_by_default_15_in_the_quick_variant_and_as_a_session_opti
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"life_points": 4}, "between 5 and 50"),
-        ({"life_points": 51}, "between 5 and 50"),
-        ({"life_points": "23"}, "whole number"),
-        ({"life_points": True}, "whole number"),
-        ({"max_rounds": 2}, "between 5 and 200"),
-        ({"defence_seconds": 0}, "between 3 and 120"),
-        ({"lives": 3}, "unknown option"),
+        ({"life_points": 4}, "life_points must be at least 5"),
+        ({"life_points": 51}, "life_points must be at most 50"),
+        ({"life_points": "many"}, "life_points must be a whole number"),
+        ({"life_points": True}, "life_points must be a whole number"),
+        ({"life_points": 23.5}, "life_points must be a whole number"),
+        ({"max_rounds": 2}, "max_rounds must be at least 5"),
+        ({"defence_seconds": 0}, "defence_seconds must be at least 3"),
+        ({"lives": 3}, "unknown option 'lives'"),
     ],
 )
 def test_bad_options_are_refused_with_a_clear_message(options, message):
     with pytest.raises(ValueError, match=message):
         GAME.new_state(2, 1, "standard", options)
+
+
+def test_options_are_declared_for_the_session_form_and_read_from_text():
+    assert [option.key for option in GAME.options] == list(rules.DEFAULT_OPTIONS)
+    assert GAME.new_state(2, 1, "quick", {"life_points": "20"}).life == [20, 20]
+    state = GAME.new_state(2, 1, "quick", {"defence_seconds": 9})
+    quick = {"life_points": 15, "max_rounds": 30, "defence_seconds": 9}
+    assert state.options == {**rules.DEFAULT_OPTIONS, **quick}
 
 
 # ------------------------------------------------------------ choosing characters
@@ -459,6 +468,14 @@ def test_the_avatar_doubles_once_with_one_avatar_or_three():
     assert set(points) == {3, 6}  # never 12: one doubling per action
 
 
+def test_three_avatars_and_a_bonus_make_an_attack_of_4():
+    pick = Picker()
+    avatars = pick.many(3, "avatar", "greys")
+    bonus = pick("bonus")
+    state = arrange(hands={0: [*avatars[:2], bonus], 1: [pick("defence")]}, table=[avatars[2]])
+    assert find(state, 0, "attack", [*avatars, bonus], target=1)["points"] == 4
+
+
 def test_the_avatar_does_not_double_a_heal_and_three_avatars_cannot_heal():
     pick = Picker()
     avatars = pick.many(3, "avatar", "greys")
@@ -489,6 +506,16 @@ def test_every_attack_on_a_player_with_cards_opens_a_timed_defence_window():
     assert timer["seconds"] == 15 and state.view(None)["window"]["kind"] == "defence"
     events = state.apply(None, timer["action"])  # time is up: the attack hits in full
     assert types(events)[:2] == ["timeout", "damage"] and state.life[1] == LIFE - 3
+
+
+def test_only_the_target_may_answer_an_attack():
+    pick = Picker()
+    attack = pick.many(3, "attack")
+    hands = {0: attack, 1: [pick("defence")], 2: [pick("defence")]}
+    state = arrange(players=3, hands=hands, table=pick.many(2, "defence"))
+    state.apply(0, find(state, 0, "attack", attack, target=1))
+    assert state.to_move() == [1] and state.legal_actions(2) == state.legal_actions(0) == []
+    assert refused(state, 2, {"type": "take"}).code == "not_your_turn"
 
 
 def test_an_attack_on_a_player_with_an_empty_hand_hits_at_once():
@@ -730,6 +757,33 @@ def test_the_knocked_out_rank_in_reverse_order_of_going_out():
     state.life[2] = 0
     state.apply(0, find(state, 0, "special_attack", state.hands[0], target=1))
     assert state.result()["ranking"] == [[0], [1], [2]]
+
+
+def test_the_platforms_rank_by_score_columns_agrees_with_the_result():
+    for seed in range(30):
+        state = GAME.new_state(2 + seed % 3, seed, "quick", {"max_rounds": 5 + seed % 4})
+        rng = random.Random(seed)
+        while not state.is_over():
+            movers = state.to_move()
+            seat = rng.choice(movers) if movers else None
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        result = state.result()
+        ranks = GAME.rank(state.scores())
+        for place, group in enumerate(result["ranking"]):
+            assert {ranks[s] for s in group} == {1 + sum(map(len, result["ranking"][:place]))}
+
+
+def test_the_replay_shows_the_declared_zones_and_notes_on_seats():
+    pick = Picker()
+    state = arrange(players=3, hands={0: pick.many(3, "special_attack")}, life={1: 2}, dealer=1)
+    state.apply(0, find(state, 0, "special_attack", state.hands[0], target=1))
+    data = state.to_json()
+    for zone in (*GAME.seat_zones, *GAME.table_zones):
+        assert zone.key in data
+    assert [n.message for n in GAME.seat_notes(data, 2)] == ["deals"]
+    (note,) = GAME.seat_notes(data, 1)
+    assert note.message % note.params == "out of the game (number 1 out)"
+    assert GAME.event_seats({"type": "damage", "seat": 1, "attacker": 0}) == [0, 1]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

@@ -25,6 +25,15 @@ def test_every_emitted_event_type_has_a_template():
     assert set(text.DOUBLED) == {"attack", "special_attack", "defend"}
 
 
+def test_notable_events_and_lesson_labels_name_emitted_events():
+    assert GAME.notable_events <= emitted_types()
+    assert set(GAME.event_labels) <= emitted_types()
+    assert GAME.describe_event({"type": "turn", "seat": 0}) == (
+        text.TEMPLATES["turn"],
+        {"player": "Player 1"},
+    )
+
+
 def test_templates_are_marked_for_makemessages():
     tree = ast.parse(Path(text.__file__).read_text(encoding="utf-8"))
     marked = {
@@ -33,6 +42,7 @@ def test_templates_are_marked_for_makemessages():
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop"
     }
     assert set(text.TEMPLATES.values()) | set(text.DOUBLED.values()) <= marked
+    assert set(text.EVENT_LABELS.values()) <= marked
 
 
 def test_refusal_messages_are_marked_for_makemessages():
