@@ -1,7 +1,14 @@
 """Conspiranoia bots: they see one seat's view and its legal actions, never the state."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.conspiranoia.cards import CHARACTER, KIND
 from games.engine.bots import Bot, RandomBot
+
+if TYPE_CHECKING:  # a bot is handed its generator, it never makes one
+    from random import Random
 
 __all__ = ["HeuristicBot", "RandomBot"]
 
@@ -46,7 +53,7 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def choose(self, view, legal_actions, rng):
+    def choose(self, view: dict, legal_actions: list[dict], rng: Random) -> dict:
         """Return the best-scoring legal action (ties broken by ``rng``)."""
         ctx = _Context(view)
         best, best_score = None, None

@@ -13,6 +13,7 @@ the referee ends with the next deal) -> ``play`` -> ... -> ``over``.
 
 import json
 from collections import namedtuple
+from collections.abc import Callable
 
 from games.conspiranoia import bots as _bots
 from games.conspiranoia import text as _text
@@ -20,7 +21,7 @@ from games.conspiranoia import views as _views
 from games.conspiranoia.cards import AVATARS, CHARACTER, CHARACTERS, DATA, IDENTITY, KIND
 from games.conspiranoia.cards import card_ids as _card_ids
 from games.conspiranoia.cards import cards as _cards
-from games.engine import IllegalAction, base, gettext_noop
+from games.engine import IllegalAction, Text, base, gettext_noop
 from games.engine.rng import Rng
 
 SLUG = "conspiranoia"
@@ -109,25 +110,32 @@ class Conspiranoia(base.Game):
     seat_zones = _views.SEAT_ZONES
     table_zones = _views.TABLE_ZONES
 
-    def cards(self, variant):
+    def cards(self, variant: str) -> list[dict]:
         """Return the card dicts of ``variant``."""
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}")
         return _cards(variant)
 
-    def new_state(self, num_players, seed, variant=None, options=None):
+    def new_state(
+        self, num_players: int, seed: int, variant: str | None = None, options: dict | None = None
+    ) -> "State":
         """Return a new match in which the players first choose their characters."""
         return State(self, num_players, seed, variant or self.default_variant, options)
 
-    def from_json(self, d):
+    def from_json(self, d: dict) -> "State":
         """Return the state that ``to_json`` wrote as ``d``."""
         return State.from_json(self, d)
 
-    def describe_event(self, event, player_name=None, card_name=None):
+    def describe_event(
+        self,
+        event: dict,
+        player_name: Callable[[int], str] | None = None,
+        card_name: Callable[[str], str] | None = None,
+    ) -> tuple[str, dict]:
         """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
         return _text.describe_event(event, player_name, card_name)
 
-    def seat_notes(self, data, seat):
+    def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: the dealer, a player out of the game."""
         return _views.seat_notes(data, seat)
 
@@ -135,7 +143,14 @@ class Conspiranoia(base.Game):
 class State(base.State):
     """One match of Conspiranoia."""
 
-    def __init__(self, game, num_players, seed, variant, options=None):
+    def __init__(
+        self,
+        game: Conspiranoia,
+        num_players: int,
+        seed: int,
+        variant: str,
+        options: dict | None = None,
+    ) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}")
         if not game.min_players <= num_players <= game.max_players:
@@ -166,7 +181,7 @@ class State(base.State):
 
     # ----------------------------------------------------------------- protocol
 
-    def to_move(self):
+    def to_move(self) -> list[int]:
         """Return the seats that may act now: the window's actor, or the turn player."""
         if self.over or self.stage == "round_end":
             return []
@@ -174,18 +189,18 @@ class State(base.State):
             return [self.window["seat"]]
         return [self.turn]
 
-    def timers(self):
+    def timers(self) -> list[dict]:
         """Return the running timer: the open window's (choice, defence or round pause)."""
         if self.over or not self.window:
             return []
         w = self.window
         return [{"id": w["id"], "seconds": w["seconds"], "action": _expiry(w["id"])}]
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat: int | None) -> list[dict]:
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""
         return [dict(action) for action in self._legal_list(seat)]  # callers may mutate them
 
-    def apply(self, seat, action):
+    def apply(self, seat: int | None, action: dict) -> list[dict]:
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
@@ -204,15 +219,15 @@ class State(base.State):
         self.last_events = events
         return list(events)
 
-    def view(self, seat):
+    def view(self, seat: int | None) -> dict:
         """Return what ``seat`` may see; ``None`` gives the public view."""
         return _views.view(self, seat)
 
-    def private_cards(self, seat):
+    def private_cards(self, seat: int) -> list[str]:
         """Return the ids only ``seat`` sees: its hand."""
         return list(self.hands[seat])
 
-    def zones(self):
+    def zones(self) -> dict[str, list[str]]:
         """Return every zone's card ids."""
         z = {
             "deck": list(self.deck),
@@ -225,11 +240,11 @@ class State(base.State):
             z[f"identity:{s}"] = list(self.identity[s])
         return z
 
-    def is_over(self):
+    def is_over(self) -> bool:
         """Return True once one player is left, or the round limit is reached."""
         return self.over
 
-    def scores(self):
+    def scores(self) -> list[dict]:
         """Return each seat's life, rounds in the game, damage dealt and attacks defended."""
         return [
             {
@@ -242,7 +257,7 @@ class State(base.State):
             for s in range(self.n)
         ]
 
-    def result(self):
+    def result(self) -> dict | None:
         """Return winners, ranking groups, scores and the tie-break level that decided."""
         if not self.over:
             return None
@@ -272,7 +287,7 @@ class State(base.State):
             "tie_break": list(TIE_BREAK),
         }
 
-    def to_json(self):
+    def to_json(self) -> dict:
         """Return the whole state as JSON-able data (an independent copy)."""
         d = {"game": SLUG, "format": FORMAT, "num_players": self.n, "rng": str(self.rng.state)}
         for name in _FIELDS:
@@ -280,7 +295,7 @@ class State(base.State):
         return json.loads(json.dumps(d))
 
     @classmethod
-    def from_json(cls, game, data):
+    def from_json(cls, game: Conspiranoia, data: dict) -> "State":
         """Rebuild a state from ``to_json`` output."""
         d = json.loads(json.dumps(data))
         if d.get("game") != SLUG or d.get("format") != FORMAT:
@@ -346,7 +361,7 @@ class State(base.State):
         """Return the seats ``s`` may attack: every other player still in the game."""
         return [t for t in range(self.n) if t != s and self.life[t] > 0]
 
-    def free_characters(self):
+    def free_characters(self) -> list[str]:
         """Return the characters nobody has chosen yet, in catalogue order."""
         return [c for c in CHARACTERS if c not in self.character]
 

@@ -6,6 +6,8 @@ parameters. The Django layer shows ``gettext(template) % params``; it may pass
 ``player_name`` and ``card_name`` to put nicknames and translated card names in.
 """
 
+from collections.abc import Callable
+
 from games.conspiranoia.cards import BY_ID
 from games.engine.i18n import gettext_noop
 
@@ -91,17 +93,21 @@ EVENT_LABELS = {
 }
 
 
-def _default_player(seat):
+def _default_player(seat: int) -> str:
     """Return a neutral name for ``seat`` (seats count from 1 for people)."""
     return f"Player {seat + 1}"
 
 
-def _default_card(card_id):
+def _default_card(card_id: str) -> str:
     """Return the English name of a card."""
     return BY_ID[card_id]["name"]["en"]
 
 
-def describe_event(event, player_name=None, card_name=None):
+def describe_event(
+    event: dict,
+    player_name: Callable[[int], str] | None = None,
+    card_name: Callable[[str], str] | None = None,
+) -> tuple[str, dict]:
     """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
     player = player_name or _default_player
     card = card_name or _default_card
