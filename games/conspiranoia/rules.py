@@ -378,7 +378,8 @@ class State(base.State):
         if seat not in self.to_move():
             return _illegal("not_your_turn", gettext_noop("Please wait: it is not your turn."))
         kind = action.get("type") if isinstance(action, dict) else None
-        if kind == "choose" and action.get("character") in self.character:
+        chosen = action.get("character") if kind == "choose" else None
+        if chosen in CHARACTERS and chosen in self.character:
             return _illegal(
                 "character_taken", gettext_noop("Another player has chosen this character.")
             )
@@ -386,8 +387,8 @@ class State(base.State):
             return _illegal(
                 "must_act",
                 gettext_noop(
-                    "You can make an action, so you may not discard: a player discards "
-                    "only when no action is possible."
+                    "You can attack, so you may not discard: a player discards only when "
+                    "no attack is possible."
                 ),
             )
         if kind == "discard" and action.get("card") not in self.hands[seat]:
