@@ -10,6 +10,10 @@ be committed to be seen.
 Every service these fixtures (or a test) start writes to a log file of its own, and a
 test fails when a service or this process logged an unhandled exception during it:
 see ``tests/logwatch.py`` and the ``expected_log_errors`` marker.
+
+The ``clock`` fixture moves the clock of live play (``games.clock``) instead of
+sleeping: in this process and in every service started from it, which inherit the
+clock's file (LIVE_CLOCK_FILE, one per test run).
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -34,6 +40,7 @@ from config.services import (
     wait_for_celery,
     wait_until,
 )
+from games import clock as live_clock
 from tests.logwatch import ErrorRecords, ServiceLogs
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -50,6 +57,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+
+
+# Set before any service starts, so that every child process shares this run's clock.
+os.environ.setdefault(
+    live_clock.CLOCK_FILE_VARIABLE,
+    str(Path(tempfile.gettempdir()) / f"live-clock-{os.getpid()}"),
+)
 
 
 SERVICE_LOGS = pytest.StashKey[ServiceLogs]()
@@ -159,6 +173,25 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def clock() -> Iterator[ModuleType]:
+    """Return the clock of live play (``games.clock``) for the test to move with
+    ``clock.advance(seconds)``, in this process and in the services it started; it is
+    back on the system time after the test."""
+    live_clock.reset()
+    try:
+        yield live_clock
+    finally:
+        live_clock.reset()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _clock_file() -> Iterator[None]:
+    """Remove this run's clock file at the end."""
+    yield
+    Path(os.environ[live_clock.CLOCK_FILE_VARIABLE]).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
