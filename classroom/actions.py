@@ -20,6 +20,9 @@ from classroom.models import (
 )
 from classroom.nicknames import nickname_key
 from classroom.tables import CannotSplit, split
+from games import clock
+from games.matches import hold, release
+from games.models import MatchHold
 
 State = ClassSession.State
 
@@ -196,14 +199,22 @@ def _schedule_matches(tables, again: bool = False) -> None:
         live.schedule(table.match, again=again)
 
 
-def _apply_pause(table: Table, session_paused: bool) -> None:
-    """Pause or resume a table's match as the table and the session say; tell its sockets."""
-    from games.matches import set_paused
+def _apply_pause(table: Table, kind: str, paused: bool) -> None:
+    """Take (``paused``) or let go of the teacher's hold of ``kind`` (the table's or the
+    session's) on a table's match; tell its sockets.
 
-    paused = table.paused or session_paused
-    table.match = set_paused(table.match_id, paused)
-    broadcast.table_event(table.pk, "paused" if paused else "resumed")
-    if not paused:
+    The match runs again only once it has no hold left: a table the teacher paused stays
+    paused when the session resumes, and a lesson card still being read holds it too.
+    """
+    if paused:
+        table.match = hold(table.match_id, kind)
+        broadcast.table_event(table.pk, "paused")
+        return
+    released = release(table.match_id, kind)
+    table.match = released.match
+    teacher_holds = {MatchHold.Kind.TABLE, MatchHold.Kind.SESSION}
+    broadcast.table_event(table.pk, "paused" if released.kinds & teacher_holds else "resumed")
+    if released.resumed:
         transaction.on_commit(lambda: _schedule_matches([table], again=True))
 
 
@@ -218,7 +229,7 @@ def do_pause_session(session: ClassSession) -> ClassSession:
     )
     with transaction.atomic():
         for table in session.tables.all():
-            _apply_pause(table, True)
+            _apply_pause(table, MatchHold.Kind.SESSION, True)
         broadcast.dashboard_changed(session.pk, reason="paused")
     return session
 
@@ -234,7 +245,7 @@ def do_resume_session(session: ClassSession) -> ClassSession:
     )
     with transaction.atomic():
         for table in session.tables.all():
-            _apply_pause(table, False)
+            _apply_pause(table, MatchHold.Kind.SESSION, False)
         broadcast.dashboard_changed(session.pk, reason="resumed")
     return session
 
@@ -253,13 +264,15 @@ def do_end_session(session: ClassSession) -> ClassSession:
     with transaction.atomic():
         matches = Match.objects.filter(table__session=session).exclude(status=Match.Status.FINISHED)
         MatchTimer.objects.filter(match__in=matches).delete()
-        matches.update(status=Match.Status.FINISHED, finished_at=timezone.now())
+        MatchHold.objects.filter(match__in=matches).delete()  # nothing holds an ended game
+        matches.update(status=Match.Status.FINISHED, finished_at=clock.now())
         broadcast.dashboard_changed(session.pk, reason="ended")
     return session
 
 
 def do_set_table_paused(table: Table, paused: bool) -> Table:
-    """Pause or resume one table."""
+    """Pause or resume one table (``Table.paused`` is what the teacher chose, the match's
+    ``table`` hold what holds it still)."""
     with transaction.atomic():
         session = _lock_row(table.session)
         _refuse_if_finished(session)
@@ -267,7 +280,7 @@ def do_set_table_paused(table: Table, paused: bool) -> Table:
         if table.paused != paused:
             table.paused = paused
             table.save(update_fields=["paused"])
-            _apply_pause(table, session.state == State.PAUSED)
+            _apply_pause(table, MatchHold.Kind.TABLE, paused)
             broadcast.dashboard_changed(session.pk, reason="table")
     return table
 
@@ -446,7 +459,7 @@ def do_seat_connected(seat_id: int, delta: int) -> None:
 
     with transaction.atomic():
         Seat.objects.filter(pk=seat_id).update(
-            connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now()
+            connected=Greatest(F("connected") + delta, 0), last_seen_at=clock.now()
         )
         seat = Seat.objects.select_related("table").get(pk=seat_id)
         broadcast.table_event(seat.table_id, "presence")
@@ -472,14 +485,14 @@ def do_purge_expired_sessions(retention_days: int) -> int:
 
 def do_seat_seen(seat_id: int) -> None:
     """Record that a socket still holds the seat (a heartbeat; no broadcast)."""
-    Seat.objects.filter(pk=seat_id).update(last_seen_at=timezone.now())
+    Seat.objects.filter(pk=seat_id).update(last_seen_at=clock.now())
 
 
 def do_forget_stale_connections() -> int:
     """Zero the socket counts that no heartbeat refreshed (a killed server); count them."""
     from classroom.models import SEAT_STALE_SECONDS
 
-    cutoff = timezone.now() - timedelta(seconds=SEAT_STALE_SECONDS)
+    cutoff = clock.now() - timedelta(seconds=SEAT_STALE_SECONDS)
     with transaction.atomic():
         stale = list(
             Seat.objects.filter(connected__gt=0, last_seen_at__lt=cutoff).select_related("table")

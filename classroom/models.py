@@ -6,8 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from games import clock
 
 # The most students one session admits (the teacher's roster counts too).
 MAX_PARTICIPANTS = 60
@@ -158,7 +159,8 @@ class Table(models.Model):
     match = models.OneToOneField(
         "games.Match", on_delete=models.CASCADE, related_name="table", verbose_name=_("match")
     )
-    # The teacher paused this table (the whole session may be paused as well).
+    # The teacher paused this table (the whole session may be paused as well); the
+    # match's "table" hold (games.MatchHold) is what holds the match still.
     paused = models.BooleanField(_("paused"), default=False)
 
     class Meta:
@@ -230,7 +232,7 @@ class Seat(models.Model):
             return True
         if self.connected <= 0 or self.last_seen_at is None:
             return False
-        return timezone.now() - self.last_seen_at < timedelta(seconds=SEAT_STALE_SECONDS)
+        return clock.now() - self.last_seen_at < timedelta(seconds=SEAT_STALE_SECONDS)
 
     @property
     def bot_kind(self) -> str:

@@ -3,11 +3,11 @@
 A session's student data is deleted ``RETENTION_DAYS`` after the session ends (Celery
 beat runs ``classroom.tasks.purge_expired_sessions`` hourly), or at once when its
 teacher asks. Deleted: the participants (nicknames, device ids, device changes), the
-tables, seats and matches with their action logs and timers, the lesson moments, the
-quizzes and quiz answers, the debrief exports with their files, and the admin log's
-entries about any of these (a staff edit in the Django admin records the object's name,
-a nickname for a participant). Kept: the session row itself (game, variant, dates) with
-``purged_at`` set, and the teacher's account.
+tables, seats and matches with their action logs, timers and pause holds, the lesson moments, the
+quizzes and quiz answers, what other apps register here (the debrief exports with
+their files), and the admin log's entries about any of these (a staff edit in the Django
+admin records the object's name, a nickname for a participant). Kept: the session row
+itself (game, variant, dates) with ``purged_at`` set, and the teacher's account.
 """
 
 from __future__ import annotations
@@ -25,6 +25,19 @@ def _model(label: str):
     return apps.get_model(label)
 
 
+# Student data that an app built on the classroom keeps about a session, registered from
+# that app's AppConfig.ready() (the debrief's exports), so that this module names no
+# model of an app that depends on it: kind -> (model label, lookup from it to the session).
+REGISTERED: dict[str, tuple[str, str]] = {}
+
+
+def register_student_data(kind: str, label: str, lookup: str) -> None:
+    """Have the purge delete another app's rows about a session (before the classroom's,
+    lessons' and games' own), counted under ``kind``, with the admin log's entries about
+    them. ``label`` names the model ("app.Model"); ``lookup`` goes from it to the session."""
+    REGISTERED[kind] = (label, lookup)
+
+
 def purge_session(session) -> dict[str, int]:
     """Delete every piece of one session's student data now; return counts by kind.
 
@@ -38,11 +51,14 @@ def purge_session(session) -> dict[str, int]:
     with transaction.atomic():
         _delete_admin_log(session)
         counts = {
-            "debrief_exports": _delete(_model("lessons.DebriefExport"), session=session),
+            kind: _delete(_model(label), **{lookup: session})
+            for kind, (label, lookup) in REGISTERED.items()
+        }
+        counts |= {
             "quiz_answers": _delete(_model("lessons.QuizAnswer"), session=session),
             "quizzes": _delete(_model("lessons.Quiz"), session=session),
             "lesson_moments": _delete(_model("lessons.LessonMoment"), session=session),
-            # A match's deletion takes its table, seats, action log and timers with it.
+            # A match's deletion takes its table, seats, action log, timers and holds with it.
             "matches": _delete(_model("games.Match"), table__session=session),
             "tables": _delete(_model("classroom.Table"), session=session),
             "participants": _delete(_model("classroom.Participant"), session=session),
@@ -61,10 +77,10 @@ STUDENT_DATA = {
     "games.Match": "table__session",
     "games.MatchAction": "match__table__session",
     "games.MatchTimer": "match__table__session",
+    "games.MatchHold": "match__table__session",
     "lessons.LessonMoment": "session",
     "lessons.Quiz": "session",
     "lessons.QuizAnswer": "session",
-    "lessons.DebriefExport": "session",
 }
 
 
@@ -76,7 +92,7 @@ def _delete_admin_log(session) -> int:
     from django.contrib.contenttypes.models import ContentType
 
     about = Q(pk__in=[])
-    for label, lookup in STUDENT_DATA.items():
+    for label, lookup in [*STUDENT_DATA.items(), *REGISTERED.values()]:
         model = _model(label)
         ids = (
             model.objects.filter(**{lookup: session})

@@ -32,8 +32,7 @@ from classroom.sockets import PlatformConsumer
 from config.unavailable import SERVICE_ERRORS, describe
 from games import live
 from games.engine import IllegalAction
-from games.matches import MatchPaused, StaleVersion
-from games.models import Match
+from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +69,11 @@ PAYLOAD_REFUSALS = {
     "too_large": gettext_noop("This message is too long."),
     "too_deep": gettext_noop("This message is nested too deeply."),
     "not_json": gettext_noop("This message is not part of the table protocol."),
+}
+# What a player is told when the match's holds refuse an action (MatchPaused.reason).
+PAUSE_REFUSALS = {
+    PAUSED: gettext_noop("The game is paused."),
+    LESSON_PAUSE: gettext_noop("Wait a moment: everyone at the table reads the lesson first."),
 }
 SERVICE_REFUSALS = {
     "unavailable": gettext_noop(
@@ -278,18 +282,6 @@ class TableConsumer(PlatformConsumer):
         """Apply the action (sync); return the error message to send, or None."""
         table = Table.objects.select_related("session", "match").get(pk=self.table_id)
         current = table.match.version
-        if live.lesson_pause(table.match_id) is not None:
-            return self.error(
-                "lesson_pause",
-                gettext_noop("Wait a moment: everyone at the table reads the lesson first."),
-                current,
-            )
-        if (
-            table.paused
-            or table.session.state == ClassSession.State.PAUSED
-            or table.match.status == Match.Status.PAUSED
-        ):
-            return self.error("paused", gettext_noop("The game is paused."), current)
         if table.session.state == ClassSession.State.FINISHED:
             return self.error("game_over", gettext_noop("The game is over."), current)
         seat = Seat.objects.select_related("participant").get(table=table, number=self.seat)
@@ -305,8 +297,8 @@ class TableConsumer(PlatformConsumer):
                 ),
                 stale.current,
             )
-        except MatchPaused:
-            return self.error("paused", gettext_noop("The game is paused."), current)
+        except MatchPaused as held:  # the match's holds, checked by the write path
+            return self.error(held.reason, PAUSE_REFUSALS[held.reason], current)
         except IllegalAction as refusal:
             return self.error(refusal.code, refusal.message, current, refusal.params)
         return None

@@ -17,18 +17,28 @@ from functools import cache as memoize
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from classroom.actions import do_forget_stale_connections
 from classroom.broadcast import dashboard_group, send_group, table_group
-from classroom.models import ClassSession, Seat, Table
+from classroom.models import Seat, Table
 from config.unavailable import SERVICE_ERRORS, describe
+from games import clock
 from games.engine import IllegalAction
-from games.matches import Applied, MatchPaused, apply_action, load_state, set_paused
-from games.models import Match, MatchAction, MatchTimer
+from games.matches import (
+    Applied,
+    MatchPaused,
+    Released,
+    apply_action,
+    dismiss_lessons,
+    expired_holds,
+    hold_for_lessons,
+    load_state,
+    release_expired,
+)
+from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.registry import get_game
 
 logger = logging.getLogger(__name__)
@@ -82,13 +92,9 @@ def load_table(table_id: int) -> TableSnapshot:
     table = Table.objects.select_related("match", "session").get(pk=table_id)
     seats = list(table.seats.select_related("participant").order_by("number"))
     match = table.match
-    pause = lesson_pause(match.pk)
-    paused = (
-        table.paused
-        or match.status == Match.Status.PAUSED
-        or table.session.state == ClassSession.State.PAUSED
-        or pause is not None
-    )
+    # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
+    paused = match.status == Match.Status.PAUSED
+    pause = _lesson_pause(list(match.holds.all())) if paused else None
     return TableSnapshot(table, match, load_state(match), seats, paused, pause)
 
 
@@ -230,12 +236,12 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
     """Apply an action as the match's one writer, then tell the table and schedule.
 
     After the commit, the lesson moments of the action's events are recorded and sent
-    (see ``lesson_moments``); in the session's "pause" lesson mode the match pauses
-    until the players shown the lesson dismiss it, so no action (a bot's, a timer's)
-    is accepted meanwhile.
+    (see ``lesson_moments``); in the session's "pause" lesson mode a lesson card holds
+    the match until the players shown it dismiss it, so no action (a bot's, a timer's)
+    is accepted meanwhile: ``apply_action`` raises MatchPaused while the match has any
+    hold.
     """
-    if lesson_pause(match_id) is not None:
-        raise MatchPaused()
+    _require_redis()
     applied = apply_action(match_id, seat, action, expected_version)
     # The move is stored: a service failing from here on must not make it look refused.
     # Sockets that miss the news catch up at their next state; the sweeper schedules
@@ -248,6 +254,21 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
     except SERVICE_ERRORS as error:
         logger.warning("match %s: after the move was stored: %s", match_id, describe(error))
     return applied
+
+
+# A key nobody writes: reading it asks Redis whether it answers, within the cache's
+# read timeout.
+REDIS_PROBE_KEY = "live:probe"
+
+
+def _require_redis() -> None:
+    """Raise a service error before the move is stored when Redis does not answer.
+
+    After the commit the table hears of the move, and its bots and timers are queued,
+    through Redis: a move stored during a Redis stall would reach nobody, so it is
+    refused (the player is told it was not stored) rather than played in silence.
+    """
+    cache.get(REDIS_PROBE_KEY)
 
 
 def after_change(match: Match) -> None:
@@ -265,18 +286,19 @@ def after_change(match: Match) -> None:
 # Lesson moments (issue 5): the GDPR lesson an event opens, shown to the seats involved
 
 
-# How long a lesson pause is remembered when nobody dismisses it (the teacher can).
-LESSON_PAUSE_SECONDS = 6 * 3600
-
-
-def lesson_pause_key(match_id: int) -> str:
-    return f"live:lesson-pause:{match_id}"
-
-
 def lesson_pause(match_id: int) -> dict | None:
     """Return the match's lesson pause, or None: ``{"moments": [{"moment", "event",
-    "lesson", "seats", "waiting"}]}``, ``waiting`` the human seats yet to dismiss."""
-    return cache.get(lesson_pause_key(match_id))
+    "lesson", "seats", "waiting"}]}``, ``waiting`` the human seats yet to dismiss.
+
+    The lesson pause is the match's lesson holds (games.models.MatchHold), in the order
+    they were taken.
+    """
+    return _lesson_pause(list(MatchHold.objects.filter(match_id=match_id)))
+
+
+def _lesson_pause(holds: list[MatchHold]) -> dict | None:
+    moments = [hold.as_moment() for hold in holds if hold.kind == MatchHold.Kind.LESSON]
+    return {"moments": moments} if moments else None
 
 
 def lesson_pause_message(pause: dict | None) -> dict | None:
@@ -335,7 +357,7 @@ def _lesson_moments(match: Match, events: list[dict]) -> list[dict]:
             session, table.number, lesson
         ):
             continue
-        seats = lessons.seats_involved(event)
+        seats = lessons.seats_involved(match.game, event)
         if lesson.pk in found:
             found[lesson.pk][2] = sorted(set(found[lesson.pk][2]) | set(seats))
         else:
@@ -377,14 +399,9 @@ def _lesson_moments(match: Match, events: list[dict]) -> list[dict]:
 
 
 def _start_lesson_pause(match: Match, held: list[dict]) -> None:
-    """Pause the match (its timers stop) until the waiting seats dismiss the lessons."""
+    """Hold the match (its timers stop) until the waiting seats dismiss the lessons."""
     keep = ("moment", "event", "lesson", "seats", "waiting")
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=match.pk)  # one writer of the pause
-        pause = lesson_pause(match.pk) or {"moments": []}
-        pause["moments"] += [{key: message[key] for key in keep} for message in held]
-        cache.set(lesson_pause_key(match.pk), pause, LESSON_PAUSE_SECONDS)
-    paused = set_paused(match.pk, True)
+    paused = hold_for_lessons(match.pk, [{key: message[key] for key in keep} for message in held])
     match.status, match.paused_at = paused.status, paused.paused_at
 
 
@@ -395,52 +412,50 @@ def dismiss_lesson(
 
     Return ``{"moment", "waiting", "over"}`` when the lesson pause changed, else None
     (no pause, or this seat was not waited for). When nobody is left waiting the match
-    resumes, unless the teacher paused the table or the session meanwhile.
+    resumes, unless the teacher paused the table or the session meanwhile (their hold
+    stays until they resume).
     """
-    if lesson_pause(match_id) is None:
+    if not MatchHold.objects.filter(match_id=match_id, kind=MatchHold.Kind.LESSON).exists():
         return None  # "show" mode: the card closes on the page, nothing to do here
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=match_id)
-        pause = lesson_pause(match_id)
-        if not pause:
-            return None
-        changed = False
-        for entry in pause["moments"]:
-            if everyone and entry["waiting"]:
-                entry["waiting"], changed = [], True
-            elif entry["moment"] == moment and seat in entry["waiting"]:
-                entry["waiting"] = [other for other in entry["waiting"] if other != seat]
-                changed = True
-        if not changed:
-            return None
-        pause["moments"] = [entry for entry in pause["moments"] if entry["waiting"]]
-        over = not pause["moments"]
-        if over:
-            cache.delete(lesson_pause_key(match_id))
-        else:
-            cache.set(lesson_pause_key(match_id), pause, LESSON_PAUSE_SECONDS)
-    waiting = (lesson_pause_message(pause) or {}).get("waiting", [])
-    table = Table.objects.select_related("session").filter(match_id=match_id).first()
-    if over:
-        _end_lesson_pause(match_id, table)
+    released = dismiss_lessons(match_id, moment, seat, everyone)
+    if released is None:
+        return None
+    return _lesson_pause_changed(match_id, moment, released)
+
+
+def release_expired_lesson_pauses() -> int:
+    """Let go of the lesson holds that nobody dismissed within LESSON_HOLD_SECONDS, as
+    the teacher's "End the lesson pause" would; return how many matches changed."""
+    changed = 0
+    for match_id in expired_holds():
+        released = release_expired(match_id)
+        if released is not None:
+            _lesson_pause_changed(match_id, None, released)
+            changed += 1
+    return changed
+
+
+def _lesson_pause_changed(match_id: int, moment: int | None, released: Released) -> dict:
+    """Tell the table and the dashboard who is still waited for; schedule a resumed match."""
+    over = MatchHold.Kind.LESSON not in released.kinds
+    if released.resumed:
+        schedule(released.match, again=True)
+    table = Table.objects.filter(match_id=match_id).only("pk", "session_id").first()
     if table is not None:
         send_group(
             table_group(table.pk),
-            {"type": "table.lesson_dismissed", "moment": moment, "waiting": waiting, "over": over},
+            {
+                "type": "table.lesson_dismissed",
+                "moment": moment,
+                "waiting": released.waiting,
+                "over": over,
+            },
         )
         send_group(
             dashboard_group(table.session_id),
             {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
         )
-    return {"moment": moment, "waiting": waiting, "over": over}
-
-
-def _end_lesson_pause(match_id: int, table: Table | None) -> None:
-    """Resume the match after a lesson pause (its timers move later by the pause)."""
-    if table is not None and (table.paused or table.session.state == ClassSession.State.PAUSED):
-        return  # the teacher's pause goes on; their resume restarts the match
-    match = set_paused(match_id, False)
-    schedule(match, again=True)
+    return {"moment": moment, "waiting": released.waiting, "over": over}
 
 
 def bot_seats(match: Match) -> dict[int, str]:
@@ -467,13 +482,16 @@ def schedule(match: Match, again: bool = False) -> None:
     if match.status != Match.Status.RUNNING:
         return
     for timer in MatchTimer.objects.filter(match=match):
-        ttl = int((timer.due_at - timezone.now()).total_seconds()) + 120
+        # The broker's countdown runs on the system clock: count it on the live clock.
+        countdown = clock.until(timer.due_at)
         key = f"live:timer:{match.pk}:{timer.timer_id}"
         if again:
             cache.delete(key)
-        if cache.add(key, 1, max(ttl, 60)):
+        if cache.add(key, 1, max(int(countdown) + 120, 60)):
             send_task(
-                "games.tasks.fire_timer", (match.pk, timer.timer_id, match.seed), eta=timer.due_at
+                "games.tasks.fire_timer",
+                (match.pk, timer.timer_id, match.seed),
+                countdown=countdown,
             )
     schedule_bots(match, again=again)
 
@@ -540,11 +558,15 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     timer = timers.first()
     if timer is None:
         return False  # the timer ended (answered in time) or fired already
-    if timer.due_at > timezone.now():
+    if timer.due_at > clock.now():
         # Early: a pause pushed the timer back, or the worker ran the task a little
         # before its eta (Celery's timer may). Queue it again for the due time, so that
         # the expiry never waits for the sweeper.
-        send_task("games.tasks.fire_timer", (match_id, timer_id, seed), eta=timer.due_at)
+        send_task(
+            "games.tasks.fire_timer",
+            (match_id, timer_id, seed),
+            countdown=clock.until(timer.due_at),
+        )
         return False
     try:
         act(match_id, None, timer.action, None)
@@ -558,9 +580,11 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
 
 
 def sweep() -> dict:
-    """Fire every due timer and re-schedule bots where a bot should act; return counts."""
+    """Let go of expired lesson holds, fire every due timer, re-schedule bots where a bot
+    should act, and zero stale socket counts; return counts."""
+    released = release_expired_lesson_pauses()
     due = MatchTimer.objects.filter(
-        due_at__lte=timezone.now(), match__status=Match.Status.RUNNING
+        due_at__lte=clock.now(), match__status=Match.Status.RUNNING
     ).values_list("match_id", "timer_id")
     fired = sum(fire_timer(match_id, timer_id) for match_id, timer_id in list(due))
     with_bots = Match.objects.filter(status=Match.Status.RUNNING).filter(
@@ -568,4 +592,9 @@ def sweep() -> dict:
     )
     bots = sum(schedule_bots(match, delay=0) for match in with_bots.distinct())
     stale = do_forget_stale_connections()
-    return {"fired": fired, "bots": bots, "stale_connections": stale}
+    return {
+        "released": released,
+        "fired": fired,
+        "bots": bots,
+        "stale_connections": stale,
+    }

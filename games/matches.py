@@ -5,6 +5,11 @@ Every accepted action goes through ``apply_action``: under a row lock on the mat
 IMMEDIATE transactions) and a compare-and-set on the version, the engine applies the
 action, the action is appended to the log and the snapshot and version are updated in
 one transaction. Two processes therefore never interleave moves on one match.
+
+A match is paused while something holds it (``MatchHold``: the teacher's table or
+session pause, a lesson card waiting to be read). Holds are taken and released here,
+under the same row lock, and ``apply_action`` checks them once, so the write path
+refuses every action (a player's, a bot's, a timer's) while any hold exists.
 """
 
 from __future__ import annotations
@@ -15,12 +20,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
+from games import clock
 from games.engine import IllegalAction
 from games.engine.replay import replay
-from games.models import Match, MatchAction, MatchTimer
+from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.registry import get_game
+
+# The protocol's error codes of an action refused while the match is held.
+PAUSED = "paused"
+LESSON_PAUSE = "lesson_pause"
 
 
 class StaleVersion(Exception):
@@ -33,7 +42,15 @@ class StaleVersion(Exception):
 
 
 class MatchPaused(Exception):
-    """The match is paused: no action (not even a timer's expiry) is accepted."""
+    """The match is held still: no action (not even a timer's expiry) is accepted.
+
+    ``reason`` is the protocol's error code: ``lesson_pause`` while a lesson card holds
+    the match, else ``paused`` (the teacher paused the table or the session).
+    """
+
+    def __init__(self, reason: str = PAUSED):
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -84,7 +101,7 @@ def sync_timers(match: Match, state) -> list[MatchTimer]:
     running = {timer["id"]: timer for timer in state.timers()}
     MatchTimer.objects.filter(match=match).exclude(timer_id__in=list(running)).delete()
     known = set(MatchTimer.objects.filter(match=match).values_list("timer_id", flat=True))
-    now = timezone.now()
+    now = clock.now()
     created = [
         MatchTimer(
             match=match,
@@ -100,26 +117,6 @@ def sync_timers(match: Match, state) -> list[MatchTimer]:
     return created
 
 
-def set_paused(match_id: int, paused: bool) -> Match:
-    """Pause or resume a match; on resume its timers are pushed back by the pause."""
-    with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
-        if match.status == Match.Status.FINISHED:
-            return match
-        now = timezone.now()
-        if paused and match.status != Match.Status.PAUSED:
-            match.status, match.paused_at = Match.Status.PAUSED, now
-            match.save(update_fields=["status", "paused_at", "updated_at"])
-        elif not paused and match.status == Match.Status.PAUSED:
-            pause = now - (match.paused_at or now)
-            for timer in MatchTimer.objects.filter(match=match):
-                timer.due_at += pause
-                timer.save(update_fields=["due_at"])
-            match.status, match.paused_at = Match.Status.RUNNING, None
-            match.save(update_fields=["status", "paused_at", "updated_at"])
-    return match
-
-
 def load_state(match: Match):
     """Return the engine state of match's snapshot."""
     return get_game(match.game).from_json(match.snapshot)
@@ -131,7 +128,7 @@ def apply_action(
     """Apply action for seat as the match's one writer; return what it produced.
 
     Raise StaleVersion when expected_version is given and is not the current one,
-    MatchPaused while the match is paused, IllegalAction when the engine refuses; in
+    MatchPaused while the match has a hold, IllegalAction when the engine refuses; in
     every case nothing is written. The running timers' records follow the new state.
     """
     with transaction.atomic():
@@ -141,7 +138,7 @@ def apply_action(
         if match.status == Match.Status.FINISHED:
             raise IllegalAction("game_over", "The game is over.")
         if match.status == Match.Status.PAUSED:
-            raise MatchPaused()
+            raise MatchPaused(pause_reason(match))
         state = load_state(match)
         events = state.apply(seat, action)
         version = match.version + 1
@@ -151,11 +148,11 @@ def apply_action(
         fields: dict[str, Any] = {"version": version, "snapshot": state.to_json()}
         if state.is_over():
             fields.update(
-                status=Match.Status.FINISHED, result=state.result(), finished_at=timezone.now()
+                status=Match.Status.FINISHED, result=state.result(), finished_at=clock.now()
             )
         # The compare-and-set guards databases without row locks as well.
         updated = Match.objects.filter(pk=match.pk, version=match.version).update(
-            updated_at=timezone.now(), **fields
+            updated_at=clock.now(), **fields
         )
         if updated != 1:
             raise StaleVersion(match.version, Match.objects.get(pk=match.pk).version)
@@ -179,3 +176,153 @@ def replay_match(match: Match, upto: int | None = None):
         log,
         match.options or None,
     )
+
+
+# Pauses. The match's holds are the pause; Match.status (PAUSED) and Match.paused_at
+# summarise them for queries and are written with them, under the match's row lock.
+
+# How long a lesson card holds a match when nobody dismisses it; then the sweeper lets
+# go of it (as a teacher who ended the lesson pause would).
+LESSON_HOLD_SECONDS = 6 * 3600
+
+
+@dataclass(frozen=True)
+class Released:
+    """What letting go of holds left: the match, whether it runs again (no hold left:
+    its timers moved later by the pause), the kinds of hold it still has, and the seats
+    its remaining lesson holds wait for."""
+
+    match: Match
+    resumed: bool
+    kinds: frozenset[str]
+    waiting: list[int]
+
+
+def pause_reason(match: Match) -> str:
+    """Return the protocol's error code for an action refused by the match's holds."""
+    kinds = set(match.holds.values_list("kind", flat=True))
+    return LESSON_PAUSE if MatchHold.Kind.LESSON in kinds else PAUSED
+
+
+def hold(match_id: int, kind: str) -> Match:
+    """Take the teacher's hold of ``kind`` (``table`` or ``session``) on a match: it
+    pauses and its timers stop. A hold the match has already, or a finished match,
+    changes nothing."""
+    now = clock.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.FINISHED:
+            MatchHold.objects.get_or_create(
+                match=match, kind=kind, moment=None, defaults={"created_at": now}
+            )
+            _pause(match, now)
+    return match
+
+
+def release(match_id: int, kind: str) -> Released:
+    """Let go of the teacher's hold of ``kind``; the match resumes if no hold is left."""
+    now = clock.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        match.holds.filter(kind=kind).delete()
+        return _released(match, now)
+
+
+def hold_for_lessons(match_id: int, moments: list[dict]) -> Match:
+    """Hold the match until the seats shown each lesson card dismissed it.
+
+    ``moments``: ``{"moment", "event", "lesson", "seats", "waiting"}``, each waiting for
+    at least one seat. A finished match takes no hold.
+    """
+    now = clock.now()
+    expires_at = now + timedelta(seconds=LESSON_HOLD_SECONDS)
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.FINISHED:
+            MatchHold.objects.bulk_create(
+                MatchHold(
+                    match=match,
+                    kind=MatchHold.Kind.LESSON,
+                    moment=entry["moment"],
+                    event=entry["event"],
+                    lesson=entry["lesson"],
+                    seats=entry["seats"],
+                    waiting=entry["waiting"],
+                    created_at=now,
+                    expires_at=expires_at,
+                )
+                for entry in moments
+            )
+            _pause(match, now)
+    return match
+
+
+def dismiss_lessons(
+    match_id: int, moment: int | None, seat: int | None, everyone: bool = False
+) -> Released | None:
+    """A seat dismissed the lesson card of ``moment`` (``everyone``: the teacher ended
+    every lesson card's hold). Return what is left, or None when nothing changed (no
+    such hold, or the seat was not waited for)."""
+    now = clock.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        changed = []
+        for entry in match.holds.filter(kind=MatchHold.Kind.LESSON):
+            if everyone:
+                entry.waiting = []
+            elif entry.moment == moment and seat in entry.waiting:
+                entry.waiting = [other for other in entry.waiting if other != seat]
+            else:
+                continue
+            changed.append(entry)
+        if not changed:
+            return None
+        for entry in changed:
+            if entry.waiting:
+                entry.save(update_fields=["waiting"])
+            else:
+                entry.delete()
+        return _released(match, now)
+
+
+def expired_holds() -> list[int]:
+    """Return the ids of the matches that have a hold whose time ran out."""
+    expired = MatchHold.objects.filter(expires_at__lte=clock.now())
+    return sorted(set(expired.values_list("match_id", flat=True)))
+
+
+def release_expired(match_id: int) -> Released | None:
+    """Let go of the match's holds whose time ran out; None when it has none."""
+    now = clock.now()
+    with transaction.atomic():
+        match = _lock(match_id)
+        deleted, _detail = match.holds.filter(expires_at__lte=now).delete()
+        if not deleted:
+            return None
+        return _released(match, now)
+
+
+def _lock(match_id: int) -> Match:
+    return Match.objects.select_for_update().get(pk=match_id)
+
+
+def _pause(match: Match, now) -> None:
+    """Mark a running match paused (its first hold): its timers stop from ``now``."""
+    if match.status == Match.Status.RUNNING:
+        match.status, match.paused_at = Match.Status.PAUSED, now
+        match.save(update_fields=["status", "paused_at", "updated_at"])
+
+
+def _released(match: Match, now) -> Released:
+    """Resume a paused match that has no hold left, its timers moved later by the pause."""
+    holds = list(match.holds.all())
+    resumed = not holds and match.status == Match.Status.PAUSED
+    if resumed:
+        pause = now - (match.paused_at or now)
+        for timer in MatchTimer.objects.filter(match=match):
+            timer.due_at += pause
+            timer.save(update_fields=["due_at"])
+        match.status, match.paused_at = Match.Status.RUNNING, None
+        match.save(update_fields=["status", "paused_at", "updated_at"])
+    waiting = sorted({seat for entry in holds for seat in entry.waiting})
+    return Released(match, resumed, frozenset(entry.kind for entry in holds), waiting)

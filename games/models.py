@@ -2,7 +2,7 @@
 
 A match is its seed plus its action log; the snapshot (the engine's JSON) and the
 version are a cache of replaying the log, written in the same transaction as each
-appended action.
+appended action. Its pause is its holds (``MatchHold``).
 """
 
 from django.db import models
@@ -29,7 +29,9 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-    # Set while the match is paused: its timers are pushed back by the pause on resume.
+    # ``status`` is PAUSED while the match has a hold (MatchHold), since ``paused_at``:
+    # both are written with the holds, and the timers move later by the pause when the
+    # last hold goes (games.matches).
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
 
     class Meta:
@@ -90,3 +92,68 @@ class MatchTimer(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.match_id} {self.timer_id} due {self.due_at:%H:%M:%S}"
+
+
+class MatchHold(models.Model):
+    """Something that holds a match still: the match is paused while it has any hold.
+
+    The teacher holds a table (``table``) or the whole session (``session``, one hold on
+    each of its matches) until they resume it; in the "pause" lesson mode each lesson
+    card shown holds the match (``lesson``) until the human seats it was shown to have
+    dismissed it, the teacher ends it, or it expires (``expires_at``: the sweeper lets
+    go of it). Holds are taken and released under the match's row lock
+    (games.matches), which also checks them before every action; they go with the match.
+    """
+
+    class Kind(models.TextChoices):
+        TABLE = "table", _("the teacher paused the table")
+        SESSION = "session", _("the teacher paused the session")
+        LESSON = "lesson", _("a lesson card is being read")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="holds")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind)
+    # A lesson hold: the lesson moment shown (a lessons.LessonMoment id, the protocol's
+    # "moment"), the engine event that opened it, the lesson card as it was sent, the
+    # seats involved and the human seats it still waits for.
+    moment = models.PositiveIntegerField(_("lesson moment"), null=True, blank=True)
+    event = models.CharField(_("event"), max_length=40, blank=True)
+    lesson = models.JSONField(_("lesson"), default=dict, blank=True)
+    seats = models.JSONField(_("seats"), default=list, blank=True)
+    waiting = models.JSONField(_("waiting for"), default=list, blank=True)
+    created_at = models.DateTimeField(_("held since"))
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("match hold")
+        verbose_name_plural = _("match holds")
+        ordering = ["match", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind="lesson", moment__isnull=False)
+                | (~models.Q(kind="lesson") & models.Q(moment__isnull=True)),
+                name="a_lesson_hold_has_its_moment",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "kind"],
+                condition=models.Q(moment__isnull=True),
+                name="one_teacher_hold_of_each_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "moment"],
+                condition=models.Q(moment__isnull=False),
+                name="one_hold_per_lesson_moment",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} held: {self.kind}"
+
+    def as_moment(self) -> dict:
+        """Return a lesson hold as an entry of the lesson pause's ``moments``."""
+        return {
+            "moment": self.moment,
+            "event": self.event,
+            "lesson": self.lesson,
+            "seats": self.seats,
+            "waiting": self.waiting,
+        }

@@ -5,9 +5,10 @@ no harm: a bot move carries the version it was scheduled for (a newer version me
 a newer schedule exists), and a timer that already ended is refused by the engine
 (``stale_timer``). Both carry the match's seed too, so a task that outlived its match
 never acts on a new match that got the same id. The sweeper (Celery beat every few
-seconds, and once when a worker starts) fires the timers that are due and
-re-schedules the bots that should act, so a restart, even after kill -9 of every
-process, resumes every match. The work itself is in ``games.live``.
+seconds, and once when a worker starts) fires the timers that are due on the live
+clock (games.clock), re-schedules the bots that should act and lets go of expired
+lesson holds, so a restart, even after kill -9 of every process, resumes every match.
+The work itself is in ``games.live``.
 """
 
 from celery import shared_task
@@ -35,7 +36,8 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep() -> dict:
-    """Fire every due timer and re-schedule bots where a bot should act; return counts."""
+    """Let go of expired lesson holds, fire every due timer, re-schedule bots where a bot
+    should act and zero stale socket counts; return counts."""
     return live.sweep()
 
 

@@ -16,6 +16,7 @@ ROWS = {
     "games.Match": "matches",
     "games.MatchAction": "matches",
     "games.MatchTimer": "matches",
+    "games.MatchHold": "matches",
     "lessons.Lesson": None,
     "lessons.LessonText": None,
     "lessons.QuizQuestion": None,
@@ -26,7 +27,7 @@ ROWS = {
     "lessons.LessonMoment": "lesson-moments",
     "lessons.Quiz": "quiz-answers",
     "lessons.QuizAnswer": "quiz-answers",
-    "lessons.DebriefExport": "debrief-files",
+    "debrief.DebriefExport": "debrief-files",
 }
 # What is kept outside the project's models: Django's user table, the cache and cookies.
 OTHER_ROWS = {"nicknames", "device-ids", "join-attempts", "server-logs", "language"}
@@ -35,7 +36,7 @@ OTHER_ROWS = {"nicknames", "device-ids", "join-attempts", "server-logs", "langua
 def test_every_model_of_the_apps_is_on_the_privacy_page_or_is_shipped_content():
     models = {
         model._meta.label
-        for label in ("classroom", "games", "lessons")
+        for label in ("classroom", "games", "lessons", "debrief")
         for model in apps.get_app_config(label).get_models()
     }
     assert models == set(ROWS), "a new model: add it to /privacy/ and to ROWS"
@@ -43,7 +44,7 @@ def test_every_model_of_the_apps_is_on_the_privacy_page_or_is_shipped_content():
 
 @pytest.mark.django_db
 def test_the_privacy_page_has_every_row(client):
-    page = client.get(reverse("privacy")).content.decode()
+    page = client.get(reverse("debrief:privacy")).content.decode()
     for row in {row for row in ROWS.values() if row} | OTHER_ROWS:
         assert f'<tr id="{row}">' in page, row
 
@@ -53,7 +54,7 @@ def test_the_privacy_page_names_the_teachers_e_mail_and_the_join_rate_limit(clie
     from classroom.forms import SignUpForm
     from classroom.ratelimit import WINDOW_SECONDS
 
-    page = client.get(reverse("privacy")).content.decode()
+    page = client.get(reverse("debrief:privacy")).content.decode()
     assert "email" in SignUpForm.Meta.fields
     assert "an optional e-mail address" in page
     assert WINDOW_SECONDS == 60

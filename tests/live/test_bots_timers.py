@@ -41,31 +41,34 @@ def test_one_student_and_two_bots_play_on(school_class, celery_worker):
 
 
 def test_an_expired_call_window_is_fired_by_the_server(
-    school_class, celery_worker, celery_beat, settings
+    school_class, celery_worker, celery_beat, settings, clock
 ):
-    """The worker and beat, as `make run` runs them, fire the expiry: the timer's eta
-    task, or else the sweeper (in the whole suite the eta task alone was seen not to
-    fire here, unexplained so far: see the closing note of issue 4)."""
-    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 1}
+    """The worker and beat, as `make run` runs them, fire the expiry once it is due on
+    the live clock, which the test moves for them: a minute-long call window expires at
+    once (the timer's own task waits its countdown on the system clock; the sweeper,
+    every LIVE_SWEEP_SECONDS, fires what the live clock says is due)."""
+    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 60}
     session = open_session(school_class, table_size=2)
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
     owner = drive_to_call_window(match, seed=3)
     timer = MatchTimer.objects.get(match=match, timer_id=load_state(match).timers()[0]["id"])
-    assert 0 < (timer.due_at - match.updated_at).total_seconds() <= 1.5
+    assert 59.5 < (timer.due_at - match.updated_at).total_seconds() <= 60.5
 
     # only the window's player is told of its deadline
     snap = live.load_table(Table.objects.get(match=match).pk)
     mine = live.state_message(snap, owner, "en")["deadline"]
     assert mine["timer"] == timer.timer_id and mine["kind"] in {"call_data", "call_databreach"}
-    assert mine["seat"] == owner and mine["at"].endswith("Z") and mine["seconds"] == 1
+    assert mine["seat"] == owner and mine["at"].endswith("Z") and mine["seconds"] == 60
     for other in (1 - owner, None):
         theirs = live.state_message(snap, other, "en")["deadline"]
         assert theirs is None or theirs["timer"] != timer.timer_id
 
     version = match.version
-    live.schedule(match)  # what every change does: the timer's task, with its eta
+    live.schedule(match)  # what every change does: the timer's task, with its countdown
+    assert not MatchAction.objects.filter(match=match, version=version + 1).exists()
+    clock.advance(60)
     expired = None
     for _ in range(300):  # a busy worker may start it a little late
         expired = MatchAction.objects.filter(match=match, seat=None, version=version + 1).first()
@@ -77,22 +80,24 @@ def test_an_expired_call_window_is_fired_by_the_server(
     assert not MatchTimer.objects.filter(match=match, timer_id=timer.timer_id).exists()
 
 
-def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings):
+def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings, clock, monkeypatch):
     """After a crash no task may remain: the sweeper fires what is due; firing twice is harmless."""
-    from django.utils import timezone
-
     from games.live import fire_timer, sweep
 
-    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 1}
+    # In-process only: the clock moves for the worker too, which must not fire it first.
+    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 20}
     session = open_session(school_class, table_size=2)
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
     drive_to_call_window(match, seed=3)
     timer = MatchTimer.objects.get(match=match)
-    MatchTimer.objects.filter(pk=timer.pk).update(due_at=timezone.now())
     version = match.version
 
+    clock.advance(19)
+    assert sweep()["fired"] == 0  # not due yet
+    clock.advance(1)
     assert sweep()["fired"] == 1
     assert fire_timer(match.pk, timer.timer_id) is False  # gone: nothing happens
     match.refresh_from_db()
@@ -117,9 +122,10 @@ def test_a_timer_task_that_runs_early_queues_itself_again_for_the_due_time(
 
     assert live.fire_timer(match.pk, timer.timer_id, match.seed) is False
 
-    assert queued == [
-        ("games.tasks.fire_timer", (match.pk, timer.timer_id, match.seed), {"eta": timer.due_at})
-    ]
+    ((name, args, options),) = queued
+    assert (name, args) == ("games.tasks.fire_timer", (match.pk, timer.timer_id, match.seed))
+    # The broker counts on the system clock: the task waits what the live clock has left.
+    assert 0 < options["countdown"] <= 5
     assert Match.objects.get(pk=match.pk).version == match.version  # nothing fired early
     assert live.fire_timer(match.pk, timer.timer_id, match.seed + 1) is False  # another match
     assert len(queued) == 1
@@ -171,46 +177,37 @@ def test_a_bot_move_is_queued_after_the_human_paced_delay(school_class, settings
     assert queued[-1] == ("games.tasks.bot_move", {"countdown": 2.5})
 
 
-def test_a_pause_stops_the_clock_of_every_timer(school_class, monkeypatch):
+def test_a_pause_stops_the_clock_of_every_timer(school_class, monkeypatch, clock, settings):
     # In-process only: no task reaches a worker left running by another test.
     monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 15}
     session = open_session(school_class, table_size=2)
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     drive_to_call_window(match, seed=3)
     version = Match.objects.get(pk=match.pk).version
     timer = MatchTimer.objects.get(match=match)
     actions.do_pause_session(session)
     # overdue while paused: neither its task nor the sweeper may fire it
-    MatchTimer.objects.filter(pk=timer.pk).update(due_at=timezone.now() - timedelta(seconds=1))
-    before = MatchTimer.objects.get(pk=timer.pk).due_at
+    clock.advance(600)
     assert live.fire_timer(match.pk, timer.timer_id) is False
     assert live.sweep()["fired"] == 0
-    # Paused long enough that the resumed timer is due only some seconds from now: a
-    # worker or a sweep left running by an earlier test may not fire it before we look.
-    time.sleep(3.0)
-    resumed_at = timezone.now()
     actions.do_resume_session(session)
     after = MatchTimer.objects.get(pk=timer.pk).due_at
-    assert (after - before).total_seconds() >= 3.0  # moved later by the pause
+    moved = (after - timer.due_at).total_seconds()
+    assert 600 <= moved < 601  # moved later by the pause, no more
+    assert live.fire_timer(match.pk, timer.timer_id) is False  # 15 s left, as when paused
     match.refresh_from_db()
-    # Nothing fired during the pause (the running worker may act once it is over).
-    assert not MatchAction.objects.filter(
-        match=match, version__gt=version, created_at__lt=resumed_at
-    ).exists()
+    assert match.version == version  # nothing fired during the pause
     assert match.status == Match.Status.RUNNING and match.paused_at is None
+    clock.advance(15)
+    assert live.sweep()["fired"] == 1
 
 
-def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(school_class):
+def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(school_class, clock):
     """A counter window's and a Time card's deadlines reach every seat and the projector;
     when they pass the server sends the expiry as the referee (docs/protocol.md, 3 and 8)."""
-    from django.utils import timezone
-
     from games.matches import sync_timers
     from tests.games.arrange import Picker
     from tests.games.test_data_tycoon_rules import attack_position
@@ -233,7 +230,10 @@ def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(schoo
         return {seat: live.state_message(snap, seat, "en")["deadline"] for seat in (0, 1, None)}
 
     def expire(timer_id):
-        MatchTimer.objects.filter(match=match, timer_id=timer_id).update(due_at=timezone.now())
+        timer = MatchTimer.objects.get(match=match, timer_id=timer_id)
+        clock.advance(timer.seconds - 1)
+        assert live.fire_timer(match.pk, timer_id) is False  # a second early
+        clock.advance(1)
         assert live.fire_timer(match.pk, timer_id) is True
         assert live.fire_timer(match.pk, timer_id) is False  # once only
         match.refresh_from_db()

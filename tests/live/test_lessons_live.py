@@ -277,16 +277,83 @@ def test_a_teacher_resume_does_not_end_a_lesson_pause(school_class):
     assert Match.objects.get(pk=table.match_id).version == 2
 
 
-def test_timers_do_not_run_out_during_a_lesson_pause(school_class):
-    import time
-
+def test_timers_do_not_run_out_during_a_lesson_pause(school_class, clock):
     from games import live
 
     _session, table, card, _people = sanction_table(school_class, "pause")
     live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     (timer,) = MatchTimer.objects.filter(match_id=table.match_id)  # the counter window
-    time.sleep(0.5)
+    clock.advance(timer.seconds + 30)  # the card is read slowly: the window would be over
+    assert live.fire_timer(table.match_id, timer.timer_id) is False
+    assert live.sweep()["fired"] == 0
     live.dismiss_lesson(table.match_id, None, None, everyone=True)
     moved = MatchTimer.objects.get(pk=timer.pk).due_at - timer.due_at
-    assert moved.total_seconds() >= 0.5
+    assert timer.seconds + 30 <= moved.total_seconds() < timer.seconds + 31
     assert Match.objects.get(pk=table.match_id).status == Match.Status.RUNNING
+    assert Match.objects.get(pk=table.match_id).version == 1  # nothing expired
+
+
+def test_a_lesson_pause_lives_in_the_database_and_survives_a_redis_flush(school_class):
+    from django.core.cache import cache
+
+    from games import live
+    from games.matches import LESSON_PAUSE, MatchPaused
+
+    _session, table, card, _people = sanction_table(school_class, "pause")
+    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    pause = live.lesson_pause(table.match_id)
+    # Every key of the Django cache is gone, as after a Redis restart without its file.
+    client = cache._cache.get_client(write=True)
+    for key in client.scan_iter(match=f"{cache.key_prefix}:*"):
+        client.delete(key)
+
+    assert live.lesson_pause(table.match_id) == pause
+    (moment,) = pause["moments"]
+    assert moment["event"] == "attack" and moment["seats"] == [0, 1]
+    assert moment["waiting"] == [0, 1] and moment["lesson"]["slug"] == "sanctions"
+    with pytest.raises(MatchPaused) as refused:
+        live.act(table.match_id, 1, {"type": "accept"}, 1)
+    assert refused.value.reason == LESSON_PAUSE
+    snap = live.load_table(table.pk)
+    assert snap.paused and snap.lesson_pause == pause
+    message = live.state_message(snap, 1, "en")
+    assert message["paused"] is True and message["legal_actions"] == []
+    assert message["lesson_pause"] == {"waiting": [0, 1], "moments": pause["moments"]}
+
+
+@in_own_event_loop
+async def test_a_lesson_pause_nobody_ends_is_released_by_the_sweeper_after_six_hours(
+    school_class, teacher_client, clock, monkeypatch
+):
+    """The lesson hold expires LESSON_HOLD_SECONDS after the card was shown: the sweeper
+    lets the table go on and tells its sockets, as the teacher's "End the lesson pause"."""
+    from games import live
+    from games.matches import LESSON_HOLD_SECONDS
+
+    # In-process only: the worker shares the clock and must not sweep first.
+    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "pause")
+    attack = {"type": "attack", "card": card, "target": 1}
+    await sync_to_async(live.act)(table.match_id, 0, attack, 0)
+    (timer,) = await sync_to_async(list)(MatchTimer.objects.filter(match_id=table.match_id))
+    sockets, _states, projector = await open_table(session, table, people, teacher_client)
+
+    clock.advance(LESSON_HOLD_SECONDS - 1)
+    assert (await sync_to_async(live.sweep)())["released"] == 0
+    assert await sync_to_async(live.lesson_pause)(table.match_id) is not None
+    clock.advance(1)
+    assert (await sync_to_async(live.sweep)())["released"] == 1
+
+    dismissed = await next_of(sockets[1], "lesson_dismissed")
+    assert dismissed["waiting"] == [] and dismissed["moment"] is None
+    state = await next_of(sockets[1], "state")
+    assert state["lesson_pause"] is None and state["paused"] is False
+    assert state["legal_actions"] == [{"type": "accept"}]
+    match = await sync_to_async(Match.objects.get)(pk=table.match_id)
+    assert match.status == Match.Status.RUNNING
+    assert not await sync_to_async(match.holds.exists)()
+    due_at = (await sync_to_async(MatchTimer.objects.get)(pk=timer.pk)).due_at
+    moved = (due_at - timer.due_at).total_seconds()
+    assert LESSON_HOLD_SECONDS <= moved < LESSON_HOLD_SECONDS + 1
+    for communicator in (*sockets.values(), projector):
+        await communicator.disconnect()

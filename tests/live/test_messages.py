@@ -55,19 +55,16 @@ def test_state_and_hello_messages_carry_the_protocols_fields(table):
     assert state["lesson_pause"] is None
 
 
-def test_a_connection_count_left_by_a_killed_server_turns_stale(table):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
+def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
     from classroom.models import SEAT_STALE_SECONDS, Seat
 
     seat = Seat.objects.get(table=table, number=0)
     actions.do_seat_connected(seat.pk, +1)
     assert live.players(live.load_table(table.pk))[0]["connected"] is True
-    Seat.objects.filter(pk=seat.pk).update(
-        last_seen_at=timezone.now() - timedelta(seconds=SEAT_STALE_SECONDS + 1)
-    )
+    clock.advance(SEAT_STALE_SECONDS - 1)
+    assert live.players(live.load_table(table.pk))[0]["connected"] is True
+    assert live.sweep()["stale_connections"] == 0
+    clock.advance(2)  # no heartbeat for longer than SEAT_STALE_SECONDS
     assert live.players(live.load_table(table.pk))[0]["connected"] is False
     assert live.sweep()["stale_connections"] == 1
     assert Seat.objects.get(pk=seat.pk).connected == 0

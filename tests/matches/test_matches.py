@@ -2,13 +2,30 @@
 
 import random
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import close_old_connections
 
 from games.engine import IllegalAction
-from games.matches import StaleVersion, apply_action, create_match, load_state, replay_match
-from games.models import Match, MatchAction
+from games.matches import (
+    LESSON_HOLD_SECONDS,
+    LESSON_PAUSE,
+    PAUSED,
+    MatchPaused,
+    StaleVersion,
+    apply_action,
+    create_match,
+    dismiss_lessons,
+    expired_holds,
+    hold,
+    hold_for_lessons,
+    load_state,
+    release,
+    release_expired,
+    replay_match,
+)
+from games.models import Match, MatchAction, MatchHold, MatchTimer
 
 GAME = "data_tycoon"
 
@@ -132,3 +149,116 @@ def test_a_whole_game_finishes_and_replay_from_the_log_rebuilds_it():
     assert replay_match(match).to_json() == match.snapshot
     with pytest.raises(IllegalAction):
         apply_action(match.pk, 0, {"type": "pass"})
+
+
+# Pauses: a match is held still while it has any hold (games.models.MatchHold).
+
+
+def held_match(clock, seconds: int = 15) -> tuple[Match, MatchTimer]:
+    """Return a fresh match with one running timer due ``seconds`` from now."""
+    match = create_match(GAME, "standard", 2, seed=5)
+    timer = MatchTimer.objects.create(
+        match=match,
+        timer_id="w9",
+        seconds=seconds,
+        due_at=clock.now() + timedelta(seconds=seconds),
+        action={"type": "expire", "timer": "w9"},
+    )
+    return match, timer
+
+
+@pytest.mark.django_db
+def test_a_held_match_refuses_every_action_with_the_reason_and_writes_nothing(clock):
+    match, _timer = held_match(clock)
+    seat, action = first_mover_action(match, random.Random(0))
+    hold(match.pk, MatchHold.Kind.TABLE)
+    with pytest.raises(MatchPaused) as refused:
+        apply_action(match.pk, seat, action, expected_version=0)
+    assert refused.value.reason == PAUSED
+    with pytest.raises(MatchPaused):
+        apply_action(match.pk, None, {"type": "expire", "timer": "w9"})  # a timer's too
+
+    moment = {"moment": 7, "event": "attack", "lesson": {"slug": "x"}, "seats": [0, 1]}
+    hold_for_lessons(match.pk, [{**moment, "waiting": [1]}])
+    with pytest.raises(MatchPaused) as refused:
+        apply_action(match.pk, seat, action, expected_version=0)
+    assert refused.value.reason == LESSON_PAUSE  # the lesson card says what to do
+    match.refresh_from_db()
+    assert match.version == 0 and match.actions.count() == 0
+    assert match.status == Match.Status.PAUSED
+
+
+@pytest.mark.django_db
+def test_the_match_runs_again_when_its_last_hold_goes_with_timers_moved_by_the_pause(clock):
+    match, timer = held_match(clock)
+    hold(match.pk, MatchHold.Kind.TABLE)
+    hold(match.pk, MatchHold.Kind.TABLE)  # taken already: nothing changes
+    assert match.holds.count() == 1
+    clock.advance(10)
+    hold(match.pk, MatchHold.Kind.SESSION)
+    clock.advance(10)
+    released = release(match.pk, MatchHold.Kind.TABLE)
+    assert not released.resumed and released.kinds == {MatchHold.Kind.SESSION}
+    assert MatchTimer.objects.get(pk=timer.pk).due_at == timer.due_at  # still stopped
+    clock.advance(10)
+    released = release(match.pk, MatchHold.Kind.SESSION)
+    assert released.resumed and released.kinds == set()
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING and match.paused_at is None
+    moved = (MatchTimer.objects.get(pk=timer.pk).due_at - timer.due_at).total_seconds()
+    assert 30 <= moved < 31  # the whole pause, from the first hold to the last release
+    seat, action = first_mover_action(match, random.Random(0))
+    assert apply_action(match.pk, seat, action, expected_version=0).version == 1
+
+
+@pytest.mark.django_db
+def test_lesson_holds_wait_for_their_seats_then_let_go(clock):
+    match, timer = held_match(clock)
+    lesson = {"event": "attack", "lesson": {"slug": "sanctions"}, "seats": [0, 1]}
+    hold_for_lessons(
+        match.pk,
+        [{**lesson, "moment": 7, "waiting": [0, 1]}, {**lesson, "moment": 8, "waiting": [1]}],
+    )
+    assert dismiss_lessons(match.pk, 8, 0) is None  # seat 0 is not waited for there
+    assert dismiss_lessons(match.pk, 9, 1) is None  # no such card
+    released = dismiss_lessons(match.pk, 7, 1)
+    assert not released.resumed and released.waiting == [0, 1]
+    released = dismiss_lessons(match.pk, 8, 1)
+    assert not released.resumed and released.waiting == [0]
+    assert [hold.moment for hold in match.holds.all()] == [7]
+    clock.advance(5)
+    released = dismiss_lessons(match.pk, 7, 0)
+    assert released.resumed and released.waiting == [] and not match.holds.exists()
+    moved = (MatchTimer.objects.get(pk=timer.pk).due_at - timer.due_at).total_seconds()
+    assert 5 <= moved < 6
+
+
+@pytest.mark.django_db
+def test_a_lesson_hold_expires_but_the_teachers_hold_does_not(clock):
+    match, _timer = held_match(clock)
+    moment = {"moment": 7, "event": "attack", "lesson": {}, "seats": [0], "waiting": [0]}
+    hold_for_lessons(match.pk, [moment])
+    hold(match.pk, MatchHold.Kind.SESSION)
+    clock.advance(LESSON_HOLD_SECONDS - 1)
+    assert expired_holds() == []
+    assert release_expired(match.pk) is None
+    clock.advance(1)
+    assert expired_holds() == [match.pk]
+    released = release_expired(match.pk)
+    assert not released.resumed and released.kinds == {MatchHold.Kind.SESSION}
+    clock.advance(10 * LESSON_HOLD_SECONDS)
+    assert expired_holds() == []  # the teacher resumes when they choose
+    assert release(match.pk, MatchHold.Kind.SESSION).resumed
+
+
+@pytest.mark.django_db
+def test_a_finished_match_takes_no_hold(clock):
+    match, _timer = held_match(clock)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    hold(match.pk, MatchHold.Kind.TABLE)
+    hold_for_lessons(
+        match.pk, [{"moment": 1, "event": "x", "lesson": {}, "seats": [0], "waiting": [0]}]
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and not match.holds.exists()
