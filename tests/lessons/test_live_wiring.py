@@ -76,6 +76,25 @@ def test_the_dashboard_sets_the_mode_and_ends_a_lesson_pause(teacher_a):
     assert lesson_mode(session) == "off"
 
 
+@pytest.mark.django_db(transaction=True)
+def test_leaving_the_pause_mode_ends_the_lesson_pauses_but_not_the_teachers(teacher_a, monkeypatch):
+    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    school_class = actions.do_create_class(teacher_a, "3D")
+    session, table, card, _people = sanction_table(school_class, "pause")
+    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    actions.do_set_table_paused(table, True)
+    match = Match.objects.get(pk=table.match_id)
+    assert sorted(match.holds.values_list("kind", flat=True)) == ["lesson", "table"]
+
+    mode_url = reverse("lessons:session_mode", args=[session.pk])
+    assert logged_in(teacher_a).post(mode_url, {"mode": "show"}).status_code == 302
+    assert live.lesson_pause(table.match_id) is None
+    assert list(match.holds.values_list("kind", flat=True)) == ["table"]
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
+    actions.do_set_table_paused(table, False)
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.RUNNING
+
+
 @pytest.mark.django_db
 def test_the_dashboard_shows_who_finished_the_quiz(teacher_a):
     school_class = actions.do_create_class(teacher_a, "4D")
