@@ -106,9 +106,9 @@ class MatchHold(models.Model):
     """
 
     class Kind(models.TextChoices):
-        TABLE = "table", _("the teacher paused the table")
-        SESSION = "session", _("the teacher paused the session")
-        LESSON = "lesson", _("a lesson card is being read")
+        TABLE = "table", _("table")
+        SESSION = "session", _("session")
+        LESSON = "lesson", _("lesson")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="holds")
     kind = models.CharField(_("kind"), max_length=10, choices=Kind)
@@ -120,7 +120,7 @@ class MatchHold(models.Model):
     lesson = models.JSONField(_("lesson"), default=dict, blank=True)
     seats = models.JSONField(_("seats"), default=list, blank=True)
     waiting = models.JSONField(_("waiting for"), default=list, blank=True)
-    created_at = models.DateTimeField(_("held since"))
+    created_at = models.DateTimeField(_("created at"))
     expires_at = models.DateTimeField(_("expires at"), null=True, blank=True, db_index=True)
 
     class Meta:
