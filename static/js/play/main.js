@@ -1,6 +1,7 @@
 /* Entry point of the play and projector pages: load every game's renderer, then start. */
 
 import { boot } from "./client.js";
+import "./conspiranoia.js";
 import "./data_tycoon.js";
 
 const root = document.getElementById("game");
