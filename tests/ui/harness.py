@@ -1,6 +1,7 @@
 """A table server in the test process, for the browser client without the live server.
 
-``FakeTable`` holds a real Data-Tycoon engine state and speaks the table protocol
+``FakeTable`` holds a real engine state (any registered game: Data-Tycoon,
+Conspiranoia…) and speaks the table protocol
 (docs/protocol.md) through Playwright's WebSocket routing: ``hello`` then ``state`` on
 connect, ``act`` applied to the engine (or refused with an ``error``), ``resync``. The
 other seats are played at once by the engine's heuristic bot. ``serve_page`` renders the
@@ -10,7 +11,8 @@ JavaScript catalog from this tree, so the page is exactly what the server would 
 board kit's own tests (test_kit.py).
 
 ``find_state`` plays bots from a seed until a predicate holds: a DATA! window, a counter
-window, a freeze, the end… for the DOM tests and the screenshots.
+window, a freeze, the end… for the DOM tests and the screenshots (``game=`` another
+game's slug).
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from games.data_tycoon.text import describe_event
-from games.data_tycoon.views import catalogue
 from games.engine import IllegalAction
 from games.registry import get_game
 
@@ -43,8 +43,8 @@ def iso(moment: datetime) -> str:
 
 
 def bot_move(state, seat, rng, kind="heuristic"):
-    """Return the engine bot's choice for ``seat``."""
-    bot = get_game("data_tycoon").bots[kind]()
+    """Return the engine bot's choice for ``seat`` (the state's own game's bot)."""
+    bot = state.game.bots[kind]()
     return bot.choose(state.view(seat), state.legal_actions(seat), rng)
 
 
@@ -56,11 +56,20 @@ def referee(state):
     return False
 
 
-def find_state(predicate, *, variant="standard", players=3, seeds=range(200), bot="heuristic"):
+def find_state(
+    predicate,
+    *,
+    game="data_tycoon",
+    variant="standard",
+    players=3,
+    seeds=range(200),
+    bot="heuristic",
+    options=None,
+):
     """Return the first position, bots playing, where ``predicate(state)`` holds."""
-    game = get_game("data_tycoon")
+    game = get_game(game)
     for seed in seeds:
-        state = game.new_state(num_players=players, seed=seed, variant=variant)
+        state = game.new_state(players, seed, variant, options)
         rng = random.Random(seed)
         for _ in range(3000):
             if predicate(state):
@@ -99,7 +108,8 @@ class FakeTable:
         self.rng = random.Random(1)
         self.sent = []  # every message the page sent
         self.sockets = []
-        self.cards = catalogue(state.variant)
+        self.game = state.game
+        self.cards = {card["id"]: card for card in self.game.cards(state.variant)}
         self.log = []
         self.lesson_pause = None  # the state's lesson_pause field (docs/protocol.md)
         # A server in trouble: moves that get no answer; sockets closed as they open.
@@ -118,7 +128,7 @@ class FakeTable:
                 {"seat": s, "name": n, "bot": s == 2, "connected": True}
                 for s, n in enumerate(self.names)
             ],
-            "game": "data_tycoon",
+            "game": self.game.slug,
             "variant": self.state.variant,
             "catalogue": self.cards,
             "language": self.language,
@@ -146,7 +156,7 @@ class FakeTable:
 
         lines = []
         for event in events:
-            template, params = describe_event(event, name, card_name)
+            template, params = self.game.describe_event(event, name, card_name)
             lines.append(template % params)
         return lines
 
@@ -356,10 +366,19 @@ def _page_and_catalog(factory, request, table, role, template):
             "session": {"join_code": "TEST42", "language": table.language},
             "table_id": 1,
             "table": {"number": 1},
+            "game_name": _name(table),
         },
         request=request,
     )
     return html, _catalog(factory)
+
+
+def _name(table):
+    """The game's name in the table's language (a game names itself in every language)."""
+    names = table.game.name
+    if isinstance(names, str):
+        return names
+    return names.get(table.language) or names.get("en") or table.game.slug
 
 
 def _catalog(factory):
