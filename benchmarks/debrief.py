@@ -4,7 +4,7 @@
 
 Sets up a throwaway SQLite database in a temporary folder (migrated, with the lesson
 content), records the session through the real match write path (seeded heuristic
-bots, lesson moments, quiz answers), then times ``lessons.reports.export.run_export``:
+bots, lesson moments, quiz answers), then times ``debrief.export.run_export``:
 the body of the Celery task, which replays every match, draws the SVG charts and writes
 the HTML, PDF, CSV and JSON files. Prints the seconds of each run (target: under 10 s).
 """
@@ -41,8 +41,8 @@ def main(argv=None) -> int:
         setup(Path(tmp))
         from django.contrib.auth import get_user_model
 
-        from lessons.models import DebriefExport
-        from lessons.reports.export import run_export
+        from debrief.export import run_export
+        from debrief.models import DebriefExport
         from tests.debrief.recorded import record_session
 
         teacher = get_user_model().objects.create_user("bench", password="bench-Passw0rd-long")

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "classroom",
     "games",
     "lessons",
+    "debrief",
 ]
 
 MIDDLEWARE = [

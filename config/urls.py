@@ -5,15 +5,14 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from config.health import healthz
-from lessons.reports.views import privacy
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("privacy/", privacy, name="privacy"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
     path("lessons/", include("lessons.urls")),
+    path("", include("debrief.urls")),
     path("", include("classroom.urls")),
 ]

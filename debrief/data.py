@@ -18,14 +18,14 @@ from django.utils.translation import gettext as _
 
 from classroom.catalogue import game_name, variant_label
 from classroom.models import Participant, Table
+from debrief import prompts, render
+from debrief.glossary import glossary_for
 from games.describe import card_namer, event_line, translate
 from games.engine.base import TableSummary
 from games.registry import get_game
 from lessons import results
 from lessons.links import event_qualifier, lesson_for_event
 from lessons.models import Lesson, LessonMoment, QuizAnswer
-from lessons.reports import prompts, render
-from lessons.reports.glossary import glossary_for
 from lessons.texts import article_number, lesson_content, session_teacher
 
 

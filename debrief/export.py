@@ -1,8 +1,8 @@
 """Run one debrief export: build the report and write its four files, counting steps.
 
-The Celery task ``lessons.tasks.export_debrief`` calls :func:`run_export`; the views
+The Celery task ``debrief.tasks.export_debrief`` calls :func:`run_export`; the views
 call :func:`do_request_export`. Files go to MEDIA_ROOT/debriefs/<export id>/ and are
-served only to the session's teacher (``lessons.reports.views.debrief_file``).
+served only to the session's teacher (``debrief.views.debrief_file``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from lessons.models import DebriefExport
-from lessons.reports import data, render
+from config.celery import app
+from debrief import data, render
+from debrief.models import DebriefExport
 
 Status = DebriefExport.Status
-TASK = "lessons.tasks.export_debrief"
+# Sent by name: the task module imports this one.
+TASK = "debrief.tasks.export_debrief"
 # Steps besides one per table: summary, concepts, charts, quiz and prompts, then the
 # four files.
 FIXED_STEPS = 8
@@ -25,8 +27,6 @@ FIXED_STEPS = 8
 
 def do_request_export(session, teacher) -> DebriefExport:
     """Queue a debrief export of the session; the task starts once the row is committed."""
-    from config.celery import app
-
     export = DebriefExport.objects.create(
         session=session,
         requested_by=teacher,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lessons.texts import FALLBACK_LANGUAGE, article_number
 
-GLOSSARY = Path(__file__).resolve().parent.parent.parent / "fixtures" / "glossary.json"
+GLOSSARY = Path(__file__).resolve().parent.parent / "fixtures" / "glossary.json"
 
 
 @cache

@@ -13,9 +13,10 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from classroom.models import Table
+from debrief import charts
 from games.describe import translate
 from games.registry import get_game
-from lessons import charts
 from lessons.models import LessonMoment, Quiz, QuizAnswer
 
 # WeasyPrint logs every layout step at INFO: keep the worker's log readable.
@@ -94,11 +95,12 @@ def stylesheet() -> str:
 def render_html(report, for_pdf: bool = False) -> str:
     """Return the report as one self-contained HTML document."""
     context = {"report": report, "css": stylesheet(), "for_pdf": for_pdf}
-    return render_to_string("lessons/debrief/report.html", context)
+    return render_to_string("debrief/report.html", context)
 
 
 def write_pdf(html: str, path: Path) -> None:
     """Write the PDF of the report's HTML (A4, from the same template) to ``path``."""
+    # Imported here: WeasyPrint takes over a second to import, and only the worker needs it.
     from weasyprint import HTML
 
     HTML(string=html, base_url=str(path.parent)).write_pdf(path)
@@ -137,8 +139,6 @@ def raw_data(session, report) -> dict:
 
     Students appear by nickname only (no device id, no internal id).
     """
-    from classroom.models import Table
-
     nickname = dict(session.participants.values_list("pk", "nickname"))
     tables = []
     for table in Table.objects.filter(session=session).select_related("match").order_by("number"):

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from debrief.data import table_players
 from games.describe import card_namer, event_line, translate
 from games.matches import replay_match
 from games.registry import get_game
-from lessons.reports.data import table_players
 
 
 @dataclass

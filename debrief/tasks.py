@@ -1,8 +1,8 @@
-"""Background work of the lessons app: the debrief export."""
+"""Background work of the debrief app: the export of a session's debrief."""
 
 from celery import shared_task
 
-from lessons.reports.export import TASK, run_export
+from debrief.export import TASK, run_export
 
 MAX_RETRIES = 3
 

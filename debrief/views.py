@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.models import ClassSession, Table
-from lessons.models import DebriefExport
-from lessons.reports import render as report_files
-from lessons.reports.export import do_request_export
-from lessons.reports.replay import frame
+from classroom.retention import purge_session
+from debrief import render as report_files
+from debrief.export import do_request_export
+from debrief.models import DebriefExport
+from debrief.replay import frame
 
 
 def _session_or_404(request, pk) -> ClassSession:
@@ -44,23 +45,23 @@ def debrief_session(request, pk):
             messages.error(request, _("Only a running or finished session can be exported."))
             return redirect(session)
         export = do_request_export(session, request.user)
-        return redirect("lessons:debrief_status", pk=export.pk)
+        return redirect("debrief:status", pk=export.pk)
     exports = session.debrief_exports.all()
-    return render(request, "lessons/debrief/session.html", {"session": session, "exports": exports})
+    return render(request, "debrief/session.html", {"session": session, "exports": exports})
 
 
 @login_required
 def debrief_status(request, pk):
     """Show an export's progress, live, then its download links or its error."""
     export = _export_or_404(request, pk)
-    return render(request, "lessons/debrief/status.html", {"export": export})
+    return render(request, "debrief/status.html", {"export": export})
 
 
 @login_required
 def debrief_progress(request, pk):
     """Return the progress fragment that the status page polls every second."""
     export = _export_or_404(request, pk)
-    return render(request, "lessons/debrief/_progress.html", {"export": export})
+    return render(request, "debrief/_progress.html", {"export": export})
 
 
 @login_required
@@ -99,15 +100,13 @@ def debrief_replay(request, pk, table):
     current = frame(the_table, move, session.language)
     tables = list(session.tables.values_list("number", flat=True))
     context = {"session": session, "table": the_table, "frame": current, "tables": tables}
-    return render(request, "lessons/debrief/replay.html", context)
+    return render(request, "debrief/replay.html", context)
 
 
 @login_required
 @require_POST
 def delete_session_data(request, pk):
     """Delete every piece of the session's student data now (the teacher confirmed)."""
-    from classroom.retention import purge_session
-
     session = _session_or_404(request, pk)
     purge_session(session)
     messages.success(

@@ -3,7 +3,6 @@
 from django.contrib import admin
 
 from lessons.models import (
-    DebriefExport,
     Lesson,
     LessonLink,
     LessonMoment,
@@ -98,10 +97,3 @@ class SessionLessonModeAdmin(admin.ModelAdmin):
     list_display = ["session", "mode", "updated_at"]
     list_filter = ["mode"]
     raw_id_fields = ["session"]
-
-
-@admin.register(DebriefExport)
-class DebriefExportAdmin(admin.ModelAdmin):
-    list_display = ["id", "session", "status", "steps_done", "steps_total", "created_at"]
-    list_filter = ["status"]
-    readonly_fields = ["files", "error", "attempts", "created_at", "finished_at"]

@@ -4,8 +4,6 @@ what happens in class (lesson moments, quizzes, answers, teachers' own wording).
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.signals import post_delete
-from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -339,74 +337,3 @@ class SessionLessonMode(models.Model):
 
     def __str__(self):
         return f"{self.session} · {self.mode}"
-
-
-class DebriefExport(models.Model):
-    """One export of a session's debrief report, run by a Celery task, with its progress."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("queued")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
-
-    session = models.ForeignKey(
-        "classroom.ClassSession",
-        on_delete=models.CASCADE,
-        related_name="debrief_exports",
-        verbose_name=_("session"),
-    )
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="debrief_exports",
-        verbose_name=_("requested by"),
-    )
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
-    )
-    steps_done = models.PositiveSmallIntegerField(_("steps done"), default=0)
-    steps_total = models.PositiveSmallIntegerField(_("steps in all"), default=0)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    error = models.TextField(_("error"), blank=True)
-    # The files written under MEDIA_ROOT/debriefs/<id>/, by format: {"pdf": "debrief.pdf", ...}.
-    files = models.JSONField(_("files"), default=dict, blank=True)
-    created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
-    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("debrief export")
-        verbose_name_plural = _("debrief exports")
-        ordering = ["-created_at", "-pk"]
-
-    def __str__(self):
-        return f"{self.session} · {self.status} {self.steps_done}/{self.steps_total}"
-
-    def get_absolute_url(self):
-        return reverse("lessons:debrief_status", args=[self.pk])
-
-    @property
-    def is_finished(self) -> bool:
-        """Tell whether the export is over, done or failed for good."""
-        return self.status in (self.Status.DONE, self.Status.FAILED)
-
-    @property
-    def percent(self) -> int:
-        """Return the share of steps done, in percent."""
-        return round(100 * self.steps_done / self.steps_total) if self.steps_total else 0
-
-    def folder(self):
-        """Return the folder that holds this export's files."""
-        from pathlib import Path
-
-        return Path(settings.MEDIA_ROOT) / "debriefs" / str(self.pk)
-
-
-@receiver(post_delete, sender=DebriefExport)
-def _delete_debrief_files(sender, instance, **kwargs):
-    """Remove an export's files with its row (a session's deletion or the retention purge)."""
-    import shutil
-
-    shutil.rmtree(instance.folder(), ignore_errors=True)

@@ -6,6 +6,7 @@ import shutil
 import pytest
 from playwright.sync_api import expect
 
+from debrief.models import DebriefExport
 from tests.debrief.recorded import record_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -79,7 +80,5 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
 def _remove_export_files(transactional_db):
     """Remove the files this test's exports wrote (the worker writes under var/media/)."""
     yield
-    from lessons.models import DebriefExport
-
     for export in DebriefExport.objects.all():
         shutil.rmtree(export.folder(), ignore_errors=True)

@@ -5,6 +5,7 @@ import shutil
 import pytest
 from django.test import Client
 
+from debrief.models import DebriefExport
 from tests.debrief.recorded import record_session
 
 PASSWORD = "a-Long-teacher-passw0rd"
@@ -52,7 +53,5 @@ def recorded(teacher_a):
 def clean_exports():
     """Remove the files of the exports a test made (a flushed row sends no signal)."""
     yield
-    from lessons.models import DebriefExport
-
     for export in DebriefExport.objects.all():
         shutil.rmtree(export.folder(), ignore_errors=True)

@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from lessons.models import DebriefExport
-from lessons.reports import render
+from config.celery import app
+from debrief import render
+from debrief.models import DebriefExport
 
 pytestmark = pytest.mark.services
 
@@ -48,15 +49,15 @@ def wait_for(export_id: int, timeout: float = 90) -> DebriefExport:
 
 def request_export(client, session) -> DebriefExport:
     """Click "Export debrief" (POST); return the export the redirect names."""
-    response = client.post(reverse("lessons:debrief_session", args=[session.pk]))
+    response = client.post(reverse("debrief:session", args=[session.pk]))
     assert response.status_code == 302
     export = DebriefExport.objects.get(session=session)
-    assert response["Location"] == reverse("lessons:debrief_status", args=[export.pk])
+    assert response["Location"] == reverse("debrief:status", args=[export.pk])
     return export
 
 
 def download(client, export, fmt) -> bytes:
-    response = client.get(reverse("lessons:debrief_file", args=[export.pk, fmt]))
+    response = client.get(reverse("debrief:file", args=[export.pk, fmt]))
     assert response.status_code == 200, fmt
     assert response["Cache-Control"] == "private, no-store"
     return b"".join(response.streaming_content)
@@ -72,7 +73,7 @@ def test_export_through_a_real_worker(recorded, client_a, client_b):
     assert set(export.files) == {"html", "pdf", "csv", "json"}
     assert export.folder().is_dir()
 
-    fragment = client_a.get(reverse("lessons:debrief_progress", args=[export.pk]))
+    fragment = client_a.get(reverse("debrief:progress", args=[export.pk]))
     text = fragment.content.decode()
     assert "Download the PDF" in text and "hx-trigger" not in text  # polling stops
 
@@ -89,7 +90,7 @@ def test_export_through_a_real_worker(recorded, client_a, client_b):
     assert html.count("<svg ") >= 2 + 3  # concepts, articles, one per table
     for heading in SECTIONS:
         assert heading in html
-    assert reverse("lessons:debrief_replay", args=[recorded.pk, 1]) in html
+    assert reverse("debrief:replay", args=[recorded.pk, 1]) in html
 
     rows = list(csv.reader(io.StringIO(download(client_a, export, "csv").decode())))
     assert rows[0][:3] == render.CSV_FIRST and rows[0][-2:] == render.CSV_LAST
@@ -100,42 +101,38 @@ def test_export_through_a_real_worker(recorded, client_a, client_b):
 
     # Never to another teacher, never without a login.
     for fmt in ("html", "pdf", "csv", "json"):
-        url = reverse("lessons:debrief_file", args=[export.pk, fmt])
+        url = reverse("debrief:file", args=[export.pk, fmt])
         assert client_b.get(url).status_code == 404
-    anonymous = client_a.__class__().get(reverse("lessons:debrief_file", args=[export.pk, "pdf"]))
+    anonymous = client_a.__class__().get(reverse("debrief:file", args=[export.pk, "pdf"]))
     assert anonymous.status_code == 302
 
 
 # The last retry's error is the worker's to log: the test blocks every attempt.
 @pytest.mark.expected_log_errors(
-    r"Task lessons\.tasks\.export_debrief\[.*\] raised unexpected: FileExistsError"
+    r"Task debrief\.tasks\.export_debrief\[.*\] raised unexpected: FileExistsError"
 )
 @pytest.mark.usefixtures("transactional_db", "celery_worker", "clean_exports")
 def test_a_failed_export_is_retried_and_its_error_shown(recorded, teacher_a, client_a):
-    from config.celery import app
-
     export = DebriefExport.objects.create(session=recorded, requested_by=teacher_a, steps_total=11)
     folder = block_folder(export)  # every attempt fails
     try:
-        app.send_task("lessons.tasks.export_debrief", args=[export.pk])
+        app.send_task("debrief.tasks.export_debrief", args=[export.pk])
         export = wait_for(export.pk, timeout=60)
     finally:
         folder.unlink()
     assert export.status == "failed"
     assert export.attempts == 4  # the first run and 3 retries
     assert "Error" in export.error or "exists" in export.error
-    page = client_a.get(reverse("lessons:debrief_status", args=[export.pk])).content.decode()
+    page = client_a.get(reverse("debrief:status", args=[export.pk])).content.decode()
     assert "The export failed after 4 attempts." in page
     assert export.error.split(":")[0] in page
 
 
 @pytest.mark.usefixtures("transactional_db", "celery_worker", "clean_exports")
 def test_a_retry_can_succeed(recorded, teacher_a):
-    from config.celery import app
-
     export = DebriefExport.objects.create(session=recorded, requested_by=teacher_a, steps_total=11)
     folder = block_folder(export)
-    app.send_task("lessons.tasks.export_debrief", args=[export.pk])
+    app.send_task("debrief.tasks.export_debrief", args=[export.pk])
     deadline = time.monotonic() + 30
     while DebriefExport.objects.get(pk=export.pk).attempts < 1 or (
         DebriefExport.objects.get(pk=export.pk).status != "queued"
@@ -160,6 +157,6 @@ def test_lobby_session_cannot_be_exported(transactional_db, teacher_a, client_a)
         table_size=4,
         bots_fill=True,
     )
-    response = client_a.post(reverse("lessons:debrief_session", args=[session.pk]))
+    response = client_a.post(reverse("debrief:session", args=[session.pk]))
     assert response.status_code == 302
     assert not DebriefExport.objects.filter(session=session).exists()

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from classroom.forms import JoinForm
 from classroom.nicknames import validate_nickname
-from lessons import charts
-from lessons.models import DebriefExport
-from lessons.reports.export import do_request_export, run_export
+from debrief import charts
+from debrief.export import do_request_export, run_export
+from debrief.models import DebriefExport
 from tests.debrief import recorded
 
 # Math and markup in every syntax a renderer might read: matplotlib's mathtext, TeX,

@@ -4,21 +4,32 @@ import pytest
 from django.test import Client
 from django.urls import get_resolver, reverse
 
-from lessons.models import DebriefExport
+from debrief.models import DebriefExport
 
-SESSION_URLS = ["debrief_session", "delete_session_data"]
-EXPORT_URLS = ["debrief_status", "debrief_progress"]
-NEW_URLS = {*SESSION_URLS, *EXPORT_URLS, "debrief_file", "debrief_replay"}
+SESSION_URLS = ["session", "delete_session_data"]
+EXPORT_URLS = ["status", "progress"]
+# The teacher's pages: every route of the debrief app but the public privacy page.
+TEACHER_URLS = {*SESSION_URLS, *EXPORT_URLS, "file", "replay"}
 
 
-def lessons_url_names():
-    _prefix, sub = get_resolver().namespace_dict["lessons"]
+def debrief_url_names():
+    _prefix, sub = get_resolver().namespace_dict["debrief"]
     return {name for name in sub.reverse_dict if isinstance(name, str)}
 
 
 def test_the_matrix_covers_every_debrief_url():
-    debrief = {n for n in lessons_url_names() if "debrief" in n or "delete" in n}
-    assert debrief == NEW_URLS
+    assert debrief_url_names() == {*TEACHER_URLS, "privacy"}
+
+
+def test_the_debrief_keeps_the_paths_it_had_under_lessons():
+    """Teachers' bookmarks and the replay links inside exported reports still work."""
+    assert reverse("debrief:session", args=[3]) == "/lessons/sessions/3/debrief/"
+    assert reverse("debrief:replay", args=[3, 2]) == "/lessons/sessions/3/replay/2/"
+    assert reverse("debrief:delete_session_data", args=[3]) == "/lessons/sessions/3/delete-data/"
+    assert reverse("debrief:status", args=[5]) == "/lessons/debriefs/5/"
+    assert reverse("debrief:progress", args=[5]) == "/lessons/debriefs/5/progress/"
+    assert reverse("debrief:file", args=[5, "pdf"]) == "/lessons/debriefs/5/files/pdf/"
+    assert reverse("debrief:privacy") == "/privacy/"
 
 
 @pytest.fixture
@@ -44,10 +55,10 @@ def world(recorded, teacher_a, client_a, client_b, media):
 
 def urls(world):
     session, export = world["session"], world["export"]
-    out = [reverse(f"lessons:{name}", args=[session.pk]) for name in SESSION_URLS]
-    out += [reverse(f"lessons:{name}", args=[export.pk]) for name in EXPORT_URLS]
-    out.append(reverse("lessons:debrief_file", args=[export.pk, "csv"]))
-    out.append(reverse("lessons:debrief_replay", args=[session.pk, 1]))
+    out = [reverse(f"debrief:{name}", args=[session.pk]) for name in SESSION_URLS]
+    out += [reverse(f"debrief:{name}", args=[export.pk]) for name in EXPORT_URLS]
+    out.append(reverse("debrief:file", args=[export.pk, "csv"]))
+    out.append(reverse("debrief:replay", args=[session.pk, 1]))
     return out
 
 
@@ -75,28 +86,28 @@ def test_the_owner_gets_every_page(world):
     client = world["clients"]["owner"]
     session, export = world["session"], world["export"]
     for name in EXPORT_URLS:
-        assert client.get(reverse(f"lessons:{name}", args=[export.pk])).status_code == 200
-    assert client.get(reverse("lessons:debrief_session", args=[session.pk])).status_code == 200
-    assert client.get(reverse("lessons:debrief_file", args=[export.pk, "csv"])).status_code == 200
-    replay = reverse("lessons:debrief_replay", args=[session.pk, 1])
+        assert client.get(reverse(f"debrief:{name}", args=[export.pk])).status_code == 200
+    assert client.get(reverse("debrief:session", args=[session.pk])).status_code == 200
+    assert client.get(reverse("debrief:file", args=[export.pk, "csv"])).status_code == 200
+    replay = reverse("debrief:replay", args=[session.pk, 1])
     assert client.get(replay).status_code == 200
 
 
 @pytest.mark.django_db
 def test_unknown_session_export_or_table_is_404(world):
     client = world["clients"]["owner"]
-    assert client.post(reverse("lessons:debrief_session", args=[999999])).status_code == 404
-    assert client.get(reverse("lessons:debrief_status", args=[999999])).status_code == 404
+    assert client.post(reverse("debrief:session", args=[999999])).status_code == 404
+    assert client.get(reverse("debrief:status", args=[999999])).status_code == 404
     export = world["export"]
-    assert client.get(reverse("lessons:debrief_file", args=[export.pk, "pdf"])).status_code == 404
-    assert client.get(reverse("lessons:debrief_file", args=[export.pk, "exe"])).status_code == 404
-    replay = reverse("lessons:debrief_replay", args=[world["session"].pk, 99])
+    assert client.get(reverse("debrief:file", args=[export.pk, "pdf"])).status_code == 404
+    assert client.get(reverse("debrief:file", args=[export.pk, "exe"])).status_code == 404
+    replay = reverse("debrief:replay", args=[world["session"].pk, 99])
     assert client.get(replay).status_code == 404
 
 
 @pytest.mark.django_db
 def test_privacy_page_is_public_and_linked(client):
-    response = client.get(reverse("privacy"))
+    response = client.get(reverse("debrief:privacy"))
     assert response.status_code == 200
     text = response.content.decode()
     for what in (
@@ -112,5 +123,5 @@ def test_privacy_page_is_public_and_linked(client):
         "30 days",
     ):
         assert what in text.replace("&#x27;", "'"), what
-    assert reverse("privacy") in client.get(reverse("classroom:join")).content.decode()
-    assert reverse("privacy") in client.get(reverse("home")).content.decode()
+    assert reverse("debrief:privacy") in client.get(reverse("classroom:join")).content.decode()
+    assert reverse("debrief:privacy") in client.get(reverse("home")).content.decode()

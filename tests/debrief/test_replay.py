@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
+from debrief.replay import frame
 from games.matches import replay_match
 from games.registry import get_game
-from lessons.reports.replay import frame
 
 
 @pytest.mark.django_db
@@ -37,7 +37,7 @@ def test_the_replay_shows_every_hand(recorded, client_a):
     move = 10
     state = replay_match(table.match, upto=move)
     catalogue = {c["id"]: c for c in get_game("data_tycoon").cards(table.match.variant)}
-    url = reverse("lessons:debrief_replay", args=[recorded.pk, 1])
+    url = reverse("debrief:replay", args=[recorded.pk, 1])
     page = client_a.get(url, {"move": move}).content.decode()
     for seat in range(table.match.num_seats):
         for card in state.hands[seat]:
@@ -57,7 +57,7 @@ def test_the_replay_shows_every_hand(recorded, client_a):
 @pytest.mark.django_db
 def test_moves_out_of_range_are_clamped(recorded, client_a):
     table = recorded.tables.select_related("match").get(number=2)
-    url = reverse("lessons:debrief_replay", args=[recorded.pk, 2])
+    url = reverse("debrief:replay", args=[recorded.pk, 2])
     last = table.match.version
     assert f"Move {last} of {last}" in client_a.get(url, {"move": 99999}).content.decode()
     assert "The cards as dealt" in client_a.get(url, {"move": -3}).content.decode()

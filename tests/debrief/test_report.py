@@ -8,9 +8,9 @@ import re
 import pytest
 from django.utils import translation
 
+from debrief import data, glossary, render
 from games.matches import replay_match
 from lessons.models import Lesson
-from lessons.reports import data, glossary, render
 from tests.debrief.recorded import record_session
 
 

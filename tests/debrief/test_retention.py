@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from classroom.models import ClassSession, Participant, Seat, SeatMove, Table
 from classroom.retention import purge_expired, purge_session
+from debrief import export as exporting
+from debrief.models import DebriefExport
 from games.models import Match, MatchAction
-from lessons.models import DebriefExport, LessonMoment, Quiz, QuizAnswer
+from lessons.models import LessonMoment, Quiz, QuizAnswer
 from tests.debrief.recorded import record_session
 
 DAYS = settings.RETENTION_DAYS
@@ -119,7 +121,7 @@ def test_moving_the_clock_expires_the_recent_session(sessions):
 @pytest.mark.django_db
 def test_the_teacher_deletes_a_session_at_once(sessions, client_a, client_b):
     made, folders = sessions
-    url = reverse("lessons:delete_session_data", args=[made["open"].pk])
+    url = reverse("debrief:delete_session_data", args=[made["open"].pk])
     assert client_b.post(url).status_code == 404
     assert_untouched(made["open"], folders["open"])
     response = client_a.post(url)
@@ -156,8 +158,6 @@ def test_the_beat_task_purges_in_a_real_worker(transactional_db, celery_worker, 
 def test_an_export_finishing_after_a_purge_leaves_no_file(
     recorded, tmp_path, settings, monkeypatch
 ):
-    from lessons.reports import export as exporting
-
     settings.MEDIA_ROOT = tmp_path
     export = DebriefExport.objects.create(session=recorded)
     real_write = exporting.write_files
@@ -207,7 +207,7 @@ def test_the_purge_deletes_the_admin_logs_entries_about_the_student_data(session
 def test_a_purged_session_cannot_be_exported_again(sessions, client_a):
     made, _folders = sessions
     purge_session(made["recent"])
-    response = client_a.post(reverse("lessons:debrief_session", args=[made["recent"].pk]))
+    response = client_a.post(reverse("debrief:session", args=[made["recent"].pk]))
     assert response.status_code == 302
     assert not DebriefExport.objects.filter(session=made["recent"]).exists()
     assert student_data(made["recent"])["participants"] == 0

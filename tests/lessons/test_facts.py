@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from debrief import glossary
 from lessons.content import read_lessons
-from lessons.reports import glossary
 from lessons.texts import article_number
 
 LANGUAGES = ("en", "es", "fr", "ru")

@@ -13,8 +13,8 @@ REGISTERED = sorted(
 
 def test_the_platform_models_are_in_the_admin():
     labels = {app for app, _ in REGISTERED}
-    assert {"classroom", "games", "lessons"} <= labels
-    assert ("lessons", "debriefexport") in REGISTERED
+    assert {"classroom", "games", "lessons", "debrief"} <= labels
+    assert ("debrief", "debriefexport") in REGISTERED
     assert ("games", "match") in REGISTERED
 
 
