@@ -110,10 +110,6 @@ def main() -> None:
         env.update(
             VAR_DIR=var,
             REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-            # Call windows shortened so that a seat that misses its call does not hold
-            # the table for the default 15 s; the sweeper fires them.
-            LIVE_MATCH_OPTIONS='{"time_mode": "turns", "call_seconds": 1, '
-            '"counter_seconds": 1, "choice_seconds": 1}',
             LOG_LEVEL="WARNING",
         )
         manage(env, "migrate", "--noinput", "-v0")
@@ -137,6 +133,10 @@ def main() -> None:
             args.variant,
             "--table-size",
             str(args.table_size),
+            # Call windows shortened so that a seat that misses its call does not hold
+            # the table for the default 15 s; the sweeper fires them.
+            *("--option", "time_mode=turns", "--option", "call_seconds=1"),
+            *("--option", "counter_seconds=1", "--option", "choice_seconds=1"),
         )
         services = [redis_service(redis_port, Path(var) / "redis", persist=False).start()]
         try:

@@ -195,6 +195,7 @@ def open_class(platform: Platform, seed: int) -> tuple[str, int, list[dict]]:
         language="en",
         table_size=2,
         bots_fill=False,
+        options=MATCH_OPTIONS,
     )
     students = [join(platform.base, session.join_code, name) for name in ("Ana", "Ben")]
     do_start_session(session)
@@ -694,7 +695,6 @@ def environment(folder: Path, redis_port: int) -> dict[str, str]:
         DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
         REDIS_URL=f"redis://{HOST}:{redis_port}/0",
         HOST=HOST,
-        LIVE_MATCH_OPTIONS=json.dumps(MATCH_OPTIONS),
         PYTHONUNBUFFERED="1",
     )
     return env
@@ -712,7 +712,6 @@ def run(folder: Path, drop: bool, seed: int) -> None:
         manage(env, "migrate", "--noinput", "-v0")
         # This process reads the same database (settings come from the environment).
         os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
-        os.environ.update(LIVE_MATCH_OPTIONS=env["LIVE_MATCH_OPTIONS"])
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
         import django
 

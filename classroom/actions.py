@@ -85,8 +85,12 @@ def do_create_session(
     language: str,
     table_size: int,
     bots_fill: bool,
+    options: dict | None = None,
 ) -> ClassSession:
-    """Open a session for a class, in the lobby, with a fresh join code."""
+    """Open a session for a class, in the lobby, with a fresh join code.
+
+    ``options``: the game's options, already checked by its ``clean_options``.
+    """
     if school_class.is_archived:
         raise ActionRefused(_("This class is archived. Unarchive it to launch a session."))
     for _attempt in range(5):
@@ -99,6 +103,7 @@ def do_create_session(
                     language=language,
                     table_size=table_size,
                     bots_fill=bots_fill,
+                    options=options or {},
                     join_code=new_open_session_code(),
                 )
         except IntegrityError:  # another session took the same code meanwhile
@@ -173,7 +178,7 @@ def _deal_tables(session: ClassSession) -> list[Table]:
             % {"min": game.min_players},
             code="too_few",
         ) from error
-    options = dict(getattr(settings, "LIVE_MATCH_OPTIONS", {}) or {})
+    options = dict(session.options)
     tables, queue = [], iter(students)
     for number, plan in enumerate(plans, start=1):
         match = create_match(session.game, session.variant, plan.seats, options=options)

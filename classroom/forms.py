@@ -13,6 +13,7 @@ from classroom.catalogue import localized
 from classroom.codes import CODE_LENGTH, normalize_code
 from classroom.models import MAX_PARTICIPANTS, SchoolClass
 from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
+from games.describe import translate
 
 
 class SignUpForm(UserCreationForm):
@@ -82,8 +83,42 @@ def variant_choices():
     return choices
 
 
+OPTION_PREFIX = "option"
+
+
+def option_field_name(game_slug: str, key: str) -> str:
+    """Return the form field name of one game's option."""
+    return f"{OPTION_PREFIX}__{game_slug}__{key}"
+
+
+def option_field(option) -> forms.Field:
+    """Return the form field of a game's option: blank means the game's default."""
+    label = translate(option.label)
+    if option.choices:
+        choices = [("", _("The game's default"))]
+        choices += [(value, translate(text)) for value, text in option.choices]
+        return forms.ChoiceField(label=label, choices=choices, required=False)
+    help_text = _("From %(min)s to %(max)s; blank: the game's default (%(default)s).") % {
+        "min": option.minimum,
+        "max": option.maximum,
+        "default": option.default,
+    }
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=option.minimum,
+        max_value=option.maximum,
+        help_text=help_text,
+    )
+
+
 class SessionForm(forms.Form):
-    """Launch a session: game, variant, language, table size and bots."""
+    """Launch a session: game, variant, language, table size, bots and the game's options.
+
+    Each game's options are fields of their own, left blank for the game's (or the
+    variant's) default; only the chosen game's filled-in options are kept, as
+    ``cleaned_data["options"]``.
+    """
 
     game = forms.ChoiceField(label=_lazy("Game"))
     variant = forms.ChoiceField(label=_lazy("Variant"), required=False)
@@ -117,12 +152,31 @@ class SessionForm(forms.Form):
         self.fields["variant"].choices = variant_choices()
         self.fields["language"].choices = list(settings.LANGUAGES)
         self.fields["language"].initial = (get_language() or settings.LANGUAGE_CODE)[:2]
+        for game in self.games:
+            for option in game.options:
+                self.fields[option_field_name(game.slug, option.key)] = option_field(option)
         if self.games:
             first = self.games[0]
             self.fields["table_size"].initial = max(first.min_players, min(4, first.max_players))
         else:
             for field in self.fields.values():
                 field.disabled = True
+
+    def main_fields(self) -> list:
+        """Return the bound fields every session has, in order."""
+        return [field for field in self if not field.name.startswith(OPTION_PREFIX)]
+
+    def option_groups(self) -> list[dict]:
+        """Return each game with options: its slug, its name and its option fields."""
+        return [
+            {
+                "slug": game.slug,
+                "name": localized(game.name),
+                "fields": [self[option_field_name(game.slug, o.key)] for o in game.options],
+            }
+            for game in self.games
+            if game.options
+        ]
 
     @property
     def has_games(self) -> bool:
@@ -137,6 +191,10 @@ class SessionForm(forms.Form):
         self.chosen_lesson_mode = cleaned.pop("lesson_mode", None) or "show"
         if not self.games:
             raise ValidationError(_("No game is available yet."))
+        # Callers pass cleaned_data to do_create_session: the options go as one dict.
+        given = {
+            name: cleaned.pop(name) for name in list(cleaned) if name.startswith(OPTION_PREFIX)
+        }
         game = catalogue.find_game(cleaned.get("game") or "")
         if game is None:
             return cleaned
@@ -144,6 +202,7 @@ class SessionForm(forms.Form):
         if variant not in game.variants:
             self.add_error("variant", _("This variant does not belong to the chosen game."))
         cleaned["variant"] = variant
+        cleaned["options"] = self._chosen_options(game, given)
         size = cleaned.get("table_size")
         if size is not None and not game.min_players <= size <= game.max_players:
             self.add_error(
@@ -156,6 +215,19 @@ class SessionForm(forms.Form):
                 },
             )
         return cleaned
+
+
+    def _chosen_options(self, game, given: dict) -> dict:
+        """Return the chosen game's filled-in options (``given``: by field name), checked."""
+        options = {}
+        for option in game.options:
+            value = given.get(option_field_name(game.slug, option.key))
+            if value not in (None, ""):
+                options[option.key] = value
+        try:
+            return game.clean_options(options)
+        except ValueError as error:
+            raise ValidationError(str(error)) from error
 
 
 class JoinForm(forms.Form):

@@ -78,6 +78,9 @@ class ClassSession(models.Model):
     language = models.CharField(_("language"), max_length=10)
     table_size = models.PositiveSmallIntegerField(_("table size"))
     bots_fill = models.BooleanField(_("bots fill empty seats"), default=False)
+    # The game's options the teacher set (the game's clean_options checked them); a
+    # missing key takes the game's, or its variant's, default.
+    options = models.JSONField(_("game options"), default=dict, blank=True)
     join_code = models.CharField(_("join code"), max_length=6, db_index=True)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.LOBBY)
     locked = models.BooleanField(_("lobby locked"), default=False)

@@ -6,7 +6,6 @@ that ``make run`` starts; ``PRODUCTION=1`` switches on the HTTPS-only hardening 
 ``manage.py check --deploy`` asks for.
 """
 
-import json
 import os
 import secrets
 from pathlib import Path
@@ -298,9 +297,6 @@ LOGGING = {
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.5"))
 # The bot that fills empty seats and plays seats handed to a bot.
 LIVE_BOT_KIND = os.environ.get("LIVE_BOT_KIND", "heuristic")
-# Engine options of every match dealt at a session's start, as JSON (e.g. shorter call
-# windows: '{"call_seconds": 5}'); the game's defaults when empty.
-LIVE_MATCH_OPTIONS = json.loads(os.environ.get("LIVE_MATCH_OPTIONS") or "{}")
 # The sweeper fires due timers and re-schedules bot moves, so that a restart (even
 # after kill -9) resumes every match; a worker also sweeps once when it starts.
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))

@@ -7,13 +7,14 @@ from django.test import Client
 
 from classroom import actions, catalogue, ratelimit
 from classroom.identity import new_device_id
+from games.engine.base import Game
 
 PASSWORD = "a-Long-teacher-passw0rd"
 
 
 @dataclass
-class FakeGame:
-    """The least a game offers the session form."""
+class FakeGame(Game):
+    """The least a game offers the session form (no options of its own)."""
 
     slug: str = "fake_game"
     name: dict = field(default_factory=lambda: {"en": "Fake Game", "fr": "Jeu factice"})

@@ -107,3 +107,41 @@ def test_open_session_opens_a_data_tycoon_session_that_starts(teacher_a, school_
     actions.do_start_session(session)
     table = Table.objects.get(session=session)
     assert table.match.variant == "expert" and table.match.num_seats == 4
+
+
+def test_open_session_sets_the_games_options(teacher_a, school_class):
+    out = StringIO()
+    call_command(
+        "open_session",
+        "--teacher=teacher-a",
+        "--game=conspiranoia",
+        "--table-size=2",
+        "--bots",
+        "--option",
+        "life_points=9",
+        "--option=defence_seconds=30",
+        stdout=out,
+    )
+    session = ClassSession.objects.get(join_code=out.getvalue().strip())
+    assert session.options == {"life_points": 9, "defence_seconds": 30}
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("call_seconds=5", "conspiranoia has no option 'call_seconds'"),
+        ("life_points", "--option takes KEY=VALUE"),
+        ("life_points=900", "less than or equal to 50"),
+    ],
+)
+def test_open_session_refuses_a_bad_option(teacher_a, school_class, option, message):
+    with pytest.raises(CommandError, match=message):
+        call_command(
+            "open_session",
+            "--teacher=teacher-a",
+            "--game=conspiranoia",
+            "--table-size=2",
+            f"--option={option}",
+            stdout=StringIO(),
+        )
+    assert not ClassSession.objects.filter(game="conspiranoia").exists()

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from classroom import actions, catalogue
 from classroom.models import ClassSession
+from games.matches import load_state
 from tests.classroom.conftest import join_client
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +71,44 @@ def test_launch_creates_a_session_in_the_lobby(client_a, school_class, fake_game
     assert (session.game, session.variant, session.language) == ("fake_game", "short", "fr")
     assert session.table_size == 3 and session.bots_fill
     assert session.state == ClassSession.State.LOBBY
+
+
+def test_the_chosen_games_options_are_kept_and_the_others_dropped(client_a, school_class):
+    """Each game's options are fields of their own; blank ones take the game's default."""
+    body = client_a.get(create_url(school_class)).content.decode()
+    assert 'name="option__conspiranoia__life_points"' in body
+    assert 'name="option__data_tycoon__call_seconds"' in body
+    response = launch(
+        client_a,
+        school_class,
+        game="conspiranoia",
+        variant="quick",
+        option__conspiranoia__life_points="12",
+        option__conspiranoia__defence_seconds="",
+        option__data_tycoon__call_seconds="5",
+    )
+    assert response.status_code == 302
+    session = ClassSession.objects.get()
+    assert session.options == {"life_points": 12}
+    session.participants.create(nickname="Ana", nickname_key="ana", device_id="d" * 32)
+    actions.do_start_session(session)
+    match = session.tables.get().match
+    assert match.options == {"life_points": 12}
+    assert {score["life"] for score in load_state(match).scores()} == {12}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("option__conspiranoia__life_points", "500", "less than or equal to 50"),
+        ("option__conspiranoia__life_points", "many", "Enter a whole number"),
+    ],
+)
+def test_a_bad_option_is_refused_with_a_message(client_a, school_class, field, value, message):
+    response = launch(client_a, school_class, game="conspiranoia", variant="", **{field: value})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not ClassSession.objects.exists()
 
 
 def test_default_variant(client_a, school_class, fake_game):

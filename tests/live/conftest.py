@@ -55,8 +55,10 @@ def school_class(teacher):
     return actions.do_create_class(teacher, "3C")
 
 
-def open_session(school_class, *, table_size=2, bots=False, variant="standard", language="en"):
-    """Open a Data-Tycoon session for the class."""
+def open_session(
+    school_class, *, table_size=2, bots=False, variant="standard", language="en", options=None
+):
+    """Open a Data-Tycoon session for the class (``options``: the game's, as the form's)."""
     return actions.do_create_session(
         school_class,
         game="data_tycoon",
@@ -64,6 +66,7 @@ def open_session(school_class, *, table_size=2, bots=False, variant="standard", 
         language=language,
         table_size=table_size,
         bots_fill=bots,
+        options=options,
     )
 
 

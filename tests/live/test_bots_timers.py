@@ -47,8 +47,7 @@ def test_an_expired_call_window_is_fired_by_the_server(
     the live clock, which the test moves for them: a minute-long call window expires at
     once (the timer's own task waits its countdown on the system clock; the sweeper,
     every LIVE_SWEEP_SECONDS, fires what the live clock says is due)."""
-    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 60}
-    session = open_session(school_class, table_size=2)
+    session = open_session(school_class, table_size=2, options={"call_seconds": 60})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
@@ -86,8 +85,7 @@ def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings, clock, 
 
     # In-process only: the clock moves for the worker too, which must not fire it first.
     monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
-    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 20}
-    session = open_session(school_class, table_size=2)
+    session = open_session(school_class, table_size=2, options={"call_seconds": 20})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
@@ -108,10 +106,9 @@ def test_a_timer_task_that_runs_early_queues_itself_again_for_the_due_time(
     school_class, settings, monkeypatch
 ):
     """Celery may start an eta task a little early: the expiry must not then be lost."""
-    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 5}
     queued = []
     monkeypatch.setattr(live, "send_task", lambda name, args, **kw: queued.append((name, args, kw)))
-    session = open_session(school_class, table_size=2)
+    session = open_session(school_class, table_size=2, options={"call_seconds": 5})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
@@ -180,8 +177,7 @@ def test_a_bot_move_is_queued_after_the_human_paced_delay(school_class, settings
 def test_a_pause_stops_the_clock_of_every_timer(school_class, monkeypatch, clock, settings):
     # In-process only: no task reaches a worker left running by another test.
     monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
-    settings.LIVE_MATCH_OPTIONS = {"call_seconds": 15}
-    session = open_session(school_class, table_size=2)
+    session = open_session(school_class, table_size=2, options={"call_seconds": 15})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)

@@ -45,8 +45,7 @@ def test_kill_everything_mid_game_then_finish_it(school_class, teacher, service_
     # Redis database 1: only the services started here serve this test (the session's
     # own worker, on database 0, must not play while these are dead).
     env = dict(service_env, REDIS_URL=service_env["REDIS_URL"].rsplit("/", 1)[0] + "/1")
-    env["LIVE_MATCH_OPTIONS"] = '{"call_seconds": 2}'
-    session = open_session(school_class, table_size=3, bots=True)
+    session = open_session(school_class, table_size=3, bots=True, options={"call_seconds": 2})
     teacher_client = Client()
     teacher_client.force_login(teacher)
     cookie = teacher_client.cookies["sessionid"].value

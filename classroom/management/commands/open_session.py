@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from classroom.actions import ActionRefused, do_create_class, do_create_session
-from classroom.forms import SessionForm
+from classroom.forms import SessionForm, option_field_name
 
 
 class Command(BaseCommand):
@@ -19,6 +19,13 @@ class Command(BaseCommand):
         parser.add_argument("--bots", action="store_true", help="bots fill empty seats")
         parser.add_argument("--language", default=settings.LANGUAGE_CODE)
         parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="one of the game's options (repeatable), e.g. --option life_points=15",
+        )
+        parser.add_argument(
             "--class",
             dest="class_name",
             default="",
@@ -29,15 +36,22 @@ class Command(BaseCommand):
         teacher = get_user_model().objects.filter(username=options["teacher"]).first()
         if teacher is None:
             raise CommandError(f"no teacher named {options['teacher']!r}")
-        form = SessionForm(
-            {
-                "game": options["game"],
-                "variant": options["variant"],
-                "language": options["language"],
-                "table_size": options["table_size"],
-                "bots_fill": options["bots"],
-            }
-        )
+        data = {
+            "game": options["game"],
+            "variant": options["variant"],
+            "language": options["language"],
+            "table_size": options["table_size"],
+            "bots_fill": options["bots"],
+        }
+        for pair in options["option"]:
+            key, equals, value = pair.partition("=")
+            if not equals:
+                raise CommandError(f"--option takes KEY=VALUE, not {pair!r}")
+            data[option_field_name(options["game"], key.strip())] = value.strip()
+        form = SessionForm(data)
+        unknown = sorted(key.rsplit("__", 1)[-1] for key in set(data) - set(form.fields))
+        if unknown:
+            raise CommandError(f"{options['game']} has no option {unknown[0]!r}")
         if not form.is_valid():
             problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
             raise CommandError(problems)
