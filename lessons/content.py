@@ -125,6 +125,7 @@ def _load_links(model, game: str, data: dict, lessons: dict) -> int:
                 event=link["event"],
                 qualifier=link.get("qualifier", ""),
                 card_field=link.get("card_field", ""),
+                once_per_table=link.get("once_per_table", False),
                 lesson=lessons[link["lesson"]] if link.get("lesson") else None,
             )
         )

@@ -88,7 +88,8 @@ def once_per_table(game, event: dict) -> bool:
     """Tell whether an event's lesson is a frequent one, shown once per table.
 
     A link that takes its lesson from a card the event names (a capture: the captured
-    card's lesson) fires on most turns; live play shows such a lesson once per table.
+    card's lesson) fires on most turns, and a link file marks other frequent events
+    (``"once_per_table": true``); live play shows such a lesson once per table.
     """
     link = event_link(game, event)
-    return bool(link is not None and link.card_field)
+    return bool(link is not None and (link.card_field or link.once_per_table))

@@ -166,6 +166,8 @@ class LessonLink(models.Model):
     event = models.CharField(_("event type"), max_length=50, blank=True)
     qualifier = models.CharField(_("event kind or cause"), max_length=50, blank=True)
     card_field = models.CharField(_("event field naming the card"), max_length=50, blank=True)
+    # A frequent event (an attack in a duel) opens its lesson once per table, not each time.
+    once_per_table = models.BooleanField(_("once per table"), default=False)
     lesson = models.ForeignKey(
         Lesson,
         on_delete=models.CASCADE,

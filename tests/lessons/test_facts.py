@@ -18,6 +18,9 @@ LESSONS = {lesson["slug"]: lesson for lesson in read_lessons()}
 
 # slug: (year of the case, figures its outcome must state, a case number if a court's)
 CASES = {
+    "right-of-access": (2022, ["20"], None),  # Garante and CNIL, Clearview AI
+    "objection-erasure": (2021, ["746"], None),  # CNPD Luxembourg, Amazon Europe
+    "disinformation": (2018, ["87", "500000"], None),  # ICO, Cambridge Analytica
     "personal-data": (2016, [], "C-582/14"),
     "purpose-limitation": (2023, ["390"], None),  # DPC, Meta, January 2023
     "sanctions": (2023, [("1.2", "1200")], None),  # DPC, Meta, May 2023 (billion)
