@@ -1,0 +1,249 @@
+"""In Chromium, on the live server: a whole three-seat Conspiranoia game, two students
+and a bot, from the teacher's session form to the end screen and the debrief export.
+
+Everything is real: the ASGI server, the Redis channel layer, the Celery worker that
+plays the bot and fires the timers (the defence windows, the pause between rounds).
+The teacher chooses Conspiranoia, its quick variant (15 life points) and one second
+between rounds in the session form. The students' pages play by clicking the board's
+controls: "Got it" on a lesson card, the first control of the answer box (a character,
+the strongest Defence), else the first move (the strongest attack on the first
+opponent), else the first hand card's discard. After every click the board must update
+(new log lines). At the end both students see the end screen with the engine's
+ranking, and the teacher exports the session's debrief.
+"""
+
+import os
+import re
+import shutil
+import time
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from debrief.models import DebriefExport
+from tests.browser.sockets import assert_no_reconnect
+
+# Read by the child services (uvicorn, the Celery worker) when the session starts them.
+os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "Browser-teacher-passw0rd"
+TIMEOUT = 15_000
+GAME_SECONDS = 120
+# Counts the lines the client adds to the game log: "the board updated".
+COUNT_LOG_LINES = """
+document.addEventListener("DOMContentLoaded", () => {
+  window.logLines = 0;
+  const log = document.querySelector("[data-slot=log]");
+  if (log) new MutationObserver((changes) => {
+    for (const change of changes) window.logLines += change.addedNodes.length;
+  }).observe(log, { childList: true });
+});
+"""
+
+
+@pytest.fixture
+def teacher(django_user_model):
+    return django_user_model.objects.create_user(username="ms-conspiranoia", password=PASSWORD)
+
+
+def teacher_opens_a_session(page, base_url):
+    """Log in, create a class, open a quick Conspiranoia lobby of tables of 3 with bots."""
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Username").fill("ms-conspiranoia")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My classes")).to_be_visible()
+    page.get_by_role("link", name="New class").first.click()
+    page.get_by_label("Name").fill("Year 9 Conspiranoia")
+    page.get_by_role("button", name="Create the class").click()
+    page.get_by_role("link", name="Launch a session").click()
+    page.get_by_label("Game", exact=True).select_option("conspiranoia")
+    page.get_by_label("Variant").select_option("quick")
+    page.locator("#id_language").select_option("en")
+    page.get_by_label("Players per table").fill("3")
+    page.get_by_label("Bots fill empty seats").check()
+    # the game's own options: a short pause between rounds keeps the test quick
+    options = page.locator("details.game-options[data-game=conspiranoia]")
+    options.get_by_text("Options of Conspiranoia (optional)").click()
+    options.get_by_label("Seconds between two rounds").fill("1")
+    page.get_by_role("button", name="Open the lobby").click()
+    code = page.locator(".join-code").inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
+    return code
+
+
+def student_joins(browser, base_url, code, nickname):
+    """Join from a fresh browser context (its own cookies: another device), a phone."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    context.add_init_script(COUNT_LOG_LINES)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{base_url}/join/")
+    page.get_by_label("Game code").fill(code)
+    page.get_by_label("Nickname").fill(nickname)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.get_by_role("heading", name=f"Hello, {nickname}!")).to_be_visible()
+    return context, page
+
+
+def reach_the_table(page, code):
+    """The lobby sends the student to the table once the teacher starts."""
+    try:
+        page.wait_for_url(f"**/play/{code}/", timeout=TIMEOUT)
+    except PlaywrightError:
+        page.get_by_role("link", name="Go to your table").click()
+        page.wait_for_url(f"**/play/{code}/")
+    expect(page.locator(".board > section").first).to_be_visible()
+
+
+def try_click(locator) -> bool:
+    """Click the first match if it is there now; the board may re-render meanwhile."""
+    try:
+        if locator.count() == 0:
+            return False
+        locator.first.click(timeout=2_000)
+        return True
+    except PlaywrightError:
+        return False
+
+
+def play_one_step(page) -> bool:
+    """Click one legal control, if the page offers any now; return whether it did."""
+    if page.locator("#game.is-busy").count():
+        return False
+    # a GDPR lesson card (the session's "show" mode): read it, then play on
+    try_click(page.locator("[data-slot=lesson]:not([hidden])").get_by_role("button", name="Got it"))
+    before = page.evaluate("window.logLines")
+    clicked = try_click(page.locator(".prompt button[data-action]")) or try_click(
+        page.locator(".cp-moves button[data-action]")
+    )
+    if not clicked:
+        hand = page.locator(".dt-cards--hand button.dt-card")
+        if hand.count() == 0 or not try_click(hand):
+            return False
+        clicked = try_click(page.locator(".tray button[data-action]"))
+    if clicked:  # the server's next state reaches the board: new lines in the log
+        page.wait_for_function("n => window.logLines > n", arg=before, timeout=5_000)
+    return clicked
+
+
+def is_over(page) -> bool:
+    return page.locator(".panel--end").count() > 0
+
+
+def play_until_over(students):
+    """Let both students click until both see the end; return the clicks per student."""
+    deadline = time.monotonic() + GAME_SECONDS
+    clicks = [0] * len(students)
+    while not all(is_over(page) for page in students):
+        assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
+        moved = False
+        for i, page in enumerate(students):
+            if not is_over(page) and play_one_step(page):
+                moved = True
+                clicks[i] += 1
+        if not moved:
+            students[0].wait_for_timeout(50)
+    return clicks
+
+
+def check_the_end(students, match):
+    """Both students see the end screen, with the engine's winner rule and life points."""
+    from games.matches import load_state
+
+    result = load_state(match).result()
+    names = {seat.number: seat.display_name for seat in match.table.seats.all()}
+    for page in students:
+        expect(page.locator(".panel--end")).to_be_visible()
+        expect(page.locator(".ranking tbody tr")).to_have_count(3)
+        decided = page.locator(".end__decided")
+        expect(decided).to_have_attribute("data-decided-by", result["decided_by"])
+        expect(decided).not_to_be_empty()
+        for score in result["scores"]:  # Rank, Player, then Life points
+            row = page.locator(".ranking tbody tr").filter(has_text=names[score["seat"]])
+            expect(row.locator("td").nth(1)).to_have_text(str(score["life"]))
+
+
+def teacher_exports_the_debrief(page, base_url, artifacts_dir):
+    """From the session's page: export the debrief, wait for it, fetch its PDF."""
+    from classroom.models import ClassSession
+
+    session = ClassSession.objects.get()
+    page.goto(f"{base_url}{session.get_absolute_url()}")
+    page.get_by_role("button", name="Export debrief").click()
+    expect(page.get_by_role("heading", name="Debrief export")).to_be_visible()
+    status = page.get_by_role("status")
+    expect(status).to_contain_text(re.compile(r"Done: step (\d+) of \1"), timeout=60_000)
+    pdf = page.get_by_role("link", name="Download the PDF")
+    expect(pdf).to_be_visible()
+    assert page.request.get(base_url + pdf.get_attribute("href")).body().startswith(b"%PDF")
+    page.screenshot(path=artifacts_dir / "debrief-done.png", full_page=True)
+
+
+def test_two_students_and_a_bot_play_conspiranoia_to_the_end(
+    browser, live_server_url, celery_worker, teacher, artifacts_dir
+):
+    from games.matches import load_state
+    from games.models import Match
+
+    started = time.monotonic()
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    teacher_page = teacher_context.new_page()
+    teacher_page.set_default_timeout(TIMEOUT)
+    code = teacher_opens_a_session(teacher_page, live_server_url)
+
+    contexts, students, errors, requested = [], [], [], []
+    for nickname in ("Alice Fox", "Bob Owl"):
+        context, page = student_joins(browser, live_server_url, code, nickname)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("request", lambda request: requested.append(request.url))
+        contexts.append(context)
+        students.append(page)
+
+    teacher_page.get_by_role("button", name="Start").click()
+    for page in students:
+        reach_the_table(page, code)
+        # the renderer draws the game (no "cannot be shown here yet"): two opponents, a hand
+        expect(page.locator(".panel--player")).to_have_count(2)
+        expect(page.locator(".panel--hand")).to_be_visible()
+        expect(page.locator(".turnbar [data-fact=round]")).to_be_visible()
+    students[0].screenshot(path=artifacts_dir / "student-start-390.png", full_page=True)
+
+    clicks = play_until_over(students)
+    assert min(clicks) >= 3, clicks  # each student chose, attacked or defended, discarded
+    played = time.monotonic() - started
+
+    match = Match.objects.get()
+    assert (match.game, match.variant) == ("conspiranoia", "quick")
+    assert load_state(match).options["round_pause_seconds"] == 1
+    seats = list(match.table.seats.order_by("number"))
+    assert [seat.bot_kind for seat in seats if not seat.participant_id] == ["heuristic"]
+    for seat in seats:
+        assert match.actions.filter(seat=seat.number).exists(), f"{seat.display_name} never moved"
+    check_the_end(students, match)
+    students[0].evaluate("window.scrollTo(0, 0)")
+    students[0].screenshot(path=artifacts_dir / "student-end-390.png")
+    assert errors == []
+    assert_no_reconnect(students[0], "Alice")
+    assert_no_reconnect(students[1], "Bob")
+    # students are minors: the game page loads nothing from anywhere else
+    own = urlparse(live_server_url).netloc
+    assert [url for url in requested if urlparse(url).netloc not in {own, ""}] == []
+
+    teacher_exports_the_debrief(teacher_page, live_server_url, artifacts_dir)
+    total = time.monotonic() - started
+    print(f"\nConspiranoia: game {played:.1f} s, with the debrief {total:.1f} s; clicks {clicks}")
+    for context in (*contexts, teacher_context):
+        context.close()
+
+
+@pytest.fixture(autouse=True)
+def _remove_export_files(transactional_db):
+    """Remove the files this test's export wrote (the worker writes under var/media/)."""
+    yield
+    for export in DebriefExport.objects.all():
+        shutil.rmtree(export.folder(), ignore_errors=True)
