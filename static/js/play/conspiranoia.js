@@ -188,7 +188,7 @@ function createConspiranoia(board, ctx) {
       p.character_card
         ? h("p", { class: `cp-character cp-fig--${kit.entry(p.character_card).figure}` }, h("span", { class: "cp-figure", "aria-hidden": "true" }), characterName(p.character_card))
         : h("p", { class: "cp-character muted" }, gettext("No character yet")),
-      h("div", { class: p.life * 3 <= max ? "cp-life cp-life--low" : "cp-life" },
+      h("div", { class: p.in_game && p.life * 3 <= max ? "cp-life cp-life--low" : "cp-life" },
         h("span", { class: "cp-life__text" }, interpolate(gettext("Life: %(life)s / %(max)s"), { life: p.life, max }, true)),
         h("span", { class: "cp-life__bar", "aria-hidden": "true", style: `--life: ${Math.max(0, p.life) / max}` })),
       h("p", { class: "player__counts" }, kit.icon("back"), " ", interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count])),
