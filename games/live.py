@@ -9,23 +9,21 @@ a change here. The consumers (games/consumers.py) and the Celery tasks
 
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache as memoize
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone, translation
-from django.utils.translation import gettext
 
 from classroom.actions import do_forget_stale_connections
 from classroom.broadcast import dashboard_group, send_group, table_group
 from classroom.models import Seat, Table
 from config.unavailable import SERVICE_ERRORS, describe
 from games import clock
+from games.describe import card_namer, catalogue, event_line
 from games.engine import IllegalAction
 from games.matches import (
     Applied,
@@ -47,21 +45,6 @@ logger = logging.getLogger(__name__)
 def iso(moment: datetime) -> str:
     """Return a UTC time as ISO 8601 with milliseconds and a Z."""
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@memoize
-def text_module(game_slug: str):
-    """Return the game's text module (``describe_event``), or None if it has none."""
-    try:
-        return importlib.import_module(f"games.{game_slug}.text")
-    except ImportError:
-        return None
-
-
-@memoize
-def catalogue(game_slug: str, variant: str) -> dict:
-    """Return ``{card id: card dict}`` of a game's variant."""
-    return {card["id"]: card for card in get_game(game_slug).cards(variant)}
 
 
 @dataclass
@@ -126,38 +109,23 @@ def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
     }
 
 
-def _find_by_id(data, wanted: str):
-    """Return the first dict in a JSON tree whose "id" is ``wanted``, or None."""
-    if isinstance(data, dict):
-        if data.get("id") == wanted:
-            return data
-        children = data.values()
-    elif isinstance(data, list):
-        children = data
-    else:
-        return None
-    for child in children:
-        found = _find_by_id(child, wanted)
-        if found is not None:
-            return found
-    return None
+def deadline(snap: TableSnapshot, seat: int | None) -> dict | None:
+    """Return the soonest timer ``seat`` (None: the public) may know of, with its due time.
 
-
-def deadline(match: Match, view: dict) -> dict | None:
-    """Return the soonest timer this view may know of, with its absolute due time.
-
-    A seat knows of a timer when its id appears in the seat's own view: the engine
-    leaves a DATA!/DATABREACH! call window out of every other seat's view, so its
-    deadline goes only to its player.
+    The game says who may know of a timer (``state.timer_info``): a Data-Tycoon
+    DATA!/DATABREACH! call window, for one, is known to its player only.
     """
-    for timer in MatchTimer.objects.filter(match=match).order_by("due_at", "pk"):
-        found = _find_by_id(view, timer.timer_id)
-        if found is None:
+    running = {timer["id"] for timer in snap.state.timers()}
+    for timer in MatchTimer.objects.filter(match=snap.match).order_by("due_at", "pk"):
+        if timer.timer_id not in running:
+            continue
+        info = snap.state.timer_info(timer.timer_id)
+        if info["visible_to"] is not None and seat not in info["visible_to"]:
             continue
         return {
             "timer": timer.timer_id,
-            "kind": found.get("kind", "time"),
-            "seat": found.get("seat"),
+            "kind": info["kind"],
+            "seat": info["seat"],
             "at": iso(timer.due_at),
             "seconds": timer.seconds,
         }
@@ -171,31 +139,18 @@ MAX_LOGGED_ACTIONS = 20
 def log_lines(snap: TableSnapshot, language: str, since: int | None = None) -> list[str]:
     """Return the events of the actions after version ``since`` (default: the last
     action's) as plain-language lines in ``language``."""
-    text = text_module(snap.match.game)
     version = snap.match.version
-    if text is None or version == 0:
+    if version == 0:
         return []
     first = version if since is None else max(since + 1, version - MAX_LOGGED_ACTIONS + 1)
     entries = MatchAction.objects.filter(
         match=snap.match, version__gte=first, version__lte=version
     ).order_by("version")
-    cards = catalogue(snap.match.game, snap.match.variant)
-
-    def card_name(card_id):
-        names = cards.get(card_id, {}).get("name", {})
-        return names.get(language) or names.get("en") or str(card_id)
-
-    lines = []
+    card_name = card_namer(snap.match.game, snap.match.variant, language)
     events = [event for entry in entries for event in entry.events]
     with translation.override(language):
-        for event in events:
-            try:
-                template, params = text.describe_event(event, snap.name_of, card_name)
-            except (KeyError, TypeError, ValueError):
-                logger.warning("no log line for event %r", event)
-                continue
-            lines.append(gettext(template) % params)
-    return lines
+        lines = [event_line(snap.match.game, event, snap.name_of, card_name) for event in events]
+    return [line for line in lines if line is not None]
 
 
 def state_message(
@@ -219,7 +174,7 @@ def state_message(
         "seat": seat,
         "view": view,
         "legal_actions": snap.state.legal_actions(seat) if may_act else [],
-        "deadline": deadline(snap.match, view),
+        "deadline": deadline(snap, seat),
         "log": log_lines(snap, language, since),
         "paused": snap.paused,
         "over": snap.state.is_over(),

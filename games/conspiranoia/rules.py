@@ -196,6 +196,12 @@ class State(base.State):
         w = self.window
         return [{"id": w["id"], "seconds": w["seconds"], "action": _expiry(w["id"])}]
 
+    def timer_info(self, timer_id: str) -> dict:
+        """Return what the open window's timer waits for; every seat may know of it."""
+        if self.window and self.window["id"] == timer_id:
+            return {"kind": self.window["kind"], "seat": self.window["seat"], "visible_to": None}
+        return super().timer_info(timer_id)
+
     def legal_actions(self, seat: int | None) -> list[dict]:
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""
         return [dict(action) for action in self._legal_list(seat)]  # callers may mutate them

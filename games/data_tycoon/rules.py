@@ -242,13 +242,20 @@ class State(base.State):
             out.extend(_timer(t["id"], t["seconds"]) for t in self.threats)
         return out
 
-    def timer_seats(self, timer_id):
-        """Return who may know of a timer: a DATA!/DATABREACH! call's only its actor."""
-        if self.windows and self.windows[0]["id"] == timer_id:
-            window = self.windows[0]
-            if window["kind"] in CALLS:
-                return [window["seat"]]
-        return None
+    def timer_info(self, timer_id):
+        """Return what a timer waits for; a DATA!/DATABREACH! call's is known to its actor only."""
+        for window in self.windows[:1]:
+            if window["id"] == timer_id:
+                hidden = window["kind"] in CALLS
+                return {
+                    "kind": window["kind"],
+                    "seat": window["seat"],
+                    "visible_to": [window["seat"]] if hidden else None,
+                }
+        for threat in self.threats:
+            if threat["id"] == timer_id:
+                return {"kind": "time", "seat": threat["seat"], "visible_to": None}
+        return super().timer_info(timer_id)
 
     def legal_actions(self, seat):
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""

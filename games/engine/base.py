@@ -249,9 +249,14 @@ class State:
         """Return the running timers as ``{"id", "seconds", "action"}`` dicts."""
         return []
 
-    def timer_seats(self, timer_id: str) -> list[int] | None:
-        """Return the seats that may know of a running timer (None: every seat and the public)."""
-        return None
+    def timer_info(self, timer_id: str) -> dict:
+        """Return what a running timer waits for, and who may know of it.
+
+        ``{"kind": str, "seat": int | None, "visible_to": list[int] | None}``: ``kind``
+        and ``seat`` go to the clients with the deadline; ``visible_to`` None means every
+        seat and the public view.
+        """
+        return {"kind": "time", "seat": None, "visible_to": None}
 
     def view(self, seat):
         """Return what ``seat`` may see (``None``: the public, projector view)."""
