@@ -73,7 +73,7 @@ def test_paused_matches_get_their_teachers_holds_and_a_lesson_only_pause_ends(
         )
         due_at = since + timedelta(seconds=15)
         MatchTimer.objects.create(
-            match_id=by_lesson, timer_id="w1", seconds=15, due_at=due_at, action={}
+            match_id=by_lesson, timer_id="test", seconds=15, due_at=due_at, action={}
         )
     finally:
         new = migrate()
@@ -86,6 +86,7 @@ def test_paused_matches_get_their_teachers_holds_and_a_lesson_only_pause_ends(
     assert Match.objects.get(pk=by_session).status == "paused"
     lesson_only = Match.objects.get(pk=by_lesson)
     assert lesson_only.status == "running" and lesson_only.paused_at is None
-    moved = new.get_model("games", "MatchTimer").objects.get(match_id=by_lesson).due_at
+    timers = new.get_model("games", "MatchTimer").objects
+    moved = timers.get(match_id=by_lesson, timer_id="test").due_at
     assert moved - due_at >= timedelta(minutes=1)  # the pause, as a resume would
     assert Match.objects.get(pk=untouched).status == "running"
