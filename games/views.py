@@ -6,6 +6,7 @@ projector.html) with what the client needs to open its socket: ``ws_path``,
 """
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
@@ -14,6 +15,12 @@ from classroom.actions import do_touch_participant
 from classroom.catalogue import game_name
 from classroom.models import Seat, Table
 from classroom.views.common import student_in_session
+
+
+def game_stylesheet(slug: str) -> str | None:
+    """Return the static path of a game's own board styles (css/play/<slug>.css), if any."""
+    path = f"css/play/{slug}.css"
+    return path if finders.find(path) else None
 
 
 def play(request, code):
@@ -44,6 +51,7 @@ def play(request, code):
             "participant": participant,
             "table_id": seat.table_id if seat else None,
             "game_name": game_name(session.game, session.language),
+            "game_stylesheet": game_stylesheet(session.game),
         },
     )
 
@@ -67,5 +75,6 @@ def projector(request, pk):
             "table": table,
             "table_id": table.pk,
             "game_name": game_name(session.game),
+            "game_stylesheet": game_stylesheet(session.game),
         },
     )

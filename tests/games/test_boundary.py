@@ -22,7 +22,11 @@ REGISTRIES = {ROOT / "games" / "registry.py", ROOT / "static" / "js" / "play" / 
 def own_files(slug: str) -> set[Path]:
     """Return the files that belong to the game ``slug``."""
     package = ROOT / "games" / slug
-    return {*package.rglob("*"), ROOT / "static" / "js" / "play" / f"{slug}.js"}
+    return {
+        *package.rglob("*"),
+        ROOT / "static" / "js" / "play" / f"{slug}.js",
+        ROOT / "static" / "css" / "play" / f"{slug}.css",
+    }
 
 
 def platform_files() -> list[Path]:

@@ -357,6 +357,8 @@ def _page_and_catalog(factory, request, table, role, template):
     """Render the page and the JavaScript catalog in the active language."""
     from django.template.loader import render_to_string
 
+    from games.views import game_stylesheet
+
     ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
     html = render_to_string(
         template,
@@ -367,6 +369,7 @@ def _page_and_catalog(factory, request, table, role, template):
             "table_id": 1,
             "table": {"number": 1},
             "game_name": _name(table),
+            "game_stylesheet": game_stylesheet(table.game.slug),
         },
         request=request,
     )
