@@ -98,7 +98,10 @@ def option_field(option) -> forms.Field:
         choices = [("", _("The game's default"))]
         choices += [(value, translate(text)) for value, text in option.choices]
         return forms.ChoiceField(label=label, choices=choices, required=False)
-    help_text = _("From %(min)s to %(max)s; blank: the game's default (%(default)s).") % {
+    help_text = _(
+        "From %(min)s to %(max)s; leave blank for the default of the game or of the chosen "
+        "variant (usually %(default)s)."
+    ) % {
         "min": option.minimum,
         "max": option.maximum,
         "default": option.default,
@@ -215,7 +218,6 @@ class SessionForm(forms.Form):
                 },
             )
         return cleaned
-
 
     def _chosen_options(self, game, given: dict) -> dict:
         """Return the chosen game's filled-in options (``given``: by field name), checked."""

@@ -112,8 +112,8 @@ def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
 def deadline(snap: TableSnapshot, seat: int | None) -> dict | None:
     """Return the soonest timer ``seat`` (None: the public) may know of, with its due time.
 
-    The game says who may know of a timer (``state.timer_info``): a Data-Tycoon
-    DATA!/DATABREACH! call window, for one, is known to its player only.
+    The game says who may know of a timer (``state.timer_info``): a call window that
+    would give away a drawn card, for one, is known to its player only.
     """
     running = {timer["id"] for timer in snap.state.timers()}
     for timer in MatchTimer.objects.filter(match=snap.match).order_by("due_at", "pk"):

@@ -102,7 +102,7 @@ class Conspiranoia(base.Game):
         base.ScoreColumn(
             "damage_dealt", gettext_noop("Damage dealt"), gettext_noop("damage"), "step"
         ),
-        base.ScoreColumn("blocks", gettext_noop("Attacks defended"), gettext_noop("blocks")),
+        base.ScoreColumn("blocks", gettext_noop("Attacks defended"), gettext_noop("defences")),
     )
     notable_events = _text.NOTABLE_EVENTS
     event_labels = _text.EVENT_LABELS

@@ -82,5 +82,5 @@ def seat_notes(data: dict, seat: int) -> list[Text]:
         notes.append(Text(gettext_noop("deals")))
     if seat in data["out"]:
         place = data["out"].index(seat) + 1
-        notes.append(Text(gettext_noop("out of the game (number %(place)s out)"), {"place": place}))
+        notes.append(Text(gettext_noop("out of the game (order out: %(place)s)"), {"place": place}))
     return notes

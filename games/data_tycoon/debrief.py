@@ -211,8 +211,8 @@ class DataTycoonDebrief(Debrief):
                 ngettext_noop(
                     # Judicial data is protected by Article 10, the other signs by
                     # Article 9: the question leaves the students to find which applies.
-                    "At table %(table)s a Sanction wiped a Data-Treasure built from %(signs)s "
-                    "data: which GDPR articles protect such data, and what could have "
+                    "At table %(table)s a Sanction wiped %(count)s Data-Treasure built from "
+                    "%(signs)s data: which GDPR articles protect such data, and what could have "
                     "prevented the fine?",
                     "At table %(table)s a Sanction wiped %(count)s Data-Treasures built from "
                     "%(signs)s data: which GDPR articles protect such data, and what could "
@@ -223,8 +223,8 @@ class DataTycoonDebrief(Debrief):
             )
         return Text.plural_form(
             ngettext_noop(
-                "At table %(table)s a Sanction wiped a Data-Treasure: what could the company "
-                "have done to avoid the fine (Articles 58 and 83)?",
+                "At table %(table)s a Sanction wiped %(count)s Data-Treasure: what could the "
+                "company have done to avoid the fine (Articles 58 and 83)?",
                 "At table %(table)s a Sanction wiped %(count)s Data-Treasures: what could the "
                 "company have done to avoid the fine (Articles 58 and 83)?",
             ),

@@ -108,7 +108,7 @@ class DataTycoon(base.Game):
             gettext_noop("Time card deadline"),
             "clock",
             choices=(
-                ("clock", gettext_noop("minutes of real time")),
+                ("clock", gettext_noop("real time, in seconds")),
                 ("turns", gettext_noop("the victim's turns")),
             ),
         ),

@@ -58,6 +58,7 @@ KEYWORDS = {
     "gettext_noop": None,
     "gettext_lazy": None,
     "ngettext_lazy": (1, 2),
+    "ngettext_noop": (1, 2),
     "pgettext_lazy": ((1, "c"), 2),
     "npgettext_lazy": ((1, "c"), 2, 3),
 }

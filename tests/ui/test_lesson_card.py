@@ -203,9 +203,10 @@ def test_on_a_phone_the_card_leaves_the_turn_and_the_hand_in_view(browser, artif
         page.screenshot(path=artifacts_dir / "lesson-phone-360x740.png")
 
         sheet = card.bounding_box()
-        assert page.evaluate(
-            "getComputedStyle(document.querySelector('[data-slot=lesson]')).position"
-        ) == "fixed"
+        assert (
+            page.evaluate("getComputedStyle(document.querySelector('[data-slot=lesson]')).position")
+            == "fixed"
+        )
         assert sheet["y"] + sheet["height"] <= 740
         turn = page.locator(".board h2").first.bounding_box()
         assert turn["y"] + turn["height"] <= sheet["y"]  # whose turn stays in view
