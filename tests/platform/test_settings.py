@@ -26,9 +26,7 @@ def run_python(code: str, **env: str) -> str:
 
 def test_production_mode_passes_check_deploy_without_warnings(tmp_path):
     # The browser tests' DJANGO_ALLOW_ASYNC_UNSAFE would rightly be warned about.
-    env = {
-        k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    }
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env.update(
         PRODUCTION="1",
         SECRET_KEY=secrets.token_urlsafe(60),
