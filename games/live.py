@@ -32,12 +32,12 @@ from games.matches import (
     apply_action,
     dismiss_lessons,
     expired_holds,
-    hold_for_lessons,
     load_state,
     release_expired,
 )
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.registry import get_game
+from games.signals import action_stored
 
 logger = logging.getLogger(__name__)
 
@@ -190,11 +190,11 @@ def state_message(
 def act(match_id: int, seat: int | None, action: dict, expected_version: int | None) -> Applied:
     """Apply an action as the match's one writer, then tell the table and schedule.
 
-    After the commit, the lesson moments of the action's events are recorded and sent
-    (see ``lesson_moments``); in the session's "pause" lesson mode a lesson card holds
-    the match until the players shown it dismiss it, so no action (a bot's, a timer's)
-    is accepted meanwhile: ``apply_action`` raises MatchPaused while the match has any
-    hold.
+    After the commit, ``games.signals.action_stored`` tells the apps that follow the
+    games (the lessons app records the lesson moments and, in the "pause" lesson mode,
+    holds the match until the players shown a lesson card dismiss it: ``apply_action``
+    raises MatchPaused while the match has any hold). Their messages go to the table
+    after the table has heard of the move.
     """
     _require_redis()
     applied = apply_action(match_id, seat, action, expected_version)
@@ -202,13 +202,32 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
     # Sockets that miss the news catch up at their next state; the sweeper schedules
     # the bots and timers again within LIVE_SWEEP_SECONDS.
     try:
-        lessons = lesson_moments(applied.match, applied.events)
+        messages = _tell_followers(applied.match, applied.events)
         after_change(applied.match)
-        for message in lessons:
-            send_group(table_group(message["table"]), message)
+        table = Table.objects.filter(match=applied.match).only("pk").first()
+        for message in messages if table is not None else []:
+            send_group(table_group(table.pk), message)
     except SERVICE_ERRORS as error:
         logger.warning("match %s: after the move was stored: %s", match_id, describe(error))
     return applied
+
+
+def _tell_followers(match: Match, events: list[dict]) -> list[dict]:
+    """Send ``action_stored``; return the table messages its receivers give back."""
+    messages = []
+    for receiver, response in action_stored.send_robust(Match, match=match, events=events):
+        if isinstance(response, SERVICE_ERRORS):
+            raise response
+        if isinstance(response, Exception):
+            logger.error(
+                "match %s: %s failed after a move",
+                match.pk,
+                getattr(receiver, "__qualname__", receiver),
+                exc_info=response,
+            )
+        elif response:
+            messages.extend(response)
+    return messages
 
 
 # A key nobody writes: reading it asks Redis whether it answers, within the cache's
@@ -262,102 +281,6 @@ def lesson_pause_message(pause: dict | None) -> dict | None:
         return None
     waiting = sorted({seat for moment in pause["moments"] for seat in moment["waiting"]})
     return {"waiting": waiting, "moments": pause["moments"]}
-
-
-def _lesson_json(card: dict) -> dict:
-    """Return a lesson card as the protocol's ``lesson`` object."""
-    return {
-        "slug": card["lesson"],
-        "title": card["title"],
-        "short": card["short"],
-        "articles": card["articles"],
-        "more_url": card["url"],
-    }
-
-
-def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
-    """Record the lesson moments of an accepted action's events; return the group events.
-
-    One moment per lesson the events open (seats merged), recorded for each seat
-    involved; a frequent lesson (a capture) only the first time at the table. In the
-    "pause" mode, the match pauses until the human seats shown the lesson dismiss it.
-    A failure here is logged: the move itself is committed already.
-    """
-    try:
-        return _lesson_moments(match, events)
-    except Exception:
-        logger.exception("lesson moments of match %s failed", match.pk)
-        return []
-
-
-def _lesson_moments(match: Match, events: list[dict]) -> list[dict]:
-    from lessons import actions as lessons
-    from lessons import links
-
-    if not events:
-        return []
-    table = Table.objects.select_related("session").filter(match=match).first()
-    if table is None:
-        return []
-    session = table.session
-    mode = lessons.lesson_mode(session)
-    if mode == lessons.Mode.OFF:
-        return []
-    found: dict[int, list] = {}
-    for event in events:
-        lesson = links.lesson_for_event(match.game, event)
-        if lesson is None:
-            continue
-        if links.once_per_table(match.game, event) and lessons.seen_at_table(
-            session, table.number, lesson
-        ):
-            continue
-        seats = lessons.seats_involved(match.game, event)
-        if lesson.pk in found:
-            found[lesson.pk][2] = sorted(set(found[lesson.pk][2]) | set(seats))
-        else:
-            found[lesson.pk] = [lesson, event, seats]
-    if not found:
-        return []
-    humans = {
-        seat.number
-        for seat in table.seats.select_related("participant")
-        if seat.participant_id is not None and not seat.bot_kind
-    }
-    pause = mode == lessons.Mode.PAUSE and match.status != Match.Status.FINISHED
-    messages = []
-    for lesson, event, seats in found.values():
-        moments = lessons.do_record_event(
-            session, match.game, event, table=table.number, seats=seats
-        )
-        waiting = [seat for seat in seats if seat in humans] if pause else []
-        messages.append(
-            {
-                "type": "table.lesson",
-                "table": table.pk,
-                "moment": moments[0].pk,
-                "lesson": _lesson_json(lessons.lesson_card(lesson, session)),
-                "event": event["type"],
-                "seats": seats,
-                "pause": bool(waiting),
-                "waiting": waiting,
-            }
-        )
-    held = [message for message in messages if message["waiting"]]
-    if held:
-        _start_lesson_pause(match, held)
-        send_group(
-            dashboard_group(session.pk),
-            {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
-        )
-    return messages
-
-
-def _start_lesson_pause(match: Match, held: list[dict]) -> None:
-    """Hold the match (its timers stop) until the waiting seats dismiss the lessons."""
-    keep = ("moment", "event", "lesson", "seats", "waiting")
-    paused = hold_for_lessons(match.pk, [{key: message[key] for key in keep} for message in held])
-    match.status, match.paused_at = paused.status, paused.paused_at
 
 
 def dismiss_lesson(

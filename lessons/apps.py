@@ -2,6 +2,8 @@ from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
+from games.signals import action_stored
+
 
 def refresh_content(sender, using, apps=None, **kwargs):
     """Reload the shipped lessons after migrate or flush, when the lesson tables exist."""
@@ -23,3 +25,7 @@ class LessonsConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(refresh_content, sender=self, dispatch_uid="lessons.refresh_content")
+        # Django's idiom: a module that imports models is imported once the apps are ready.
+        from lessons.moments import on_action_stored
+
+        action_stored.connect(on_action_stored, dispatch_uid="lessons.on_action_stored")

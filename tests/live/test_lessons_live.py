@@ -18,6 +18,7 @@ from games.matches import sync_timers
 from games.models import Match, MatchTimer
 from lessons.actions import do_set_lesson_mode
 from lessons.models import LessonMoment
+from lessons.moments import lesson_moments
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.games.arrange import Picker, arrange
 from tests.live.conftest import open_session, seat_students
@@ -235,21 +236,20 @@ async def test_off_sends_no_lesson_and_records_none(school_class, teacher_client
 
 
 def test_a_frequent_lesson_shows_once_per_table_and_rare_ones_every_time(school_class):
-    from games import live
 
     session, table, card, _people = sanction_table(school_class, "show")
     match = Match.objects.get(pk=table.match_id)
     pick = Picker("standard")
     simple = [c for c in pick.cards if c["kind"] == "dataset" and not c.get("sign")][:2]
     capture = {"type": "capture", "seat": 0, "card": simple[0]["id"], "captured": simple[1]["id"]}
-    first = live.lesson_moments(match, [capture])
+    first = lesson_moments(match, [capture])
     assert [m["lesson"]["slug"] for m in first] == ["personal-data"] and first[0]["seats"] == [0]
-    assert live.lesson_moments(match, [{**capture, "seat": 1}]) == []  # seen at this table
+    assert lesson_moments(match, [{**capture, "seat": 1}]) == []  # seen at this table
     attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
     lost = {"type": "treasures_lost", "seat": 1, "cause": "sanction", "treasures": 1}
-    both = live.lesson_moments(match, [attack, lost])  # one action: one Sanction moment
+    both = lesson_moments(match, [attack, lost])  # one action: one Sanction moment
     assert len(both) == 1 and both[0]["seats"] == [0, 1]
-    assert len(live.lesson_moments(match, [attack])) == 1  # and again next time
+    assert len(lesson_moments(match, [attack])) == 1  # and again next time
     assert LessonMoment.objects.filter(session=session, lesson__slug="sanctions").count() == 4
 
 

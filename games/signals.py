@@ -1,0 +1,13 @@
+"""Signals of live play, for the apps that follow the games without being called by them.
+
+``action_stored``: sent once an accepted action is committed, with ``match`` (the
+Match, at its new version) and ``events`` (the engine's events of the action). A
+receiver returns a list of messages for the table's channel group (or None); live
+play sends them once the table has heard of the move, so that a lesson card arrives
+after the state it belongs to. A receiver that fails is logged and does not undo the
+move.
+"""
+
+from django.dispatch import Signal
+
+action_stored = Signal()

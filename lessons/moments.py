@@ -1,0 +1,112 @@
+"""Lesson moments in live play: the GDPR lesson an accepted action's events open, shown to
+the seats involved and the projector, and the lesson pause.
+
+The lessons app follows the games: ``on_action_stored`` receives
+``games.signals.action_stored`` (connected in ``LessonsConfig.ready``) and gives back the
+``table.lesson`` messages that live play sends to the table.
+"""
+
+from __future__ import annotations
+
+from classroom.broadcast import dashboard_group, send_group
+from classroom.models import Table
+from games.matches import hold_for_lessons
+from games.models import Match
+from lessons.actions import (
+    Mode,
+    do_record_moment,
+    lesson_card,
+    lesson_mode,
+    seats_involved,
+    seen_at_table,
+)
+from lessons.links import lesson_for_event, once_per_table
+
+
+def on_action_stored(sender, match: Match, events: list[dict], **kwargs) -> list[dict]:
+    """Record the lesson moments of a stored action; return their table messages."""
+    return lesson_moments(match, events)
+
+
+def _lesson_json(card: dict) -> dict:
+    """Return a lesson card as the protocol's ``lesson`` object."""
+    return {
+        "slug": card["lesson"],
+        "title": card["title"],
+        "short": card["short"],
+        "articles": card["articles"],
+        "more_url": card["url"],
+    }
+
+
+def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
+    """Record the lesson moments of an accepted action's events; return the table messages.
+
+    One moment per lesson the events open (seats merged), recorded for each seat
+    involved; a frequent lesson (a capture) only the first time at the table. In the
+    "pause" mode, the match is held until the human seats shown the lesson dismiss it.
+    """
+    if not events:
+        return []
+    table = Table.objects.select_related("session").filter(match=match).first()
+    if table is None:
+        return []
+    session = table.session
+    mode = lesson_mode(session)
+    if mode == Mode.OFF:
+        return []
+    found: dict[int, list] = {}
+    for event in events:
+        lesson = lesson_for_event(match.game, event)
+        if lesson is None:
+            continue
+        if once_per_table(match.game, event) and seen_at_table(session, table.number, lesson):
+            continue
+        seats = seats_involved(match.game, event)
+        if lesson.pk in found:
+            found[lesson.pk][2] = sorted(set(found[lesson.pk][2]) | set(seats))
+        else:
+            found[lesson.pk] = [lesson, event, seats]
+    if not found:
+        return []
+    humans = {
+        seat.number
+        for seat in table.seats.select_related("participant")
+        if seat.participant_id is not None and not seat.bot_kind
+    }
+    pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
+    messages = []
+    for lesson, event, seats in found.values():
+        # The lesson found above, not a second lookup: the links may be reloaded meanwhile.
+        moments = [
+            do_record_moment(session, lesson, event, table=table.number, seat=seat)
+            for seat in seats or [None]
+        ]
+        waiting = [seat for seat in seats if seat in humans] if pause else []
+        messages.append(
+            {
+                "type": "table.lesson",
+                "table": table.pk,
+                "moment": moments[0].pk,
+                "lesson": _lesson_json(lesson_card(lesson, session)),
+                "event": event["type"],
+                "seats": seats,
+                "pause": bool(waiting),
+                "waiting": waiting,
+            }
+        )
+    held = [message for message in messages if message["waiting"]]
+    if held:
+        _start_lesson_pause(match, held)
+        send_group(
+            dashboard_group(session.pk),
+            {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
+        )
+    return messages
+
+
+def _start_lesson_pause(match: Match, held: list[dict]) -> None:
+    """Hold the match (its timers stop) until the waiting seats dismiss the lessons."""
+    keep = ("moment", "event", "lesson", "seats", "waiting")
+    paused = hold_for_lessons(match.pk, [{key: message[key] for key in keep} for message in held])
+    match.status, match.paused_at = paused.status, paused.paused_at
