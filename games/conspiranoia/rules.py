@@ -16,6 +16,7 @@ from collections import namedtuple
 from collections.abc import Callable
 
 from games.conspiranoia import bots as _bots
+from games.conspiranoia import debrief as _debrief
 from games.conspiranoia import text as _text
 from games.conspiranoia import views as _views
 from games.conspiranoia.cards import AVATARS, CHARACTER, CHARACTERS, DATA, IDENTITY, KIND
@@ -134,6 +135,10 @@ class Conspiranoia(base.Game):
     ) -> tuple[str, dict]:
         """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
         return _text.describe_event(event, player_name, card_name)
+
+    def debrief(self) -> base.Debrief:
+        """Return a fresh observer of one table's replay for the debrief."""
+        return _debrief.ConspiranoiaDebrief()
 
     def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: the dealer, a player out of the game."""

@@ -22,6 +22,7 @@ PURE = sorted(
         *GAMES.glob("*/views.py"),
         *GAMES.glob("*/bots.py"),
         *GAMES.glob("*/text.py"),
+        *GAMES.glob("*/debrief.py"),
         *[p / "__init__.py" for p in GAMES.glob("*/rules.py") for p in [p.parent]],
     ]
 )
