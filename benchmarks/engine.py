@@ -1,12 +1,13 @@
-"""Benchmark the Data-Tycoon engine: random-bot 4-player expert games on one core.
+"""Benchmark a game's engine: random-bot 4-player games on one core.
 
-    python -m benchmarks.engine [--games 2000] [--profile]
+    python -m benchmarks.engine [--game data_tycoon] [--variant expert] [--games 2000]
+                                [--views] [--profile]
 
 Prints games per second and actions per second (a benchmark, not a test).
 The driver builds no views for the random bot, so this measures the rules:
 legal-action generation, apply and the turn flow. Measured on the development
-machine (2 cores, Python 3.11): about 830 games/s and 135,000 actions/s
-(about 390 games/s with ``--views``).
+machine (2 cores, Python 3.11): Data-Tycoon expert about 830 games/s and 135,000
+actions/s (about 390 games/s with ``--views``); figures of every game in the README.
 """
 
 import argparse
@@ -22,8 +23,8 @@ from games.engine.driver import play
 from games.registry import get_game
 
 PLAYERS = 4
-VARIANT = "expert"
-OPTIONS = {"time_mode": "turns"}  # the Time card resolves without a clock
+# Per game: the variant measured by default, and options that keep real time out.
+DEFAULTS = {"data_tycoon": ("expert", {"time_mode": "turns"})}
 
 
 class _ViewingRandomBot(RandomBot):
@@ -32,14 +33,16 @@ class _ViewingRandomBot(RandomBot):
     needs_view = True
 
 
-def run(games, first_seed=0, views=False):
+def run(games, first_seed=0, views=False, slug="data_tycoon", variant=None):
     """Play ``games`` random-bot games; return ``(seconds, actions)``."""
-    game = get_game("data_tycoon")
+    game = get_game(slug)
+    default_variant, options = DEFAULTS.get(slug, (game.default_variant, None))
+    variant = variant or default_variant
     bot = _ViewingRandomBot if views else game.bots["random"]
     actions = 0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
-        state = game.new_state(PLAYERS, seed, VARIANT, OPTIONS)
+        state = game.new_state(PLAYERS, seed, variant, options)
         actions += len(play(state, [bot() for _ in range(PLAYERS)], random.Random(seed)))
     return time.perf_counter() - start, actions
 
@@ -47,22 +50,25 @@ def run(games, first_seed=0, views=False):
 def main(argv=None):
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
+    parser.add_argument("--game", default="data_tycoon", help="a registered game's slug")
+    parser.add_argument("--variant", default=None, help="default: expert, or the game's")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="print where the time goes")
     parser.add_argument("--views", action="store_true", help="also build each mover's view")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    run(50, first_seed=10**6)  # warm up
+    variant = args.variant or DEFAULTS.get(args.game, (get_game(args.game).default_variant,))[0]
+    run(50, first_seed=10**6, slug=args.game, variant=variant)  # warm up
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-    seconds, actions = run(args.games, views=args.views)
+    seconds, actions = run(args.games, views=args.views, slug=args.game, variant=variant)
     if args.profile:
         profiler.disable()
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
     sys.stdout.write(
-        f"{args.games} random-bot {PLAYERS}-player {VARIANT} games"
+        f"{args.games} random-bot {PLAYERS}-player {args.game} {variant} games"
         f"{' (with views)' if args.views else ''} in {seconds:.2f} s on one core: "
         f"{args.games / seconds:.0f} games/s, {actions / seconds:.0f} actions/s "
         f"({actions / args.games:.0f} actions per game)\n"
