@@ -11,6 +11,7 @@ from classroom import broadcast
 from classroom.codes import new_open_session_code
 from classroom.models import (
     MAX_PARTICIPANTS,
+    SEAT_STALE_SECONDS,
     ClassSession,
     Participant,
     SchoolClass,
@@ -19,10 +20,12 @@ from classroom.models import (
     Table,
 )
 from classroom.nicknames import nickname_key
+from classroom.signals import tables_changed
 from classroom.tables import CannotSplit, split
 from games import clock
-from games.matches import hold, release
-from games.models import MatchHold
+from games.matches import create_match, hold, release
+from games.models import Match, MatchHold, MatchTimer
+from games.registry import get_game
 
 State = ClassSession.State
 
@@ -158,9 +161,6 @@ def do_start_session(session: ClassSession) -> ClassSession:
 
 def _deal_tables(session: ClassSession) -> list[Table]:
     """Seat the active students at balanced tables, bots in empty seats; deal the matches."""
-    from games.matches import create_match
-    from games.registry import get_game
-
     try:
         game = get_game(session.game)
     except KeyError:  # a game without a rules engine yet: the session runs without tables
@@ -193,15 +193,12 @@ def _deal_tables(session: ClassSession) -> list[Table]:
 
 
 def _schedule_matches(tables, again: bool = False) -> None:
-    """Let the bots and timers of freshly dealt or resumed tables start.
+    """Let the bots and timers of freshly dealt or resumed tables start (live play
+    receives the signal and schedules them).
 
     ``again`` (on resume): queue the timers' tasks anew, at their pushed-back due times.
     """
-    from games import live
-
-    for table in tables:
-        table.match.refresh_from_db()
-        live.schedule(table.match, again=again)
+    tables_changed.send(sender=Table, tables=list(tables), again=again)
 
 
 def _apply_pause(table: Table, kind: str, paused: bool) -> None:
@@ -257,8 +254,6 @@ def do_resume_session(session: ClassSession) -> ClassSession:
 
 def do_end_session(session: ClassSession) -> ClassSession:
     """End a session; its code is free again, its students are told, its matches stop."""
-    from games.models import Match, MatchTimer
-
     session = _transition(
         session,
         {State.LOBBY, State.RUNNING, State.PAUSED},
@@ -371,8 +366,6 @@ def _seat_latecomer(participant: Participant) -> Seat | None:
     The student takes over the bot's cards and score; with no bot seat free, the
     student waits (the play socket says ``waiting``).
     """
-    from games.models import Match
-
     seat = (
         Seat.objects.select_for_update()
         .filter(
@@ -495,8 +488,6 @@ def do_seat_seen(seat_id: int) -> None:
 
 def do_forget_stale_connections() -> int:
     """Zero the socket counts that no heartbeat refreshed (a killed server); count them."""
-    from classroom.models import SEAT_STALE_SECONDS
-
     cutoff = clock.now() - timedelta(seconds=SEAT_STALE_SECONDS)
     with transaction.atomic():
         stale = list(

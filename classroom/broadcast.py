@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config.unavailable import SERVICE_ERRORS, describe
+from classroom.services import SERVICE_ERRORS, describe
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,7 @@
 """Forms: teacher sign-up, classes, session launch and the student join form."""
 
+from collections.abc import Callable
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
@@ -115,6 +117,17 @@ def option_field(option) -> forms.Field:
     )
 
 
+# Fields that apps above the classroom add to the session form (the lessons app: how
+# lesson cards show during play), registered from their AppConfig.ready(), so that the
+# classroom imports none of them: name -> a function that makes the field.
+SESSION_FIELDS: dict[str, Callable[[], forms.Field]] = {}
+
+
+def register_session_field(name: str, make_field: Callable[[], forms.Field]) -> None:
+    """Add a field to every session form; its value goes to session_created's ``choices``."""
+    SESSION_FIELDS[name] = make_field
+
+
 class SessionForm(forms.Form):
     """Launch a session: game, variant, language, table size, bots and the game's options.
 
@@ -133,23 +146,14 @@ class SessionForm(forms.Form):
         label=_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
     )
     bots_fill = forms.BooleanField(label=_lazy("Bots fill empty seats"), required=False)
-    lesson_mode = forms.ChoiceField(
-        label=_lazy("GDPR lesson cards during play"),
-        required=False,
-        initial="show",
-        help_text=_lazy(
-            "A special card opens a short lesson for the players involved and the "
-            "projector. You can change this later on the live dashboard."
-        ),
-    )
 
-    chosen_lesson_mode = "show"
+    # The cleaned values of the fields other apps added (SESSION_FIELDS).
+    extra: dict = {}
 
     def __init__(self, *args, **kwargs):
-        from lessons.models import SessionLessonMode
-
         super().__init__(*args, **kwargs)
-        self.fields["lesson_mode"].choices = SessionLessonMode.Mode.choices
+        for name, make_field in SESSION_FIELDS.items():
+            self.fields[name] = make_field()
         self.games = catalogue.available_games()
         self.fields["game"].choices = game_choices()
         self.fields["variant"].choices = variant_choices()
@@ -189,9 +193,9 @@ class SessionForm(forms.Form):
     def clean(self):
         """Check the variant and the table size against the chosen game."""
         cleaned = super().clean()
-        # Not an argument of do_create_session (callers pass cleaned_data to it): the
-        # launch view sets it with lessons.actions.do_set_lesson_mode.
-        self.chosen_lesson_mode = cleaned.pop("lesson_mode", None) or "show"
+        # Not arguments of do_create_session (callers pass cleaned_data to it): the
+        # launch view sends them with classroom.signals.session_created.
+        self.extra = {name: cleaned.pop(name, None) for name in SESSION_FIELDS}
         if not self.games:
             raise ValidationError(_("No game is available yet."))
         # Callers pass cleaned_data to do_create_session: the options go as one dict.

@@ -22,7 +22,6 @@ classroom_patterns = [
     path("teacher/sessions/<int:pk>/resume/", sessions.session_resume, name="session_resume"),
     path("teacher/sessions/<int:pk>/end/", sessions.session_end, name="session_end"),
     path("teacher/sessions/<int:pk>/kick/", sessions.session_kick, name="session_kick"),
-    path("teacher/sessions/<int:pk>/live/", live.session_live, name="session_live"),
     path("teacher/sessions/<int:pk>/tables/pause/", live.table_pause, name="table_pause"),
     path("teacher/sessions/<int:pk>/tables/resume/", live.table_resume, name="table_resume"),
     path("teacher/sessions/<int:pk>/seats/bot/", live.seat_to_bot, name="seat_to_bot"),

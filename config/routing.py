@@ -1,6 +1,5 @@
-"""WebSocket routes of every app, gathered for the ASGI application."""
+"""WebSocket routes of the platform, gathered for the ASGI application."""
 
-from classroom.routing import websocket_urlpatterns as classroom_routes
-from games.routing import websocket_urlpatterns as games_routes
+from live.routing import websocket_urlpatterns
 
-websocket_urlpatterns = [*classroom_routes, *games_routes]
+__all__ = ["websocket_urlpatterns"]

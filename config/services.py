@@ -239,7 +239,9 @@ def wait_for_celery(env: dict[str, str], timeout: float, services: Sequence[Serv
     """Wait until a Celery worker answers a ping on the broker in env."""
     from celery import Celery
 
-    app = Celery(broker=env["REDIS_URL"])
+    # Not the current app: the apps queue their tasks on the current one (the project's,
+    # config.celery), which a probe of another broker must not replace.
+    app = Celery(broker=env["REDIS_URL"], set_as_current=False)
     try:
         wait_until(
             lambda: bool(app.control.ping(timeout=0.5)), timeout, "a Celery worker", services

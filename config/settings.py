@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "classroom",
     "games",
+    "live",
     "lessons",
     "debrief",
 ]
@@ -301,7 +302,7 @@ LIVE_BOT_KIND = os.environ.get("LIVE_BOT_KIND", "heuristic")
 # after kill -9) resumes every match; a worker also sweeps once when it starts.
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))
 CELERY_BEAT_SCHEDULE["live-play-sweeper"] = {
-    "task": "games.tasks.sweep",
+    "task": "live.tasks.sweep",
     "schedule": LIVE_SWEEP_SECONDS,
     "options": {"expires": LIVE_SWEEP_SECONDS * 2},
 }

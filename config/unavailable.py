@@ -1,8 +1,8 @@
 """A backing service that fails (Redis gone or stalled, the database locked or down, the
 Celery broker unreachable) is a message to the person, never a crash.
 
-``SERVICE_ERRORS`` names those failures for every handler that catches them; the
-middleware answers an HTTP request that met one with a 503 page (or JSON for a
+``classroom.services.SERVICE_ERRORS`` names those failures for every handler that
+catches them; the middleware answers an HTTP request that met one with a 503 page (or JSON for a
 program) that says to try again, and logs one line, without a traceback: the cause is
 the service, not the code.
 """
@@ -11,24 +11,16 @@ from __future__ import annotations
 
 import logging
 
-from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from kombu.exceptions import OperationalError as BrokerError
-from redis.exceptions import RedisError
+
+from classroom.services import SERVICE_ERRORS, describe
 
 logger = logging.getLogger("config.unavailable")
 
-SERVICE_ERRORS: tuple[type[BaseException], ...] = (RedisError, DatabaseError, BrokerError)
-
 # Seconds a client is asked to wait before trying again.
 RETRY_AFTER_SECONDS = 5
-
-
-def describe(error: BaseException) -> str:
-    """Return one log line's worth about a service failure."""
-    return f"{error.__class__.__module__}.{error.__class__.__name__}: {error}"
 
 
 class ServiceUnavailableMiddleware:

@@ -11,7 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("", include("games.urls")),
+    path("", include("live.urls")),
     path("lessons/", include("lessons.urls")),
     path("", include("debrief.urls")),
     path("", include("classroom.urls")),

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import shutil
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from config.celery import app
 from debrief import data, render
 from debrief.models import DebriefExport
 
@@ -32,7 +32,7 @@ def do_request_export(session, teacher) -> DebriefExport:
         requested_by=teacher,
         steps_total=session.tables.count() + FIXED_STEPS,
     )
-    transaction.on_commit(lambda: app.send_task(TASK, args=[export.pk]))
+    transaction.on_commit(lambda: current_app.send_task(TASK, args=[export.pk]))
     return export
 
 

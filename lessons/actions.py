@@ -52,6 +52,11 @@ def do_set_lesson_mode(session, mode: str) -> SessionLessonMode:
     return setting
 
 
+def on_session_created(sender, session, choices: dict, **kwargs) -> None:
+    """Receive classroom.signals.session_created: keep the lesson mode chosen at launch."""
+    do_set_lesson_mode(session, choices.get("lesson_mode") or Mode.SHOW)
+
+
 def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -> LessonMoment:
     """Record that ``lesson`` was shown at a table for ``event`` (an event dict or its type)."""
     details = event if isinstance(event, dict) else {"type": event}

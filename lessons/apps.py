@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
+from classroom.signals import session_created
 from games.signals import action_stored
 
 
@@ -25,7 +26,16 @@ class LessonsConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(refresh_content, sender=self, dispatch_uid="lessons.refresh_content")
-        # Django's idiom: a module that imports models is imported once the apps are ready.
+        # Django's idiom: modules that import models are imported once the apps are ready.
+        from classroom.forms import register_session_field
+        from lessons.actions import on_session_created
+        from lessons.forms import lesson_mode_field
         from lessons.moments import on_action_stored
+        from lessons.results import dashboard_section
+        from live.dashboard import register_section
 
         action_stored.connect(on_action_stored, dispatch_uid="lessons.on_action_stored")
+        # The lessons' parts of the classroom's launch form and of the live dashboard.
+        register_session_field("lesson_mode", lesson_mode_field)
+        session_created.connect(on_session_created, dispatch_uid="lessons.on_session_created")
+        register_section(dashboard_section)

@@ -99,7 +99,7 @@ def render() -> str:
         "",
         "## How the lessons app follows live play",
         "",
-        "- `games.live.act` applies an action, then (after the commit) sends",
+        "- `live.write.act` applies an action, then (after the commit) sends",
         "  `games.signals.action_stored`; the lessons app's receiver",
         "  (`lessons.moments.lesson_moments`, connected in `LessonsConfig.ready`) looks up",
         "  each event's lesson with `lessons.links.lesson_for_event(game, event)`",

@@ -1,7 +1,25 @@
-"""The form in which a teacher rewords a lesson for their own classes."""
+"""The form in which a teacher rewords a lesson for their own classes, and the lesson
+mode field of the session form."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from lessons.models import SessionLessonMode
+
+
+def lesson_mode_field() -> forms.Field:
+    """Return the session form's field for how lesson cards show during play
+    (registered with classroom.forms.register_session_field)."""
+    return forms.ChoiceField(
+        label=_("GDPR lesson cards during play"),
+        required=False,
+        initial="show",
+        choices=SessionLessonMode.Mode.choices,
+        help_text=_(
+            "A special card opens a short lesson for the players involved and the "
+            "projector. You can change this later on the live dashboard."
+        ),
+    )
 
 
 class OverrideForm(forms.Form):

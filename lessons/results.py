@@ -3,6 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass
 
+from lessons.actions import Mode, lesson_mode
 from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
 from lessons.texts import lesson_content, question_text, session_teacher
 
@@ -106,3 +107,16 @@ def moments_by_table(session) -> list[TableMoments]:
         )
         for table in tables
     ]
+
+
+def dashboard_section(session) -> dict:
+    """Return the lesson cards' mode and the students' quiz progress for the teacher's
+    live dashboard (registered with live.dashboard.register_section)."""
+    progress = student_progress(session)
+    return {
+        "lesson_mode": lesson_mode(session),
+        "lesson_modes": Mode.choices,
+        "quiz_progress": [student for student in progress if student.total],
+        "quiz_finished": sum(1 for student in progress if student.finished),
+        "quiz_students": len(progress),
+    }

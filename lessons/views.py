@@ -27,6 +27,7 @@ from lessons.forms import OverrideForm
 from lessons.labels import game_name, link_label
 from lessons.models import Lesson, LessonOverride, Quiz, QuizAnswer, QuizQuestion
 from lessons.texts import lesson_content, question_text, supported_language
+from live.write import dismiss_lesson
 
 
 def viewer_participant(request):
@@ -181,10 +182,8 @@ def session_mode(request, pk):
     session = _teacher_session_or_404(request, pk)
     dismiss = request.POST.get("dismiss", "")
     if dismiss.isdigit():
-        from games import live
-
         table = get_object_or_404(session.tables, pk=int(dismiss))
-        live.dismiss_lesson(table.match_id, None, None, everyone=True)
+        dismiss_lesson(table.match_id, None, None, everyone=True)
         messages.success(request, _("The table goes on."))
     else:
         try:
@@ -205,11 +204,9 @@ def session_mode(request, pk):
 
 def _end_lesson_pauses(session) -> None:
     """Let every table of the session go on: its lessons no longer pause play."""
-    from games import live
-
     for match_id in session.tables.values_list("match_id", flat=True):
         if match_id is not None:
-            live.dismiss_lesson(match_id, None, None, everyone=True)
+            dismiss_lesson(match_id, None, None, everyone=True)
 
 
 def _question_context(question: QuizQuestion, language: str) -> dict:

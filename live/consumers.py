@@ -4,7 +4,7 @@
 ``ws/table/<id>/watch/`` the teacher's projector (the public view). Each socket joins
 the session's group (start, end, removal) and its table's group; when notified of a
 new version it builds its own seat's message from the stored snapshot, so no seat is
-ever sent another seat's view. Writes go through ``games.live.act``. The consumer
+ever sent another seat's view. Writes go through ``live.write.act``. The consumer
 knows no game's rules: docs/protocol.md is the contract.
 """
 
@@ -24,15 +24,15 @@ from classroom import identity
 from classroom.actions import do_seat_connected, do_seat_seen, do_touch_participant
 from classroom.broadcast import session_group, table_group
 from classroom.codes import normalize_code
-from classroom.consumers import scope_language
 from classroom.models import HEARTBEAT_SECONDS, ClassSession, Participant, Seat, Table
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
-from classroom.sockets import PlatformConsumer
-from config.unavailable import SERVICE_ERRORS, describe
-from games import live
+from classroom.services import SERVICE_ERRORS, describe
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
+from live import messages, write
+from live.session_sockets import scope_language
+from live.sockets import PlatformConsumer
 
 logger = logging.getLogger(__name__)
 
@@ -178,16 +178,16 @@ class TableConsumer(PlatformConsumer):
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     def build_full(self) -> tuple[dict, dict]:
-        snap = live.load_table(self.table_id)
+        snap = messages.load_table(self.table_id)
         self.bot_playing = self.seat is not None and snap.bot_plays(self.seat)
-        state = live.state_message(snap, self.seat, self.language)
-        hello = live.hello_message(snap, self.seat, self.language)
+        state = messages.state_message(snap, self.seat, self.language)
+        hello = messages.hello_message(snap, self.seat, self.language)
         hello.setdefault("version", state["version"])
         return hello, state
 
     def build_state(self, since: int | None = None) -> dict:
-        snap = live.load_table(self.table_id)
-        return live.state_message(snap, self.seat, self.language, since)
+        snap = messages.load_table(self.table_id)
+        return messages.state_message(snap, self.seat, self.language, since)
 
     async def send_full(self) -> None:
         """Send ``hello`` then ``state``."""
@@ -227,7 +227,7 @@ class TableConsumer(PlatformConsumer):
         except (TypeError, KeyError):
             kind, message = None, {}
         if kind == "ping":
-            await self.send_json({"type": "pong", "server_time": live.iso(timezone.now())})
+            await self.send_json({"type": "pong", "server_time": messages.iso(timezone.now())})
         elif kind == "resync":
             await self.find_table()
         elif kind == "act":
@@ -263,7 +263,7 @@ class TableConsumer(PlatformConsumer):
         try:
             error = await database_sync_to_async(self.apply)(version, action)
         except SERVICE_ERRORS as failure:
-            # Raised before the move was stored (live.act keeps what follows the commit
+            # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.
             logger.warning("act at table %s not stored: %s", self.table_id, describe(failure))
             error = self.error(
@@ -288,7 +288,7 @@ class TableConsumer(PlatformConsumer):
         if seat.bot_kind:
             return self.error("bot_playing", gettext_noop("A bot plays this seat now."), current)
         try:
-            live.act(table.match_id, self.seat, action, version)
+            write.act(table.match_id, self.seat, action, version)
         except StaleVersion as stale:
             return self.error(
                 "stale_version",
@@ -321,7 +321,7 @@ class TableConsumer(PlatformConsumer):
 
     def dismiss_now(self, moment: int | None, everyone: bool) -> None:
         match_id = Table.objects.values_list("match_id", flat=True).get(pk=self.table_id)
-        live.dismiss_lesson(match_id, moment, self.seat, everyone=everyone)
+        write.dismiss_lesson(match_id, moment, self.seat, everyone=everyone)
 
     def error(self, code: str, template: str, version: int, params: dict | None = None) -> dict:
         return {
@@ -379,7 +379,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_state(force=True)
 
     def build_players(self) -> list[dict]:
-        return live.players(live.load_table(self.table_id))
+        return messages.players(messages.load_table(self.table_id))
 
     async def lobby_changed(self, event):
         """Session-wide news: the start, the end, a removal."""

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils import translation
 
 from classroom.models import ClassSession, SeatMove
 from games.describe import card_namer, event_line, translate
 from games.registry import get_game
+from live.messages import load_table
 
 NEWS_PER_TABLE = 6
+
+# What apps above live play add to the dashboard's context (the lessons app: the lesson
+# cards' mode and the students' quiz progress), registered from their
+# AppConfig.ready(), so that live play imports none of them.
+SECTIONS: list[Callable[[ClassSession], dict]] = []
+
+
+def register_section(section: Callable[[ClassSession], dict]) -> None:
+    """Add ``section(session) -> context`` to every render of the dashboard."""
+    if section not in SECTIONS:
+        SECTIONS.append(section)
 
 
 def _score_text(game, score: dict) -> str:
@@ -46,30 +60,13 @@ def _lesson_pause(snap) -> dict | None:
     }
 
 
-def lessons_context(session: ClassSession) -> dict:
-    """Return the lesson cards' mode and the students' quiz progress for the dashboard."""
-    from lessons.actions import Mode, lesson_mode
-    from lessons.results import student_progress
-
-    progress = student_progress(session)
-    return {
-        "lesson_mode": lesson_mode(session),
-        "lesson_modes": Mode.choices,
-        "quiz_progress": [student for student in progress if student.total],
-        "quiz_finished": sum(1 for student in progress if student.finished),
-        "quiz_students": len(progress),
-    }
-
-
 def tables_context(session: ClassSession, language: str) -> dict:
     """Return the dashboard fragment's context: tables with seats, pending device moves,
-    lesson pauses and the quiz progress."""
-    from games import live
-
+    lesson pauses, and what the registered sections add (the quiz progress)."""
     tables = []
     with translation.override(language):
         for table in session.tables.order_by("number"):
-            snap = live.load_table(table.pk)
+            snap = load_table(table.pk)
             state = snap.state
             over = state.is_over()
             to_move = set() if over else set(state.to_move())
@@ -104,5 +101,6 @@ def tables_context(session: ClassSession, language: str) -> dict:
         participant__session=session, status=SeatMove.Status.PENDING
     ).select_related("participant")
     context = {"session": session, "tables": tables, "moves": list(moves)}
-    context.update(lessons_context(session))
+    for section in SECTIONS:
+        context.update(section(session))
     return context

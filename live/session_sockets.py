@@ -19,7 +19,8 @@ from classroom.actions import do_touch_participant
 from classroom.broadcast import dashboard_group, session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
-from classroom.sockets import PlatformConsumer
+from live.dashboard import tables_context
+from live.sockets import PlatformConsumer
 
 CLOSE_REFUSED = 4403
 # Dashboard changes closer together than this are rendered once.
@@ -124,8 +125,6 @@ class SessionConsumer(PlatformConsumer):
 
 def render_dashboard(session_id: int, language: str) -> str:
     """Render the live tables fragment of a session's dashboard."""
-    from classroom.dashboard import tables_context
-
     session = ClassSession.objects.select_related("school_class").get(pk=session_id)
     with translation.override(language):
         return render_to_string(

@@ -20,9 +20,9 @@ from collections.abc import Awaitable, Callable
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from config.unavailable import SERVICE_ERRORS, describe
+from classroom.services import SERVICE_ERRORS, describe
 
-logger = logging.getLogger("classroom.sockets")
+logger = logging.getLogger(__name__)
 
 # The close code asking a client to come back later (RFC 6455 "Try Again Later"): the
 # server could not serve the socket for a moment; the client reconnects with backoff.

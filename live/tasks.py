@@ -8,40 +8,41 @@ never acts on a new match that got the same id. The sweeper (Celery beat every f
 seconds, and once when a worker starts) fires the timers that are due on the live
 clock (games.clock), re-schedules the bots that should act and lets go of expired
 lesson holds, so a restart, even after kill -9 of every process, resumes every match.
-The work itself is in ``games.live``.
+The work itself is in ``live.background``.
 """
 
 from celery import shared_task
 from celery.signals import worker_ready
 
-from games import live
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
+from live import background
+from live.scheduling import send_task
 
 
-@shared_task(name="games.tasks.bot_move", ignore_result=True)
+@shared_task(name="live.tasks.bot_move", ignore_result=True)
 def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
     """Play a bot seat's move if the match (of ``seed``) is still at ``version``."""
     try:
-        return live.play_bot(match_id, seat, version, seed)
+        return background.play_bot(match_id, seat, version, seed)
     except (StaleVersion, MatchPaused, Match.DoesNotExist):
         return False
 
 
-@shared_task(name="games.tasks.fire_timer", ignore_result=True)
+@shared_task(name="live.tasks.fire_timer", ignore_result=True)
 def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
-    return live.fire_timer(match_id, timer_id, seed)
+    return background.fire_timer(match_id, timer_id, seed)
 
 
-@shared_task(name="games.tasks.sweep", ignore_result=True)
+@shared_task(name="live.tasks.sweep", ignore_result=True)
 def sweep() -> dict:
     """Let go of expired lesson holds, fire every due timer, re-schedule bots where a bot
     should act and zero stale socket counts; return counts."""
-    return live.sweep()
+    return background.sweep()
 
 
 @worker_ready.connect
 def sweep_on_start(sender=None, **kwargs):
     """Resume every match as soon as a worker is up (after a restart)."""
-    live.send_task("games.tasks.sweep", ())
+    send_task("live.tasks.sweep", ())

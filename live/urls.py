@@ -1,12 +1,13 @@
-"""Routes of live play: the student's table and the projector view."""
+"""Routes of live play: the student's table, the projector view and the live dashboard."""
 
 from django.urls import path
 
-from games import views
+from live import views
 
-app_name = "games"
+app_name = "live"
 
 urlpatterns = [
     path("play/<str:code>/", views.play, name="play"),
     path("teacher/tables/<int:pk>/projector/", views.projector, name="projector"),
+    path("teacher/sessions/<int:pk>/live/", views.session_live, name="session_live"),
 ]

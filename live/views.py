@@ -1,4 +1,5 @@
-"""The pages of live play: a student's table, and a table on the projector.
+"""The pages of live play: a student's table, a table on the projector, and the
+teacher's live dashboard.
 
 Both render templates of the browser game client (templates/games/play.html and
 projector.html) with what the client needs to open its socket: ``ws_path``,
@@ -9,12 +10,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 
 from classroom import identity
 from classroom.actions import do_touch_participant
 from classroom.catalogue import game_name
 from classroom.models import Seat, Table
-from classroom.views.common import student_in_session
+from classroom.views.common import get_session_or_404, student_in_session
+from live.dashboard import tables_context
 
 
 def game_stylesheet(slug: str) -> str | None:
@@ -78,3 +81,12 @@ def projector(request, pk):
             "game_stylesheet": game_stylesheet(session.game),
         },
     )
+
+
+@login_required
+def session_live(request, pk):
+    """Show every table live: seats, presence, turns, scores, news; and the controls."""
+    session = get_session_or_404(request, pk)
+    context = tables_context(session, translation.get_language())
+    context["game_name"] = game_name(session.game)
+    return render(request, "classroom/session_live.html", context)

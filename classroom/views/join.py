@@ -109,7 +109,7 @@ def seat_move(request, pk):
     request.LANGUAGE_CODE = session.language
     if move.status in {SeatMove.Status.APPROVED, SeatMove.Status.DONE}:
         participant = actions.do_complete_seat_move(move)
-        target = reverse("games:play", args=[session.join_code])
+        target = reverse("live:play", args=[session.join_code])
         response = HttpResponseClientRedirect(target) if request.htmx else redirect(target)
         return _seated(response, participant, move.device_id, request)
     return render(request, "classroom/seat_move.html", {"move": move, "session": session})
@@ -175,7 +175,7 @@ def join_api(request):
             "session": session.join_code,
             "language": session.language,
             "token": identity.seat_token(participant),
-            "play_url": reverse("games:play", args=[session.join_code]),
+            "play_url": reverse("live:play", args=[session.join_code]),
             "ws": f"/ws/play/{session.join_code}/",
         },
         status=201,
@@ -248,7 +248,7 @@ def lobby(request, code):
     actions.do_touch_participant(participant)
     seated = Seat.objects.filter(participant=participant, table__session=session).exists()
     if seated and session.is_open:  # the game started: to the table
-        target = reverse("games:play", args=[session.join_code])
+        target = reverse("live:play", args=[session.join_code])
         return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
     return render(
         request,

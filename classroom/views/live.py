@@ -1,26 +1,17 @@
-"""The teacher's live dashboard of a running session, and its table and seat controls."""
+"""The teacher's controls of a running session's tables, seats and device moves.
+
+The live dashboard that shows them is live play's page (live.views.session_live).
+"""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from classroom import actions
-from classroom.catalogue import game_name
-from classroom.dashboard import tables_context
 from classroom.models import Seat, SeatMove, Table
 from classroom.views.common import get_session_or_404
-
-
-@login_required
-def session_live(request, pk):
-    """Show every table live: seats, presence, turns, scores, news; and the controls."""
-    session = get_session_or_404(request, pk)
-    context = tables_context(session, translation.get_language())
-    context["game_name"] = game_name(session.game)
-    return render(request, "classroom/session_live.html", context)
 
 
 def _posted(request, session, field, queryset):
@@ -44,7 +35,7 @@ def _live_control(request, pk, field, queryset_of, *, apply, done_message):
                 messages.error(request, refusal.message)
             else:
                 messages.success(request, done_message)
-    return redirect(reverse("classroom:session_live", args=[session.pk]))
+    return redirect(reverse("live:session_live", args=[session.pk]))
 
 
 def _tables(session):

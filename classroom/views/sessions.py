@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from classroom import actions
 from classroom.catalogue import game_name, variant_label
 from classroom.forms import SessionForm
+from classroom.models import ClassSession
 from classroom.qr import qr_svg
+from classroom.signals import session_created
 from classroom.views.common import get_class_or_404, get_session_or_404
-from lessons.actions import do_set_lesson_mode
 
 
 @login_required
@@ -25,7 +26,7 @@ def session_create(request, pk):
         try:
             with transaction.atomic():
                 session = actions.do_create_session(school_class, **form.cleaned_data)
-                do_set_lesson_mode(session, form.chosen_lesson_mode)
+                session_created.send(sender=ClassSession, session=session, choices=form.extra)
         except actions.ActionRefused as refusal:
             form.add_error(None, refusal.message)
         else:

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.test import Client
 
 from classroom import actions
-from classroom.consumers import CLOSE_ENDED, CLOSE_REFUSED, CLOSE_REMOVED
 from config.asgi import application
+from live.session_sockets import CLOSE_ENDED, CLOSE_REFUSED, CLOSE_REMOVED
 from tests.classroom.channels_testing import WebsocketCommunicator, in_own_event_loop
 from tests.classroom.conftest import join_client
 

@@ -36,22 +36,6 @@ def test_form_says_no_game_is_available(client_a, school_class, no_game):
     assert not ClassSession.objects.exists()
 
 
-def test_form_works_when_the_registry_module_is_missing(monkeypatch, client_a, school_class):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_registry(name, *args, **kwargs):
-        if name == "games.registry":
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_registry)
-    assert catalogue.available_games() == []
-    response = client_a.get(create_url(school_class))
-    assert "No game is available yet" in response.content.decode()
-
-
 def test_catalogue_reads_the_real_registry():
     registry = pytest.importorskip("games.registry")
     assert [g.slug for g in catalogue.available_games()] == [g.slug for g in registry.all_games()]

@@ -11,7 +11,7 @@ from classroom import retention
 from debrief.models import DebriefExport
 
 ROOT = Path(__file__).resolve().parents[2]
-BELOW = ("classroom", "games", "lessons")
+BELOW = ("classroom", "games", "live", "lessons")
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -14,7 +14,7 @@ import pytest
 from games.registry import all_games
 
 ROOT = Path(__file__).resolve().parents[2]
-PLATFORM = ("classroom", "config", "games", "lessons", "debrief", "templates", "static")
+PLATFORM = ("classroom", "config", "games", "live", "lessons", "debrief", "templates", "static")
 SUFFIXES = {".py", ".html", ".js", ".css", ".txt"}
 REGISTRIES = {ROOT / "games" / "registry.py", ROOT / "static" / "js" / "play" / "main.js"}
 

@@ -8,10 +8,10 @@ from django.urls import reverse
 
 from classroom import actions
 from classroom.identity import new_device_id
-from games import live
 from games.models import Match
 from lessons.actions import do_answer, draw_quiz, lesson_mode
 from lessons.models import LessonMoment
+from live import messages, scheduling, write
 from tests.lessons.conftest import PASSWORD
 from tests.live.test_lessons_live import sanction_table
 
@@ -54,11 +54,11 @@ def test_the_dashboard_sets_the_mode_and_ends_a_lesson_pause(teacher_a):
     school_class = actions.do_create_class(teacher_a, "3C")
     session, table, card, _people = sanction_table(school_class, "pause")
     client = logged_in(teacher_a)
-    dashboard = reverse("classroom:session_live", args=[session.pk])
+    dashboard = reverse("live:session_live", args=[session.pk])
     page = client.get(dashboard).content.decode()
     assert "GDPR lessons" in page and 'value="pause" selected' in page
 
-    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
     assert LessonMoment.objects.filter(session=session, lesson__slug="sanctions").count() == 2
     page = client.get(dashboard).content.decode()
@@ -67,7 +67,7 @@ def test_the_dashboard_sets_the_mode_and_ends_a_lesson_pause(teacher_a):
     mode_url = reverse("lessons:session_mode", args=[session.pk])
     response = client.post(mode_url, {"dismiss": table.pk, "next": dashboard})
     assert response.status_code == 302 and response["Location"] == dashboard
-    assert live.lesson_pause(table.match_id) is None
+    assert messages.lesson_pause(table.match_id) is None
     assert Match.objects.get(pk=table.match_id).status == Match.Status.RUNNING
     assert "Lesson pause" not in client.get(dashboard).content.decode()
 
@@ -78,17 +78,17 @@ def test_the_dashboard_sets_the_mode_and_ends_a_lesson_pause(teacher_a):
 
 @pytest.mark.django_db(transaction=True)
 def test_leaving_the_pause_mode_ends_the_lesson_pauses_but_not_the_teachers(teacher_a, monkeypatch):
-    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     school_class = actions.do_create_class(teacher_a, "3D")
     session, table, card, _people = sanction_table(school_class, "pause")
-    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     actions.do_set_table_paused(table, True)
     match = Match.objects.get(pk=table.match_id)
     assert sorted(match.holds.values_list("kind", flat=True)) == ["lesson", "table"]
 
     mode_url = reverse("lessons:session_mode", args=[session.pk])
     assert logged_in(teacher_a).post(mode_url, {"mode": "show"}).status_code == 302
-    assert live.lesson_pause(table.match_id) is None
+    assert messages.lesson_pause(table.match_id) is None
     assert list(match.holds.values_list("kind", flat=True)) == ["table"]
     assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
     actions.do_set_table_paused(table, False)
@@ -112,7 +112,7 @@ def test_the_dashboard_shows_who_finished_the_quiz(teacher_a):
     quiz = draw_quiz(session, ana, 1)
     for question in quiz.questions():
         do_answer(quiz, question, question.answer)
-    page = logged_in(teacher_a).get(reverse("classroom:session_live", args=[session.pk]))
+    page = logged_in(teacher_a).get(reverse("live:session_live", args=[session.pk]))
     html = page.content.decode()
     assert "Quiz: 1 of 2 students finished." in html
     assert reverse("lessons:session_results", args=[session.pk]) in html

@@ -7,9 +7,9 @@ import pytest
 
 from classroom import actions
 from classroom.models import Table
-from games import live
 from games.matches import load_state
 from games.models import Match, MatchAction, MatchTimer
+from live import background, messages, scheduling, write
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import drive_to_call_window
 
@@ -30,7 +30,7 @@ def test_one_student_and_two_bots_play_on(school_class, celery_worker):
             break
         state = load_state(match)
         if human in state.to_move():
-            live.act(match.pk, human, rng.choice(state.legal_actions(human)), match.version)
+            write.act(match.pk, human, rng.choice(state.legal_actions(human)), match.version)
         time.sleep(0.02)
     match = Match.objects.get(pk=table.match_id)
     bot_moves = MatchAction.objects.filter(match=match).exclude(seat=human).exclude(seat=None)
@@ -56,16 +56,16 @@ def test_an_expired_call_window_is_fired_by_the_server(
     assert 59.5 < (timer.due_at - match.updated_at).total_seconds() <= 60.5
 
     # only the window's player is told of its deadline
-    snap = live.load_table(Table.objects.get(match=match).pk)
-    mine = live.state_message(snap, owner, "en")["deadline"]
+    snap = messages.load_table(Table.objects.get(match=match).pk)
+    mine = messages.state_message(snap, owner, "en")["deadline"]
     assert mine["timer"] == timer.timer_id and mine["kind"] in {"call_data", "call_databreach"}
     assert mine["seat"] == owner and mine["at"].endswith("Z") and mine["seconds"] == 60
     for other in (1 - owner, None):
-        theirs = live.state_message(snap, other, "en")["deadline"]
+        theirs = messages.state_message(snap, other, "en")["deadline"]
         assert theirs is None or theirs["timer"] != timer.timer_id
 
     version = match.version
-    live.schedule(match)  # what every change does: the timer's task, with its countdown
+    scheduling.schedule(match)  # what every change does: the timer's task, with its countdown
     assert not MatchAction.objects.filter(match=match, version=version + 1).exists()
     clock.advance(60)
     expired = None
@@ -81,10 +81,10 @@ def test_an_expired_call_window_is_fired_by_the_server(
 
 def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings, clock, monkeypatch):
     """After a crash no task may remain: the sweeper fires what is due; firing twice is harmless."""
-    from games.live import fire_timer, sweep
+    from live.background import fire_timer, sweep
 
     # In-process only: the clock moves for the worker too, which must not fire it first.
-    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     session = open_session(school_class, table_size=2, options={"call_seconds": 20})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
@@ -107,7 +107,9 @@ def test_a_timer_task_that_runs_early_queues_itself_again_for_the_due_time(
 ):
     """Celery may start an eta task a little early: the expiry must not then be lost."""
     queued = []
-    monkeypatch.setattr(live, "send_task", lambda name, args, **kw: queued.append((name, args, kw)))
+    monkeypatch.setattr(
+        scheduling, "send_task", lambda name, args, **kw: queued.append((name, args, kw))
+    )
     session = open_session(school_class, table_size=2, options={"call_seconds": 5})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
@@ -117,14 +119,14 @@ def test_a_timer_task_that_runs_early_queues_itself_again_for_the_due_time(
     timer = MatchTimer.objects.get(match=match)
     queued.clear()
 
-    assert live.fire_timer(match.pk, timer.timer_id, match.seed) is False
+    assert background.fire_timer(match.pk, timer.timer_id, match.seed) is False
 
     ((name, args, options),) = queued
-    assert (name, args) == ("games.tasks.fire_timer", (match.pk, timer.timer_id, match.seed))
+    assert (name, args) == ("live.tasks.fire_timer", (match.pk, timer.timer_id, match.seed))
     # The broker counts on the system clock: the task waits what the live clock has left.
     assert 0 < options["countdown"] <= 5
     assert Match.objects.get(pk=match.pk).version == match.version  # nothing fired early
-    assert live.fire_timer(match.pk, timer.timer_id, match.seed + 1) is False  # another match
+    assert background.fire_timer(match.pk, timer.timer_id, match.seed + 1) is False  # another match
     assert len(queued) == 1
 
 
@@ -141,42 +143,42 @@ def test_a_seat_handed_to_a_bot_is_played_by_the_worker(school_class, celery_wor
             break
         time.sleep(0.1)
     assert MatchAction.objects.filter(match=match, seat=mover).exists()
-    assert live.bot_seats(match) == {mover: "heuristic"}
+    assert scheduling.bot_seats(match) == {mover: "heuristic"}
     seat = actions.do_hand_seat_to_bot(table.seats.get(number=mover), False)
     assert seat.participant_id is not None and seat.bot_kind == ""
-    assert live.bot_seats(match) == {}  # back to the student: no bot plays it any more
+    assert scheduling.bot_seats(match) == {}  # back to the student: no bot plays it any more
 
 
 def test_a_bot_move_is_queued_after_the_human_paced_delay(school_class, settings, monkeypatch):
     """Bots play in a Celery task queued BOT_DELAY_SECONDS later, never in the socket's loop."""
     settings.BOT_DELAY_SECONDS = 2.5
     queued = []
-    monkeypatch.setattr(live, "send_task", lambda name, args, **kw: queued.append((name, kw)))
+    monkeypatch.setattr(scheduling, "send_task", lambda name, args, **kw: queued.append((name, kw)))
     session = open_session(school_class, table_size=2, bots=True)
     seat_students(session, "Ana")
     actions.do_start_session(session)
     match = Match.objects.get(table__session=session)
-    bot = next(number for number, kind in live.bot_seats(match).items() if kind)
+    bot = next(number for number, kind in scheduling.bot_seats(match).items() if kind)
     human = 1 - bot
     # The deal is random: the human may first have a turn, or a DATA! call to make.
     for _ in range(10):
         if human not in load_state(match).to_move():
             break
-        live.act(match.pk, human, load_state(match).legal_actions(human)[0], match.version)
+        write.act(match.pk, human, load_state(match).legal_actions(human)[0], match.version)
         match.refresh_from_db()
     assert load_state(match).to_move() == [bot]
     # the start or the human's move queued the bot's move, 2.5 s later
-    assert [entry for entry in queued if entry[0] == "games.tasks.bot_move"] == [
-        ("games.tasks.bot_move", {"countdown": 2.5})
+    assert [entry for entry in queued if entry[0] == "live.tasks.bot_move"] == [
+        ("live.tasks.bot_move", {"countdown": 2.5})
     ]
-    assert live.schedule_bots(match) == 0  # one pending move per seat and version
-    assert live.schedule_bots(match, again=True) == 1
-    assert queued[-1] == ("games.tasks.bot_move", {"countdown": 2.5})
+    assert scheduling.schedule_bots(match) == 0  # one pending move per seat and version
+    assert scheduling.schedule_bots(match, again=True) == 1
+    assert queued[-1] == ("live.tasks.bot_move", {"countdown": 2.5})
 
 
 def test_a_pause_stops_the_clock_of_every_timer(school_class, monkeypatch, clock, settings):
     # In-process only: no task reaches a worker left running by another test.
-    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     session = open_session(school_class, table_size=2, options={"call_seconds": 15})
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
@@ -187,18 +189,18 @@ def test_a_pause_stops_the_clock_of_every_timer(school_class, monkeypatch, clock
     actions.do_pause_session(session)
     # overdue while paused: neither its task nor the sweeper may fire it
     clock.advance(600)
-    assert live.fire_timer(match.pk, timer.timer_id) is False
-    assert live.sweep()["fired"] == 0
+    assert background.fire_timer(match.pk, timer.timer_id) is False
+    assert background.sweep()["fired"] == 0
     actions.do_resume_session(session)
     after = MatchTimer.objects.get(pk=timer.pk).due_at
     moved = (after - timer.due_at).total_seconds()
     assert 600 <= moved < 601  # moved later by the pause, no more
-    assert live.fire_timer(match.pk, timer.timer_id) is False  # 15 s left, as when paused
+    assert background.fire_timer(match.pk, timer.timer_id) is False  # 15 s left, as when paused
     match.refresh_from_db()
     assert match.version == version  # nothing fired during the pause
     assert match.status == Match.Status.RUNNING and match.paused_at is None
     clock.advance(15)
-    assert live.sweep()["fired"] == 1
+    assert background.sweep()["fired"] == 1
 
 
 def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(school_class, clock):
@@ -222,23 +224,23 @@ def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(schoo
     options = state.options
 
     def deadlines():
-        snap = live.load_table(table.pk)
-        return {seat: live.state_message(snap, seat, "en")["deadline"] for seat in (0, 1, None)}
+        snap = messages.load_table(table.pk)
+        return {seat: messages.state_message(snap, seat, "en")["deadline"] for seat in (0, 1, None)}
 
     def expire(timer_id):
         timer = MatchTimer.objects.get(match=match, timer_id=timer_id)
         clock.advance(timer.seconds - 1)
-        assert live.fire_timer(match.pk, timer_id) is False  # a second early
+        assert background.fire_timer(match.pk, timer_id) is False  # a second early
         clock.advance(1)
-        assert live.fire_timer(match.pk, timer_id) is True
-        assert live.fire_timer(match.pk, timer_id) is False  # once only
+        assert background.fire_timer(match.pk, timer_id) is True
+        assert background.fire_timer(match.pk, timer_id) is False  # once only
         match.refresh_from_db()
         entry = MatchAction.objects.get(match=match, version=match.version)
         assert entry.seat is None and entry.action == {"type": "expire", "timer": timer_id}
         return entry
 
     # Seat 0 plays the Time card on seat 1: seat 1's counter window opens, for everyone to see.
-    live.act(match.pk, 0, {"type": "attack", "card": card, "target": 1}, match.version)
+    write.act(match.pk, 0, {"type": "attack", "card": card, "target": 1}, match.version)
     match.refresh_from_db()
     counter = MatchTimer.objects.get(match=match)
     assert counter.seconds == options["counter_seconds"]

@@ -9,10 +9,10 @@ from channels.testing import WebsocketCommunicator
 from classroom import actions
 from classroom.models import Seat, Table
 from config.asgi import application
-from games.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, CLOSE_UNKNOWN, message_in
 from games.engine import IllegalAction
 from games.matches import load_state
 from games.models import Match
+from live.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, CLOSE_UNKNOWN, message_in
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import (

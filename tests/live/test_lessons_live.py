@@ -19,6 +19,7 @@ from games.models import Match, MatchTimer
 from lessons.actions import do_set_lesson_mode
 from lessons.models import LessonMoment
 from lessons.moments import lesson_moments
+from live import background, messages, scheduling, write
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.games.arrange import Picker, arrange
 from tests.live.conftest import open_session, seat_students
@@ -254,39 +255,36 @@ def test_a_frequent_lesson_shows_once_per_table_and_rare_ones_every_time(school_
 
 
 def test_a_teacher_resume_does_not_end_a_lesson_pause(school_class):
-    from games import live
     from games.matches import MatchPaused
 
     _session, table, card, _people = sanction_table(school_class, "pause")
-    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     actions.do_set_table_paused(table, True)
     actions.do_set_table_paused(Table.objects.get(pk=table.pk), False)
     with pytest.raises(MatchPaused):  # the lesson still holds the table, bots included
-        live.act(table.match_id, 1, {"type": "accept"}, 1)
-    snap = live.load_table(table.pk)
-    assert snap.paused and live.state_message(snap, 1, "en")["legal_actions"] == []
+        write.act(table.match_id, 1, {"type": "accept"}, 1)
+    snap = messages.load_table(table.pk)
+    assert snap.paused and messages.state_message(snap, 1, "en")["legal_actions"] == []
     # the teacher pauses the table, the players dismiss: the table stays paused
     actions.do_set_table_paused(Table.objects.get(pk=table.pk), True)
-    moment = live.lesson_pause(table.match_id)["moments"][0]["moment"]
-    live.dismiss_lesson(table.match_id, moment, 0)
-    assert live.dismiss_lesson(table.match_id, moment, 0) is None  # already dismissed
-    assert live.dismiss_lesson(table.match_id, moment, 1)["over"] is True
+    moment = messages.lesson_pause(table.match_id)["moments"][0]["moment"]
+    write.dismiss_lesson(table.match_id, moment, 0)
+    assert write.dismiss_lesson(table.match_id, moment, 0) is None  # already dismissed
+    assert write.dismiss_lesson(table.match_id, moment, 1)["over"] is True
     assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
     actions.do_set_table_paused(Table.objects.get(pk=table.pk), False)
-    live.act(table.match_id, 1, {"type": "accept"}, 1)
+    write.act(table.match_id, 1, {"type": "accept"}, 1)
     assert Match.objects.get(pk=table.match_id).version == 2
 
 
 def test_timers_do_not_run_out_during_a_lesson_pause(school_class, clock):
-    from games import live
-
     _session, table, card, _people = sanction_table(school_class, "pause")
-    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     (timer,) = MatchTimer.objects.filter(match_id=table.match_id)  # the counter window
     clock.advance(timer.seconds + 30)  # the card is read slowly: the window would be over
-    assert live.fire_timer(table.match_id, timer.timer_id) is False
-    assert live.sweep()["fired"] == 0
-    live.dismiss_lesson(table.match_id, None, None, everyone=True)
+    assert background.fire_timer(table.match_id, timer.timer_id) is False
+    assert background.sweep()["fired"] == 0
+    write.dismiss_lesson(table.match_id, None, None, everyone=True)
     moved = MatchTimer.objects.get(pk=timer.pk).due_at - timer.due_at
     assert timer.seconds + 30 <= moved.total_seconds() < timer.seconds + 31
     assert Match.objects.get(pk=table.match_id).status == Match.Status.RUNNING
@@ -296,27 +294,26 @@ def test_timers_do_not_run_out_during_a_lesson_pause(school_class, clock):
 def test_a_lesson_pause_lives_in_the_database_and_survives_a_redis_flush(school_class):
     from django.core.cache import cache
 
-    from games import live
     from games.matches import LESSON_PAUSE, MatchPaused
 
     _session, table, card, _people = sanction_table(school_class, "pause")
-    live.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
-    pause = live.lesson_pause(table.match_id)
+    write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    pause = messages.lesson_pause(table.match_id)
     # Every key of the Django cache is gone, as after a Redis restart without its file.
     client = cache._cache.get_client(write=True)
     for key in client.scan_iter(match=f"{cache.key_prefix}:*"):
         client.delete(key)
 
-    assert live.lesson_pause(table.match_id) == pause
+    assert messages.lesson_pause(table.match_id) == pause
     (moment,) = pause["moments"]
     assert moment["event"] == "attack" and moment["seats"] == [0, 1]
     assert moment["waiting"] == [0, 1] and moment["lesson"]["slug"] == "sanctions"
     with pytest.raises(MatchPaused) as refused:
-        live.act(table.match_id, 1, {"type": "accept"}, 1)
+        write.act(table.match_id, 1, {"type": "accept"}, 1)
     assert refused.value.reason == LESSON_PAUSE
-    snap = live.load_table(table.pk)
+    snap = messages.load_table(table.pk)
     assert snap.paused and snap.lesson_pause == pause
-    message = live.state_message(snap, 1, "en")
+    message = messages.state_message(snap, 1, "en")
     assert message["paused"] is True and message["legal_actions"] == []
     assert message["lesson_pause"] == {"waiting": [0, 1], "moments": pause["moments"]}
 
@@ -327,22 +324,21 @@ async def test_a_lesson_pause_nobody_ends_is_released_by_the_sweeper_after_six_h
 ):
     """The lesson hold expires LESSON_HOLD_SECONDS after the card was shown: the sweeper
     lets the table go on and tells its sockets, as the teacher's "End the lesson pause"."""
-    from games import live
     from games.matches import LESSON_HOLD_SECONDS
 
     # In-process only: the worker shares the clock and must not sweep first.
-    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     session, table, card, people = await sync_to_async(sanction_table)(school_class, "pause")
     attack = {"type": "attack", "card": card, "target": 1}
-    await sync_to_async(live.act)(table.match_id, 0, attack, 0)
+    await sync_to_async(write.act)(table.match_id, 0, attack, 0)
     (timer,) = await sync_to_async(list)(MatchTimer.objects.filter(match_id=table.match_id))
     sockets, _states, projector = await open_table(session, table, people, teacher_client)
 
     clock.advance(LESSON_HOLD_SECONDS - 1)
-    assert (await sync_to_async(live.sweep)())["released"] == 0
-    assert await sync_to_async(live.lesson_pause)(table.match_id) is not None
+    assert (await sync_to_async(background.sweep)())["released"] == 0
+    assert await sync_to_async(messages.lesson_pause)(table.match_id) is not None
     clock.advance(1)
-    assert (await sync_to_async(live.sweep)())["released"] == 1
+    assert (await sync_to_async(background.sweep)())["released"] == 1
 
     dismissed = await next_of(sockets[1], "lesson_dismissed")
     assert dismissed["waiting"] == [] and dismissed["moment"] is None

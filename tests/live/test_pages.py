@@ -113,7 +113,7 @@ def test_projector_is_the_owners_only(school_class, teacher_client, django_user_
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     table = Table.objects.get(session=session)
-    url = reverse("games:projector", args=[table.pk])
+    url = reverse("live:projector", args=[table.pk])
     page = teacher_client.get(url)
     assert page.status_code == 200
     assert page.context["ws_path"] == f"/ws/table/{table.pk}/watch/"
@@ -129,10 +129,10 @@ def test_dashboard_shows_tables_and_its_controls_work(school_class, teacher_clie
     ana, _ben = seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)
     table = Table.objects.get(session=session)
-    page = teacher_client.get(reverse("classroom:session_live", args=[session.pk]))
+    page = teacher_client.get(reverse("live:session_live", args=[session.pk]))
     html = page.content.decode()
     assert page.status_code == 200
-    assert "Ana" in html and "Ben" in html and reverse("games:projector", args=[table.pk]) in html
+    assert "Ana" in html and "Ben" in html and reverse("live:projector", args=[table.pk]) in html
 
     url = reverse("classroom:table_pause", args=[session.pk])
     assert teacher_client.post(url, {"table": table.pk}).status_code == 302
@@ -176,7 +176,7 @@ def test_a_student_moves_to_another_device_once_the_teacher_approves(school_clas
     assert waiting.status_code == 200 and "Ana" in waiting.content.decode()
     assert Client().get(response["Location"]).status_code == 302  # another device: no
 
-    live = teacher_client.get(reverse("classroom:session_live", args=[session.pk]))
+    live = teacher_client.get(reverse("live:session_live", args=[session.pk]))
     assert f'value="{move.pk}"' in live.content.decode()
     teacher_client.post(reverse("classroom:move_approve", args=[session.pk]), {"move": move.pk})
     done = new_device.get(reverse("classroom:seat_move", args=[move.pk]))
@@ -202,8 +202,9 @@ def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, 
     """Each table: who is connected, whose turn, the scores, the latest notable events."""
     import re
 
-    from games import live
+    from games.describe import catalogue
     from games.matches import load_state, sync_timers
+    from live import write
     from tests.games.arrange import Picker
     from tests.games.test_data_tycoon_rules import attack_position
 
@@ -220,10 +221,10 @@ def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, 
     seat_of = {seat.participant_id: seat for seat in table.seats.all()}
     first, second = seat_of[ana.pk], seat_of[ben.pk]
     actions.do_seat_connected(first.pk, +1)  # Ana's socket is open, Ben's is not
-    live.act(match.pk, 0, {"type": "attack", "card": card, "target": 1}, 0)
+    write.act(match.pk, 0, {"type": "attack", "card": card, "target": 1}, 0)
     assert load_state(Match.objects.get(pk=match.pk)).to_move() == [1]  # seat 1 answers
 
-    html = teacher_client.get(reverse("classroom:session_live", args=[session.pk])).content
+    html = teacher_client.get(reverse("live:session_live", args=[session.pk])).content
     html = html.decode()
     rows = {int(pk): row for pk, row in re.findall(r'<tr data-seat="(\d+)">(.*?)</tr>', html, re.S)}
     assert "● yes" in rows[first.pk] and "○ no" in rows[second.pk]
@@ -231,7 +232,7 @@ def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, 
     assert [pk for pk, row in rows.items() if "▶ to play" in row] == [target.pk]
     assert "treasures 0 · sensitive 0 · datasets 0" in rows[attacker.pk]
     assert "treasures 1 · sensitive" in rows[target.pk]
-    time_name = live.catalogue("data_tycoon", "expert")[card]["name"]["en"]
+    time_name = catalogue("data_tycoon", "expert")[card]["name"]["en"]
     news = html.split("Latest events", 1)[1]
     assert f"{attacker.display_name} plays {time_name} against {target.display_name}." in news
 

@@ -30,9 +30,9 @@ from config.services import (
     redis_service,
     wait_until,
 )
-from games import live
 from games.matches import load_state
 from games.models import Match
+from live import write
 from tests.conftest import start_asgi
 from tests.live.conftest import open_session, seat_students
 from tests.live.protocol_driver import run
@@ -108,7 +108,7 @@ def one_move(table: Table) -> int:
     match = Match.objects.get(pk=table.match_id)
     state = load_state(match)
     seat = state.to_move()[0]
-    applied = live.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
+    applied = write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
     return applied.match.version
 
 

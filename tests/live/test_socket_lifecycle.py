@@ -9,8 +9,8 @@ import redis
 from asgiref.sync import sync_to_async
 
 from classroom.models import Seat
-from classroom.sockets import CLOSE_TRY_AGAIN
-from games import consumers, live
+from live import consumers, write
+from live.sockets import CLOSE_TRY_AGAIN
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.helpers import TIMEOUT, connect, play_socket, receive
 from tests.live.test_consumers import started_table
@@ -101,7 +101,7 @@ async def test_a_move_whose_storing_fails_is_refused_as_not_stored(school_class,
     mover, state = next((pk, s) for pk, s in states.items() if s["legal_actions"])
     fail_once(
         monkeypatch,
-        live,
+        write,
         "apply_action",
         redis.exceptions.TimeoutError("Timeout reading from socket"),
     )

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from classroom import actions
 from classroom.identity import new_device_id
-from games import live
+from live import scheduling
 
 BEFORE_THE_HOLDS = [
     ("games", "0002_match_paused_at_matchtimer"),
@@ -50,7 +50,7 @@ def started_session(teacher, name: str, students: int):
 def test_paused_matches_get_their_teachers_holds_and_a_lesson_only_pause_ends(
     transactional_db, django_user_model, monkeypatch
 ):
-    monkeypatch.setattr(live, "send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     teacher = django_user_model.objects.create_user("holds", password="a-Long-passw0rd-9")
     running = started_session(teacher, "3A", students=6)
     paused = started_session(teacher, "3B", students=2)

@@ -9,13 +9,13 @@ from config.services import python_service
 from tests.logwatch import ServiceLogs, incidents, unexpected
 
 CELERY = """\
-[2025-05-01 10:00:00,000: INFO/MainProcess] Task games.tasks.bot_move[1] received
+[2025-05-01 10:00:00,000: INFO/MainProcess] Task live.tasks.bot_move[1] received
 [2025-05-01 10:00:00,1: ERROR/ForkPoolWorker-1] Task bot_move[1] raised unexpected: ValueError()
 Traceback (most recent call last):
   File "/x/celery/app/trace.py", line 453, in trace_task
     R = retval = fun(*args, **kwargs)
 ValueError: no seat
-[2025-05-01 10:00:00,200: INFO/MainProcess] Task games.tasks.sweep[2] received
+[2025-05-01 10:00:00,200: INFO/MainProcess] Task live.tasks.sweep[2] received
 """
 
 UVICORN = """\

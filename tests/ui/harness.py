@@ -357,7 +357,7 @@ def _page_and_catalog(factory, request, table, role, template):
     """Render the page and the JavaScript catalog in the active language."""
     from django.template.loader import render_to_string
 
-    from games.views import game_stylesheet
+    from live.views import game_stylesheet
 
     ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
     html = render_to_string(

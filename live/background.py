@@ -1,0 +1,96 @@
+"""The work of live play's Celery tasks (live.tasks): a bot's move, a timer's expiry,
+and the sweeper that resumes every match after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from django.db.models import Q
+
+from classroom.actions import do_forget_stale_connections
+from games import clock
+from games.engine import IllegalAction
+from games.matches import MatchPaused, load_state
+from games.models import Match, MatchTimer
+from games.registry import get_game
+from live import scheduling
+from live.write import act, release_expired_lesson_pauses
+
+logger = logging.getLogger(__name__)
+
+
+def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
+    """Play one bot move at ``seat`` if the match is still at ``version``; tell if played.
+
+    ``seed`` (the match's) guards against a task outliving its match: a database may
+    give a deleted match's id to a new one.
+    """
+    match = Match.objects.get(pk=match_id)
+    if seed is not None and match.seed != seed:
+        return False
+    if match.version != version or match.status != Match.Status.RUNNING:
+        return False  # a newer schedule exists, or the resume will schedule again
+    kind = scheduling.bot_seats(match).get(seat)
+    state = load_state(match)
+    if not kind or seat not in state.to_move():
+        return False
+    game = get_game(match.game)
+    legal = state.legal_actions(seat)
+    bot = game.bots[kind]()
+    view = state.view(seat) if getattr(bot, "needs_view", True) else None
+    rng = random.Random(f"{match.seed}:{version}:{seat}")
+    action = bot.choose(view, legal, rng)
+    act(match_id, seat, action, version)
+    return True
+
+
+def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
+    """Send a timer's expiry action to the engine if the timer still runs and is due."""
+    timers = MatchTimer.objects.filter(match_id=match_id, timer_id=timer_id)
+    if seed is not None:  # the match the task was queued for, not a new one with its id
+        timers = timers.filter(match__seed=seed)
+    timer = timers.first()
+    if timer is None:
+        return False  # the timer ended (answered in time) or fired already
+    if timer.due_at > clock.now():
+        # Early: a pause pushed the timer back, or the worker ran the task a little
+        # before its eta (Celery's timer may). Queue it again for the due time, so that
+        # the expiry never waits for the sweeper.
+        scheduling.send_task(
+            "live.tasks.fire_timer",
+            (match_id, timer_id, seed),
+            countdown=clock.until(timer.due_at),
+        )
+        return False
+    try:
+        act(match_id, None, timer.action, None)
+    except IllegalAction as refusal:
+        if refusal.code != "stale_timer":
+            logger.warning("timer %s of match %s refused: %s", timer_id, match_id, refusal.code)
+        return False
+    except MatchPaused:
+        return False
+    return True
+
+
+def sweep() -> dict:
+    """Let go of expired lesson holds, fire every due timer, re-schedule bots where a bot
+    should act, and zero stale socket counts; return counts."""
+    released = release_expired_lesson_pauses()
+    due = MatchTimer.objects.filter(
+        due_at__lte=clock.now(), match__status=Match.Status.RUNNING
+    ).values_list("match_id", "timer_id")
+    fired = sum(fire_timer(match_id, timer_id) for match_id, timer_id in list(due))
+    with_bots = Match.objects.filter(status=Match.Status.RUNNING).filter(
+        Q(table__seats__participant__isnull=True) | Q(table__seats__bot_takeover=True)
+    )
+    bots = sum(scheduling.schedule_bots(match, delay=0) for match in with_bots.distinct())
+    stale = do_forget_stale_connections()
+    return {
+        "released": released,
+        "fired": fired,
+        "bots": bots,
+        "stale_connections": stale,
+    }

@@ -1,0 +1,89 @@
+"""Queueing the background work of a match: its timers' expiries and its bots' moves.
+
+Only queues (Celery tasks by name, deduplicated through the cache); the work the tasks
+do is in live.background, the tasks themselves in live.tasks.
+"""
+
+from __future__ import annotations
+
+from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
+
+from classroom.models import Table
+from games import clock
+from games.matches import load_state
+from games.models import Match, MatchTimer
+
+
+def bot_seats(match: Match) -> dict[int, str]:
+    """Return ``{seat number: bot kind}`` of the seats a bot plays now."""
+    table = Table.objects.filter(match=match).first()
+    if table is None:
+        return {}
+    seats = table.seats.select_related("participant")
+    return {seat.number: seat.bot_kind for seat in seats if seat.bot_kind}
+
+
+def send_task(name: str, args: tuple, **options) -> None:
+    """Queue a Celery task by name on the current Celery app (the project's, config.celery).
+
+    By name, so that queueing needs neither the task module nor the project's app.
+    """
+    current_app.send_task(name, args=args, **options)
+
+
+def schedule(match: Match, again: bool = False) -> None:
+    """Schedule the match's running timers (once each) and the bot moves now due.
+
+    ``again`` queues every timer's task anew (after a pause moved the due times).
+    """
+    if match.status != Match.Status.RUNNING:
+        return
+    for timer in MatchTimer.objects.filter(match=match):
+        # The broker's countdown runs on the system clock: count it on the live clock.
+        countdown = clock.until(timer.due_at)
+        key = f"live:timer:{match.pk}:{timer.timer_id}"
+        if again:
+            cache.delete(key)
+        if cache.add(key, 1, max(int(countdown) + 120, 60)):
+            send_task(
+                "live.tasks.fire_timer",
+                (match.pk, timer.timer_id, match.seed),
+                countdown=countdown,
+            )
+    schedule_bots(match, again=again)
+
+
+def schedule_bots(match: Match, delay: float | None = None, again: bool = False) -> int:
+    """Schedule one move of each bot seat that may act now; return how many.
+
+    ``again`` forgets earlier schedules of this version (a pause made them void).
+    """
+    if match.status != Match.Status.RUNNING:
+        return 0
+    bots = bot_seats(match)
+    if not bots:
+        return 0
+    state = load_state(match)
+    delay = settings.BOT_DELAY_SECONDS if delay is None else delay
+    scheduled = 0
+    for seat in state.to_move():
+        # The key keeps one pending move per seat and version; it expires soon after
+        # the move was due, so the sweeper re-schedules a move lost in a crash.
+        key = f"live:bot:{match.pk}:{match.version}:{seat}"
+        if again:
+            cache.delete(key)
+        if seat in bots and cache.add(key, 1, int(delay) + 5):
+            send_task(
+                "live.tasks.bot_move", (match.pk, seat, match.version, match.seed), countdown=delay
+            )
+            scheduled += 1
+    return scheduled
+
+
+def on_tables_changed(sender, tables, again: bool = False, **kwargs) -> None:
+    """Receive classroom.signals.tables_changed: schedule the tables' bots and timers."""
+    for table in tables:
+        table.match.refresh_from_db()
+        schedule(table.match, again=again)
