@@ -1,4 +1,4 @@
-"""Django's view of the games package: match persistence, the table consumer, commands.
+"""Django's view of the games package: match persistence (models, admin, migrations), commands.
 
 The rules engines under games/engine and games/<game>/ never import Django.
 """
