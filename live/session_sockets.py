@@ -1,4 +1,5 @@
-"""The live lobby: one WebSocket group per session, HTML fragments for htmx to swap.
+"""The session's sockets: the live lobby (one WebSocket group per session) and the
+teacher's live dashboard, both HTML fragments for htmx to swap.
 
 The teacher who owns the session and its seated students may connect; anyone else
 is refused with close code 4403. On every change an action function broadcasts

@@ -11,6 +11,11 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+from classroom.forms import SESSION_FIELDS, SessionForm
+from classroom.signals import session_created, tables_changed
+from lessons.results import dashboard_section
+from live.dashboard import SECTIONS
+
 ROOT = Path(__file__).resolve().parents[2]
 # Lowest first; an app may import the ones before it.
 LAYERS = ("games", "classroom", "live", "lessons", "debrief", "config")
@@ -77,3 +82,16 @@ def test_the_app_import_graph_has_no_cycle():
 
 def test_the_games_import_no_other_app():
     assert not app_imports()["games"]
+
+
+def test_the_upper_apps_plug_in_from_their_ready():
+    """What replaced the lower apps' calls up: signals and hooks, connected at start."""
+
+    def uids(signal):
+        return {entry[0][0] for entry in signal.receivers}
+
+    assert "live.on_tables_changed" in uids(tables_changed)
+    assert "lessons.on_session_created" in uids(session_created)
+    assert dashboard_section in SECTIONS
+    assert "lesson_mode" in SESSION_FIELDS
+    assert "lesson_mode" in SessionForm().fields
