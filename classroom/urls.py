@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from classroom.views import accounts, classes, home, join, live, sessions
+from classroom.views import accounts, classes, controls, home, join, sessions
 
 classroom_patterns = [
     path("teacher/", home.dashboard, name="dashboard"),
@@ -22,12 +22,14 @@ classroom_patterns = [
     path("teacher/sessions/<int:pk>/resume/", sessions.session_resume, name="session_resume"),
     path("teacher/sessions/<int:pk>/end/", sessions.session_end, name="session_end"),
     path("teacher/sessions/<int:pk>/kick/", sessions.session_kick, name="session_kick"),
-    path("teacher/sessions/<int:pk>/tables/pause/", live.table_pause, name="table_pause"),
-    path("teacher/sessions/<int:pk>/tables/resume/", live.table_resume, name="table_resume"),
-    path("teacher/sessions/<int:pk>/seats/bot/", live.seat_to_bot, name="seat_to_bot"),
-    path("teacher/sessions/<int:pk>/seats/student/", live.seat_to_student, name="seat_to_student"),
-    path("teacher/sessions/<int:pk>/moves/approve/", live.move_approve, name="move_approve"),
-    path("teacher/sessions/<int:pk>/moves/refuse/", live.move_refuse, name="move_refuse"),
+    path("teacher/sessions/<int:pk>/tables/pause/", controls.table_pause, name="table_pause"),
+    path("teacher/sessions/<int:pk>/tables/resume/", controls.table_resume, name="table_resume"),
+    path("teacher/sessions/<int:pk>/seats/bot/", controls.seat_to_bot, name="seat_to_bot"),
+    path(
+        "teacher/sessions/<int:pk>/seats/student/", controls.seat_to_student, name="seat_to_student"
+    ),
+    path("teacher/sessions/<int:pk>/moves/approve/", controls.move_approve, name="move_approve"),
+    path("teacher/sessions/<int:pk>/moves/refuse/", controls.move_refuse, name="move_refuse"),
     path("join/", join.join, name="join"),
     path("join/move/<int:pk>/", join.seat_move, name="seat_move"),
     path("join/<str:code>/", join.join, name="join_code"),
