@@ -782,7 +782,7 @@ def test_the_replay_shows_the_declared_zones_and_notes_on_seats():
         assert zone.key in data
     assert [n.message for n in GAME.seat_notes(data, 2)] == ["deals"]
     (note,) = GAME.seat_notes(data, 1)
-    assert note.message % note.params == "out of the game (number 1 out)"
+    assert note.message % note.params == "out of the game (order out: 1)"
     assert GAME.event_seats({"type": "damage", "seat": 1, "attacker": 0}) == [0, 1]
 
 
