@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.conspiranoia.cards import CHARACTER, KIND
-from games.engine.bots import Bot, RandomBot
-
-if TYPE_CHECKING:  # a bot is handed its generator, it never makes one
-    from random import Random
+from games.engine.bots import RandomBot, ScoringBot
 
 __all__ = ["HeuristicBot", "RandomBot"]
 
@@ -44,7 +39,7 @@ GIFT = {
 }
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(ScoringBot):
     """Play greedily: knock out, defend, heal when low, hit the weakest with the most points.
 
     It spends table cards before its own, keeps Defence cards to block, and discards
@@ -53,15 +48,9 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def choose(self, view: dict, legal_actions: list[dict], rng: Random) -> dict:
-        """Return the best-scoring legal action (ties broken by ``rng``)."""
-        ctx = _Context(view)
-        best, best_score = None, None
-        for action in legal_actions:
-            score = ctx.score(action) + rng.random() * 0.01
-            if best_score is None or score > best_score:
-                best, best_score = action, score
-        return best
+    def context(self, view):
+        """Return what the heuristic derives once from ``view`` to score each action."""
+        return _Context(view)
 
 
 class _Context:

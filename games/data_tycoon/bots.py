@@ -1,7 +1,7 @@
 """Data-Tycoon bots: they see one seat's view and its legal actions, never the state."""
 
 from games.data_tycoon.cards import COLOUR, KIND, SENSITIVE
-from games.engine.bots import Bot, RandomBot
+from games.engine.bots import RandomBot, ScoringBot
 
 __all__ = ["HeuristicBot", "RandomBot"]
 
@@ -21,20 +21,14 @@ SET_ASIDE = {
 }
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(ScoringBot):
     """Play greedily: call, counter, build, capture sensitive cards, hit the leader."""
 
     name = "heuristic"
 
-    def choose(self, view, legal_actions, rng):
-        """Return the best-scoring legal action (ties broken by ``rng``)."""
-        ctx = _Context(view)
-        best, best_score = None, None
-        for action in legal_actions:
-            score = ctx.score(action) + rng.random() * 0.01
-            if best_score is None or score > best_score:
-                best, best_score = action, score
-        return best
+    def context(self, view):
+        """Return what the heuristic derives once from ``view`` to score each action."""
+        return _Context(view)
 
 
 class _Context:

@@ -25,3 +25,25 @@ class RandomBot(Bot):
     def choose(self, view, legal_actions, rng):
         """Return a uniformly random legal action."""
         return legal_actions[rng.randrange(len(legal_actions))]
+
+
+class ScoringBot(Bot):
+    """Play the legal action a game's scoring rates best (ties broken by ``rng``).
+
+    A game's heuristic bot gives ``context(view)``: an object whose ``score(action)``
+    rates one action, built once per choice from what the seat sees.
+    """
+
+    def context(self, view):
+        """Return what the bot derives once from ``view`` to score each action."""
+        raise NotImplementedError
+
+    def choose(self, view, legal_actions, rng):
+        """Return the best-scoring legal action (ties broken by ``rng``)."""
+        ctx = self.context(view)
+        best, best_score = None, None
+        for action in legal_actions:
+            score = ctx.score(action) + rng.random() * 0.01
+            if best_score is None or score > best_score:
+                best, best_score = action, score
+        return best
