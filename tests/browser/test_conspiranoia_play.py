@@ -19,10 +19,17 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from debrief.models import DebriefExport
+from tests.browser.classroom import (
+    PASSWORD,
+    TIMEOUT,
+    reach_the_table,
+    student_joins,
+    teacher_launches,
+    try_click,
+)
 from tests.browser.sockets import assert_no_reconnect
 
 # Read by the child services (uvicorn, the Celery worker) when the session starts them.
@@ -30,8 +37,6 @@ os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "Browser-teacher-passw0rd"
-TIMEOUT = 15_000
 GAME_SECONDS = 120
 # Counts the lines the client adds to the game log: "the board updated".
 COUNT_LOG_LINES = """
@@ -48,67 +53,6 @@ document.addEventListener("DOMContentLoaded", () => {
 @pytest.fixture
 def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-conspiranoia", password=PASSWORD)
-
-
-def teacher_opens_a_session(page, base_url):
-    """Log in, create a class, open a quick Conspiranoia lobby of tables of 3 with bots."""
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Username").fill("ms-conspiranoia")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="My classes")).to_be_visible()
-    page.get_by_role("link", name="New class").first.click()
-    page.get_by_label("Name").fill("Year 9 Conspiranoia")
-    page.get_by_role("button", name="Create the class").click()
-    page.get_by_role("link", name="Launch a session").click()
-    page.get_by_label("Game", exact=True).select_option("conspiranoia")
-    page.get_by_label("Variant").select_option("quick")
-    page.locator("#id_language").select_option("en")
-    page.get_by_label("Players per table").fill("3")
-    page.get_by_label("Bots fill empty seats").check()
-    # the game's own options: a short pause between rounds keeps the test quick
-    options = page.locator("details.game-options[data-game=conspiranoia]")
-    options.get_by_text("Options of Conspiranoia (optional)").click()
-    options.get_by_label("Seconds between two rounds").fill("1")
-    page.get_by_role("button", name="Open the lobby").click()
-    code = page.locator(".join-code").inner_text().strip()
-    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
-    return code
-
-
-def student_joins(browser, base_url, code, nickname):
-    """Join from a fresh browser context (its own cookies: another device), a phone."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
-    context.add_init_script(COUNT_LOG_LINES)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(f"{base_url}/join/")
-    page.get_by_label("Game code").fill(code)
-    page.get_by_label("Nickname").fill(nickname)
-    page.get_by_role("button", name="Join", exact=True).click()
-    expect(page.get_by_role("heading", name=f"Hello, {nickname}!")).to_be_visible()
-    return context, page
-
-
-def reach_the_table(page, code):
-    """The lobby sends the student to the table once the teacher starts."""
-    try:
-        page.wait_for_url(f"**/play/{code}/", timeout=TIMEOUT)
-    except PlaywrightError:
-        page.get_by_role("link", name="Go to your table").click()
-        page.wait_for_url(f"**/play/{code}/")
-    expect(page.locator(".board > section").first).to_be_visible()
-
-
-def try_click(locator) -> bool:
-    """Click the first match if it is there now; the board may re-render meanwhile."""
-    try:
-        if locator.count() == 0:
-            return False
-        locator.first.click(timeout=2_000)
-        return True
-    except PlaywrightError:
-        return False
 
 
 def play_one_step(page) -> bool:
@@ -194,11 +138,27 @@ def test_two_students_and_a_bot_play_conspiranoia_to_the_end(
     teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     teacher_page = teacher_context.new_page()
     teacher_page.set_default_timeout(TIMEOUT)
-    code = teacher_opens_a_session(teacher_page, live_server_url)
+    # the game's own options: a short pause between rounds keeps the test quick
+    code = teacher_launches(
+        teacher_page,
+        live_server_url,
+        username="ms-conspiranoia",
+        class_name="Year 9 Conspiranoia",
+        game="conspiranoia",
+        variant="quick",
+        options=[("Seconds between two rounds", "1")],
+    )
 
     contexts, students, errors, requested = [], [], [], []
     for nickname in ("Alice Fox", "Bob Owl"):
-        context, page = student_joins(browser, live_server_url, code, nickname)
+        context, page = student_joins(
+            browser,
+            live_server_url,
+            code,
+            nickname,
+            viewport=(390, 844),
+            init_script=COUNT_LOG_LINES,
+        )
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("request", lambda request: requested.append(request.url))
         contexts.append(context)

@@ -9,14 +9,20 @@ student's view at 360x740 and the projector at 1280x720, under test-artifacts/.
 """
 
 import os
-import re
 import time
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.classroom import (
+    PASSWORD,
+    TIMEOUT,
+    reach_the_table,
+    student_joins,
+    teacher_launches,
+    try_click,
+)
 from tests.browser.sockets import assert_no_reconnect
 
 # Read by the child services (uvicorn, the Celery worker) when the session starts them.
@@ -24,70 +30,12 @@ os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "Browser-teacher-passw0rd"
-TIMEOUT = 15_000
 GAME_SECONDS = 240
 
 
 @pytest.fixture
 def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-play", password=PASSWORD)
-
-
-def teacher_opens_a_session(page, base_url):
-    """Log in, create a class, open a beginner lobby of tables of 3 with bots; return code."""
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Username").fill("ms-play")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="My classes")).to_be_visible()
-    page.get_by_role("link", name="New class").first.click()
-    page.get_by_label("Name").fill("Year 10 Play")
-    page.get_by_role("button", name="Create the class").click()
-    page.get_by_role("link", name="Launch a session").click()
-    page.get_by_label("Game", exact=True).select_option("data_tycoon")
-    page.get_by_label("Variant").select_option("beginner")
-    page.locator("#id_language").select_option("en")
-    page.get_by_label("Players per table").fill("3")
-    page.get_by_label("Bots fill empty seats").check()
-    page.get_by_role("button", name="Open the lobby").click()
-    code = page.locator(".join-code").inner_text().strip()
-    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
-    return code
-
-
-def student_joins(browser, base_url, code, nickname):
-    """Join from a fresh browser context (its own cookies: another device)."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(f"{base_url}/join/")
-    page.get_by_label("Game code").fill(code)
-    page.get_by_label("Nickname").fill(nickname)
-    page.get_by_role("button", name="Join", exact=True).click()
-    expect(page.get_by_role("heading", name=f"Hello, {nickname}!")).to_be_visible()
-    return context, page
-
-
-def reach_the_table(page, code):
-    """The lobby sends the student to the table once the teacher starts."""
-    try:
-        page.wait_for_url(f"**/play/{code}/", timeout=TIMEOUT)
-    except PlaywrightError:
-        page.get_by_role("link", name="Go to your table").click()
-        page.wait_for_url(f"**/play/{code}/")
-    expect(page.locator(".board > section").first).to_be_visible()
-
-
-def try_click(locator) -> bool:
-    """Click the first match if it is there now; the board may re-render meanwhile."""
-    try:
-        if locator.count() == 0:
-            return False
-        locator.first.click(timeout=2_000)
-        return True
-    except PlaywrightError:
-        return False
 
 
 def play_one_step(page) -> bool:
@@ -159,7 +107,14 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
     teacher_page = teacher_context.new_page()
     teacher_page.set_default_timeout(TIMEOUT)
     teacher_page.on("dialog", lambda dialog: dialog.accept())
-    code = teacher_opens_a_session(teacher_page, live_server_url)
+    code = teacher_launches(
+        teacher_page,
+        live_server_url,
+        username="ms-play",
+        class_name="Year 10 Play",
+        game="data_tycoon",
+        variant="beginner",
+    )
 
     contexts, students, errors, requested = [], [], [], []
     for nickname in ("Alice Fox", "Bob Owl"):

@@ -1,0 +1,77 @@
+"""Steps every whole-game browser test takes: a teacher launches a session, students
+join on devices of their own and reach their table, a control is clicked."""
+
+import re
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+PASSWORD = "Browser-teacher-passw0rd"
+TIMEOUT = 15_000
+
+
+def teacher_launches(page, base_url, *, username, class_name, game, variant, options=()):
+    """Log in, create a class, open a lobby of tables of 3 with bots; return the code.
+
+    ``options``: (label, value) pairs of the game's own options in the launch form.
+    """
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My classes")).to_be_visible()
+    page.get_by_role("link", name="New class").first.click()
+    page.get_by_label("Name").fill(class_name)
+    page.get_by_role("button", name="Create the class").click()
+    page.get_by_role("link", name="Launch a session").click()
+    page.get_by_label("Game", exact=True).select_option(game)
+    page.get_by_label("Variant").select_option(variant)
+    page.locator("#id_language").select_option("en")
+    page.get_by_label("Players per table").fill("3")
+    page.get_by_label("Bots fill empty seats").check()
+    if options:
+        fieldset = page.locator(f"details.game-options[data-game={game}]")
+        fieldset.locator("summary").click()
+        for label, value in options:
+            fieldset.get_by_label(label).fill(value)
+    page.get_by_role("button", name="Open the lobby").click()
+    code = page.locator(".join-code").inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
+    return code
+
+
+def student_joins(browser, base_url, code, nickname, *, viewport=(360, 740), init_script=""):
+    """Join from a fresh browser context (its own cookies: another device)."""
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    if init_script:
+        context.add_init_script(init_script)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{base_url}/join/")
+    page.get_by_label("Game code").fill(code)
+    page.get_by_label("Nickname").fill(nickname)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.get_by_role("heading", name=f"Hello, {nickname}!")).to_be_visible()
+    return context, page
+
+
+def reach_the_table(page, code):
+    """The lobby sends the student to the table once the teacher starts."""
+    try:
+        page.wait_for_url(f"**/play/{code}/", timeout=TIMEOUT)
+    except PlaywrightError:
+        page.get_by_role("link", name="Go to your table").click()
+        page.wait_for_url(f"**/play/{code}/")
+    expect(page.locator(".board > section").first).to_be_visible()
+
+
+def try_click(locator) -> bool:
+    """Click the first match if it is there now; the board may re-render meanwhile."""
+    try:
+        if locator.count() == 0:
+            return False
+        locator.first.click(timeout=2_000)
+        return True
+    except PlaywrightError:
+        return False
