@@ -168,11 +168,19 @@ def test_a_student_sees_the_lesson_card_then_answers_the_quiz(
     session = open_session(teacher)
     context, page = student_joins(browser, live_server_url, session)
     participant, card = start_and_seed(session)
-    # The lobby goes to the table by itself once the session starts: a goto racing with
-    # that navigation is aborted (net::ERR_ABORTED). Wait for it, then load the table
-    # again so that it shows the seeded position.
-    page.wait_for_url(f"**/play/{session.join_code}/")
-    page.goto(f"{live_server_url}/play/{session.join_code}/")
+    # The lobby goes to the table by itself once the session starts, and a navigation
+    # racing with it is aborted (net::ERR_ABORTED, on either side). Let the lobby's move
+    # end, then load the table again, as often as a racing navigation aborts it, so that
+    # it shows the seeded position.
+    table_url = f"{live_server_url}/play/{session.join_code}/"
+    for attempt in range(3):
+        try:
+            page.wait_for_url(f"**/play/{session.join_code}/")
+            page.goto(table_url)
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
     expect(page.locator(f'.dt-cards--hand button[data-key="hand:{card}"]')).to_be_visible()
 
     plays_transparency_and_reads_the_lesson(page, card, artifacts_dir)
