@@ -25,6 +25,10 @@ def teacher_launches(page, base_url, *, username, class_name, game, variant, opt
     page.get_by_role("button", name="Create the class").click()
     page.get_by_role("link", name="Launch a session").click()
     page.get_by_label("Game", exact=True).select_option(game)
+    # the form shows the chosen game's own options only
+    shown = page.locator("details.game-options:visible")
+    expect(shown).to_have_count(1)
+    expect(shown).to_have_attribute("data-game", game)
     page.get_by_label("Variant").select_option(variant)
     page.locator("#id_language").select_option("en")
     page.get_by_label("Players per table").fill("3")
