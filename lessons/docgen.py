@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from lessons.labels import card_label, event_label, game_name
+from classroom.catalogue import game_name
+from lessons.labels import card_label, event_label
 from lessons.models import Lesson, LessonLink
 from lessons.texts import lesson_content
 

@@ -12,15 +12,6 @@ from lessons.models import LessonLink
 _COLOUR_SUFFIX = re.compile(r"\s*\([^)]*\)$")
 
 
-def game_name(slug: str, language: str) -> str:
-    """Return a registered game's name in ``language``, else its slug."""
-    try:
-        names = get_game(slug).name
-    except KeyError:
-        return slug
-    return names.get(language) or names.get("en") or slug
-
-
 def event_label(game: str, event_type: str) -> str:
     """Return what an event type means, in the active language (its type if unknown)."""
     try:

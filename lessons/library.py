@@ -4,7 +4,8 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from lessons.labels import game_name, link_label
+from classroom.catalogue import game_name
+from lessons.labels import link_label
 from lessons.models import Lesson, LessonLink
 from lessons.texts import LessonContent, article_number, lesson_content
 

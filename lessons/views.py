@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from classroom.actions import ActionRefused
 from classroom.broadcast import dashboard_changed
+from classroom.catalogue import game_name
 from classroom.identity import participant_id_from
 from classroom.models import ClassSession, Participant
 from lessons import library, results
@@ -24,7 +25,7 @@ from lessons.actions import (
     next_question,
 )
 from lessons.forms import OverrideForm
-from lessons.labels import game_name, link_label
+from lessons.labels import link_label
 from lessons.models import Lesson, LessonOverride, Quiz, QuizAnswer, QuizQuestion
 from lessons.texts import lesson_content, question_text, supported_language
 from live.write import dismiss_lesson
