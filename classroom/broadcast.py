@@ -31,6 +31,12 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def seat_group(table_id: int, seat: int | None) -> str:
+    """Return the channel-layer group of the sockets of one seat (None: the projector's
+    public view): each gets only the ``state`` its seat may see."""
+    return f"table-{table_id}-seat-{seat}" if seat is not None else f"table-{table_id}-public"
+
+
 def dashboard_group(session_id: int) -> str:
     """Return the channel-layer group of a session's teacher dashboard."""
     return f"dashboard-{session_id}"
@@ -47,14 +53,31 @@ def send_group(group: str, event: dict) -> None:
     The change it announces is already committed: a lost message must not turn the
     teacher's or student's request into an error (pages resync when they reconnect).
     """
+    send_groups([(group, event)])
 
-    def send():
+
+def send_groups(messages: list[tuple[str, dict]]) -> None:
+    """Send events to groups at once (concurrently, in one trip to the event loop); log,
+    never raise, on failure, each message on its own."""
+    if not messages:
+        return
+
+    async def one(group: str, event: dict) -> None:
         try:
-            async_to_sync(get_channel_layer().group_send)(group, event)
+            await get_channel_layer().group_send(group, event)
         except SERVICE_ERRORS as error:
             logger.warning("could not send %s to %s: %s", event.get("type"), group, describe(error))
         except Exception:
             logger.exception("could not send %s to %s", event.get("type"), group)
+
+    async def all_of_them() -> None:
+        await asyncio.gather(*(one(group, event) for group, event in messages))
+
+    def send():
+        try:
+            async_to_sync(all_of_them)()
+        except SERVICE_ERRORS as error:
+            logger.warning("could not send %d messages: %s", len(messages), describe(error))
 
     if _loop_running_in_this_thread():
         # A synchronous caller inside a busy event loop (not the ASGI server's case,

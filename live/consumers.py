@@ -2,10 +2,13 @@
 
 ``ws/play/<code>/`` serves a student's seat (the signed cookie, or ``?token=``),
 ``ws/table/<id>/watch/`` the teacher's projector (the public view). Each socket joins
-the session's group (start, end, removal) and its table's group; when notified of a
-new version it builds its own seat's message from the stored snapshot, so no seat is
-ever sent another seat's view. Writes go through ``live.write.act``. The consumer
-knows no game's rules: docs/protocol.md is the contract.
+the session's group (start, end, removal), its table's group and its seat's group (the
+projector: the public view's). After an accepted action the write path sends each
+seat's group that seat's new ``state``, built once for all its sockets, so no seat is
+ever sent another seat's view and no socket re-reads the match; a socket reads the
+stored table itself only when it connects, resyncs or finds it missed a version.
+Writes go through ``live.write.act``. The consumer knows no game's rules:
+docs/protocol.md is the contract.
 """
 
 from __future__ import annotations
@@ -17,17 +20,18 @@ import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from classroom import identity
 from classroom.actions import do_seat_connected, do_seat_seen, do_touch_participant
-from classroom.broadcast import session_group, table_group
+from classroom.broadcast import seat_group, session_group, table_group
 from classroom.codes import normalize_code
 from classroom.models import HEARTBEAT_SECONDS, ClassSession, Participant, Seat, Table
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from classroom.services import SERVICE_ERRORS, describe
+from games import clock
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import messages, write
@@ -146,6 +150,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_json({"type": "waiting", "session_state": state})
             return
         await self.join(table_group(self.table_id))
+        await self.join(seat_group(self.table_id, self.seat))
         if self.seat is not None and self.seat_pk is None:
             seat_pk = await database_sync_to_async(self.seat_pk_now)()
             await database_sync_to_async(do_seat_connected)(seat_pk, +1)
@@ -227,7 +232,7 @@ class TableConsumer(PlatformConsumer):
         except (TypeError, KeyError):
             kind, message = None, {}
         if kind == "ping":
-            await self.send_json({"type": "pong", "server_time": messages.iso(timezone.now())})
+            await self.send_json({"type": "pong", "server_time": messages.iso(clock.now())})
         elif kind == "resync":
             await self.find_table()
         elif kind == "act":
@@ -333,10 +338,19 @@ class TableConsumer(PlatformConsumer):
 
     # Group events
 
-    async def table_changed(self, event):
-        """A new version: send this seat's own state."""
-        if self.last_version is None or event["version"] > self.last_version:
+    async def table_state(self, event):
+        """The write path's state of this seat after one action: send it with the log in
+        this socket's language, or, when this socket missed a version, read the table
+        (the log then covers every action since the last state it sent)."""
+        state, log = event["state"], event["log"].get(self.language)
+        if state["seat"] != self.seat:
+            return
+        if self.last_version is not None and state["version"] <= self.last_version:
+            return  # sent already (this socket read the table after the action)
+        if self.last_version is None or state["version"] > self.last_version + 1 or log is None:
             await self.send_state()
+            return
+        await self.send_state({**state, "log": log})
 
     async def table_lesson(self, event):
         """A lesson moment: the seats involved and the projector show its card."""

@@ -1,21 +1,28 @@
 """The table protocol's messages, built from the stored match: ``hello``, ``state``
 (with its deadline, log lines and lesson pause) and the players of ``presence``.
 
+Two ways in: a socket that connects, resyncs or missed a version builds its own seat's
+messages from the stored table (``load_table``, ``state_message``); after an accepted
+action the write path builds every listening seat's ``state`` once, from the state it
+has just applied (``action_states``), and sends each to its seat's sockets.
+
 Game-agnostic: everything goes through the engine protocol (``view``,
-``legal_actions``, ``to_move``, ``timers``) and the game's text module, so a new game
-plugs in without a change here. Read-only: the writes are in live.write.
+``legal_actions``, ``to_move``, ``timer_info``) and the game's text module, so a new
+game plugs in without a change here. Read-only: the writes are in live.write.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from django.utils import timezone, translation
+from django.conf import settings
+from django.utils import translation
 
 from classroom.models import Seat, Table
+from games import clock
 from games.describe import card_namer, catalogue, event_line
-from games.matches import load_state
+from games.matches import Applied, load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 
 
@@ -26,7 +33,7 @@ def iso(moment: datetime) -> str:
 
 @dataclass
 class TableSnapshot:
-    """A table as stored now: its match, engine state, seats and pause."""
+    """A table as stored now: its match, engine state, seats, pause and running timers."""
 
     table: Table
     match: Match
@@ -34,10 +41,15 @@ class TableSnapshot:
     seats: list[Seat]
     paused: bool
     lesson_pause: dict | None = None
+    timers: list[MatchTimer] = field(default_factory=list)
 
     def bot_plays(self, seat_number: int) -> bool:
         """Tell whether a bot plays the seat now (a bot's seat, or one handed to a bot)."""
         return any(seat.number == seat_number and seat.bot_kind for seat in self.seats)
+
+    def bot_seats(self) -> dict[int, str]:
+        """Return ``{seat number: bot kind}`` of the seats a bot plays now."""
+        return {seat.number: seat.bot_kind for seat in self.seats if seat.bot_kind}
 
     def name_of(self, seat_number: int) -> str:
         """Return the nickname (or bot name) at a seat."""
@@ -49,13 +61,32 @@ class TableSnapshot:
 
 def load_table(table_id: int) -> TableSnapshot:
     """Read a table, its match and its seats from the database."""
-    table = Table.objects.select_related("match", "session").get(pk=table_id)
+    return _snapshot(Table.objects.select_related("match", "session").get(pk=table_id))
+
+
+def load_applied(applied: Applied) -> TableSnapshot | None:
+    """Read the table of a match that has just accepted an action (None: no table).
+
+    The engine state is the one the write path applied, not parsed again from the
+    snapshot, unless another action was stored since (then the stored one is newer).
+    """
+    table = Table.objects.select_related("match", "session").filter(match=applied.match).first()
+    if table is None:
+        return None
+    known = applied.state if table.match.version == applied.version else None
+    return _snapshot(table, known)
+
+
+def _snapshot(table: Table, state: object | None = None) -> TableSnapshot:
     seats = list(table.seats.select_related("participant").order_by("number"))
     match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
     pause = _lesson_pause(list(match.holds.all())) if paused else None
-    return TableSnapshot(table, match, load_state(match), seats, paused, pause)
+    timers = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
+    if state is None:
+        state = load_state(match)
+    return TableSnapshot(table, match, state, seats, paused, pause, timers)
 
 
 def players(snap: TableSnapshot) -> list[dict]:
@@ -93,7 +124,7 @@ def deadline(snap: TableSnapshot, seat: int | None) -> dict | None:
     would give away a drawn card, for one, is known to its player only.
     """
     running = {timer["id"] for timer in snap.state.timers()}
-    for timer in MatchTimer.objects.filter(match=snap.match).order_by("due_at", "pk"):
+    for timer in snap.timers:
         if timer.timer_id not in running:
             continue
         info = snap.state.timer_info(timer.timer_id)
@@ -123,8 +154,12 @@ def log_lines(snap: TableSnapshot, language: str, since: int | None = None) -> l
     entries = MatchAction.objects.filter(
         match=snap.match, version__gte=first, version__lte=version
     ).order_by("version")
+    return event_lines(snap, [event for entry in entries for event in entry.events], language)
+
+
+def event_lines(snap: TableSnapshot, events: list[dict], language: str) -> list[str]:
+    """Return events as plain-language lines in ``language`` (those the game describes)."""
     card_name = card_namer(snap.match.game, snap.match.variant, language)
-    events = [event for entry in entries for event in entry.events]
     with translation.override(language):
         lines = [event_line(snap.match.game, event, snap.name_of, card_name) for event in events]
     return [line for line in lines if line is not None]
@@ -138,6 +173,41 @@ def state_message(
     ``since``: the version this socket was sent last; the log then covers every action
     after it (at most MAX_LOGGED_ACTIONS), else only the last action.
     """
+    return {**seat_state(snap, seat), "log": log_lines(snap, language, since)}
+
+
+def audience(snap: TableSnapshot) -> list[int | None]:
+    """Return the seats whose sockets hear of a new version: every seat a student holds,
+    and the public view (None) of the projector.
+
+    Not only the seats counted as connected: a count can lag behind a socket (a missed
+    heartbeat during a database stall zeroes it), and a socket left without its states
+    would freeze on the screen.
+    """
+    students = [seat.number for seat in snap.seats if seat.participant_id is not None]
+    return [*students, None]
+
+
+def action_states(snap: TableSnapshot, applied: Applied) -> tuple[dict, dict[str, list[str]]]:
+    """Return what the sockets of a table need after one accepted action, built once:
+    ``({seat: state message without its log}, {language: the log lines})``, for every
+    seat of ``audience`` and every language of the platform.
+
+    The log is the action's events; when another action was stored before the table was
+    read (the states are then of a newer version), the log of every action since.
+    """
+    states = {seat: seat_state(snap, seat) for seat in audience(snap)}
+    languages = [code for code, _name in settings.LANGUAGES]
+    if snap.match.version == applied.version:
+        logs = {code: event_lines(snap, applied.events, code) for code in languages}
+    else:
+        logs = {code: log_lines(snap, code, since=applied.version - 1) for code in languages}
+    return states, logs
+
+
+def seat_state(snap: TableSnapshot, seat: int | None) -> dict:
+    """Return the ``state`` message of one seat without its ``log`` (the only part in a
+    language)."""
     view = snap.state.view(seat)
     may_act = (
         seat is not None
@@ -152,12 +222,11 @@ def state_message(
         "view": view,
         "legal_actions": snap.state.legal_actions(seat) if may_act else [],
         "deadline": deadline(snap, seat),
-        "log": log_lines(snap, language, since),
         "paused": snap.paused,
         "over": snap.state.is_over(),
         "result": snap.state.result() if snap.state.is_over() else None,
         "lesson_pause": lesson_pause_message(snap.lesson_pause),
-        "server_time": iso(timezone.now()),
+        "server_time": iso(clock.now()),
     }
 
 

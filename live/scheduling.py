@@ -33,10 +33,14 @@ def send_task(name: str, args: tuple, **options) -> None:
     current_app.send_task(name, args=args, **options)
 
 
-def schedule(match: Match, again: bool = False) -> None:
+def schedule(
+    match: Match, again: bool = False, state=None, bots: dict[int, str] | None = None
+) -> None:
     """Schedule the match's running timers (once each) and the bot moves now due.
 
     ``again`` queues every timer's task anew (after a pause moved the due times).
+    ``state`` and ``bots`` (``bot_seats``), when the caller has them at the match's
+    version, spare reading them again.
     """
     if match.status != Match.Status.RUNNING:
         return
@@ -52,20 +56,26 @@ def schedule(match: Match, again: bool = False) -> None:
                 (match.pk, timer.timer_id, match.seed),
                 countdown=countdown,
             )
-    schedule_bots(match, again=again)
+    schedule_bots(match, again=again, state=state, bots=bots)
 
 
-def schedule_bots(match: Match, delay: float | None = None, again: bool = False) -> int:
+def schedule_bots(
+    match: Match,
+    delay: float | None = None,
+    again: bool = False,
+    state=None,
+    bots: dict[int, str] | None = None,
+) -> int:
     """Schedule one move of each bot seat that may act now; return how many.
 
     ``again`` forgets earlier schedules of this version (a pause made them void).
     """
     if match.status != Match.Status.RUNNING:
         return 0
-    bots = bot_seats(match)
+    bots = bot_seats(match) if bots is None else bots
     if not bots:
         return 0
-    state = load_state(match)
+    state = load_state(match) if state is None else state
     delay = settings.BOT_DELAY_SECONDS if delay is None else delay
     scheduled = 0
     for seat in state.to_move():

@@ -3,7 +3,8 @@ follows it (the table, the dashboard, the apps that listen to stored actions, th
 scheduling of bots and timers) and the dismissal of lesson pauses.
 
 The consumers (live.consumers), the Celery tasks' work (live.background) and the
-lessons app's views call these synchronous functions.
+lessons app's views call these synchronous functions. The sockets never re-read the
+match after an action: the states they send are built here, once per seat.
 """
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ import logging
 
 from django.core.cache import cache
 
-from classroom.broadcast import dashboard_group, send_group, table_group
+from classroom.broadcast import (
+    dashboard_group,
+    seat_group,
+    send_group,
+    send_groups,
+    table_group,
+)
 from classroom.models import Table
 from classroom.services import SERVICE_ERRORS, describe
 from games.matches import (
@@ -25,6 +32,7 @@ from games.matches import (
 )
 from games.models import Match, MatchHold
 from games.signals import action_stored
+from live import messages
 from live.scheduling import schedule
 
 logger = logging.getLogger(__name__)
@@ -36,23 +44,47 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
     After the commit, ``games.signals.action_stored`` tells the apps that follow the
     games (the lessons app records the lesson moments and, in the "pause" lesson mode,
     holds the match until the players shown a lesson card dismiss it: ``apply_action``
-    raises MatchPaused while the match has any hold). Their messages go to the table
-    after the table has heard of the move.
+    raises MatchPaused while the match has any hold). Then each seat's new ``state`` is
+    built once, here, and sent to that seat's sockets; the followers' messages go to the
+    table after it.
     """
     _require_redis()
     applied = apply_action(match_id, seat, action, expected_version)
     # The move is stored: a service failing from here on must not make it look refused.
-    # Sockets that miss the news catch up at their next state; the sweeper schedules
-    # the bots and timers again within LIVE_SWEEP_SECONDS.
+    # A socket that misses a state notices the gap at the next one and reads the table
+    # itself; the sweeper schedules the bots and timers again within LIVE_SWEEP_SECONDS.
     try:
-        messages = _tell_followers(applied.match, applied.events)
-        after_change(applied.match)
-        table = Table.objects.filter(match=applied.match).only("pk").first()
-        for message in messages if table is not None else []:
-            send_group(table_group(table.pk), message)
+        followers = _tell_followers(applied.match, applied.events)
+        snap = messages.load_applied(applied)
+        if snap is None:
+            schedule(applied.match, state=applied.state)
+            return applied
+        table = snap.table.pk
+        send_groups(
+            [
+                *_states(snap, applied),
+                (
+                    dashboard_group(snap.table.session_id),
+                    {"type": "dashboard.changed", "reason": "move", "table": table},
+                ),
+            ]
+        )
+        # After the states: a lesson card follows the move it is about.
+        send_groups([(table_group(table), message) for message in followers])
+        schedule(snap.match, state=snap.state, bots=snap.bot_seats())
     except SERVICE_ERRORS as error:
         logger.warning("match %s: after the move was stored: %s", match_id, describe(error))
     return applied
+
+
+def _states(snap: messages.TableSnapshot, applied: Applied) -> list[tuple[str, dict]]:
+    """Return each listening seat's new state (the projector's: the public one), built
+    once here, with the group of that seat's sockets."""
+    states, logs = messages.action_states(snap, applied)
+    return [
+        (seat_group(snap.table.pk, seat), {"type": "table.state", "state": state, "log": logs})
+        for seat, state in states.items()
+    ]
 
 
 def _tell_followers(match: Match, events: list[dict]) -> list[dict]:
@@ -86,18 +118,6 @@ def _require_redis() -> None:
     refused (the player is told it was not stored) rather than played in silence.
     """
     cache.get(REDIS_PROBE_KEY)
-
-
-def after_change(match: Match) -> None:
-    """Notify the table and the dashboard of the match's version; schedule bots and timers."""
-    table = Table.objects.filter(match=match).only("pk", "session_id").first()
-    if table is not None:
-        send_group(table_group(table.pk), {"type": "table.changed", "version": match.version})
-        send_group(
-            dashboard_group(table.session_id),
-            {"type": "dashboard.changed", "reason": "move", "table": table.pk},
-        )
-    schedule(match)
 
 
 def dismiss_lesson(

@@ -3,11 +3,12 @@
 import random
 
 import pytest
+from django.conf import settings
 
 from classroom import actions
 from classroom.models import Table
 from games.models import Match
-from live import background, messages
+from live import background, messages, write
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import random_step
 
@@ -71,3 +72,60 @@ def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
     actions.do_seat_connected(seat.pk, +1)
     actions.do_seat_seen(seat.pk)
     assert messages.players(messages.load_table(table.pk))[0]["connected"] is True
+
+
+def test_the_write_paths_states_are_the_ones_a_socket_would_read(table, school_class):
+    """After an action the write path builds each seat's state once (live.write): it must
+    be what a socket reading the table builds, log aside, for every student's seat and the
+    projector, and carry the action's log lines in every language."""
+    match = Match.objects.get(pk=table.match_id)
+    state = messages.load_table(table.pk).state
+    seat = state.to_move()[0]
+    applied = write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
+
+    built = messages.load_applied(applied)
+    assert built.state is applied.state  # not parsed again from the stored snapshot
+    states, logs = messages.action_states(built, applied)
+    assert sorted(states, key=str) == [0, 1, None]
+    stored = messages.load_table(table.pk)
+    for number, message in states.items():
+        read = messages.state_message(stored, number, "fr", since=applied.version - 1)
+        assert {**message, "log": read["log"], "server_time": None} == {
+            **read,
+            "server_time": None,
+        }
+        assert "log" not in message
+    assert set(logs) == {code for code, _ in settings.LANGUAGES}
+    assert logs["fr"] == messages.state_message(stored, 0, "fr")["log"] and logs["fr"]
+    assert logs["en"] != logs["fr"] and all(logs.values())
+
+
+def test_a_bots_seat_gets_no_state_but_a_seat_handed_to_a_bot_does(school_class):
+    session = open_session(school_class, table_size=3, bots=True)
+    (ana,) = seat_students(session, "Ana")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    assert messages.audience(messages.load_table(table.pk)) == [0, None]
+    seat = table.seats.get(participant=ana)
+    seat.bot_takeover = True
+    seat.save()
+    snap = messages.load_table(table.pk)
+    assert messages.audience(snap) == [0, None] and snap.bot_plays(0)
+    assert messages.seat_state(snap, 0)["legal_actions"] == []
+
+
+def test_states_built_after_a_later_action_carry_the_log_of_both(table):
+    """The write path reads the table after its commit: when another action was stored in
+    between, the states it sends are the newer ones, and their log covers both actions."""
+    match = Match.objects.get(pk=table.match_id)
+    state = messages.load_table(table.pk).state
+    seat = state.to_move()[0]
+    applied = write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
+    random_step(Match.objects.get(pk=match.pk), random.Random(2))
+    built = messages.load_applied(applied)
+    assert built.match.version == applied.version + 1 and built.state is not applied.state
+    states, logs = messages.action_states(built, applied)
+    assert {message["version"] for message in states.values()} == {applied.version + 1}
+    stored = messages.load_table(table.pk)
+    both = messages.log_lines(stored, "fr", since=applied.version - 1)
+    assert logs["fr"] == both and len(both) > len(messages.log_lines(stored, "fr")) > 0

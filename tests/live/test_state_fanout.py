@@ -1,0 +1,142 @@
+"""After an accepted action the write path builds each seat's state once and sends it to
+that seat's sockets (live.write, live.messages.action_states): no socket reads the match
+again, a socket that missed a version reads the table itself, and each socket gets the
+log in its own language."""
+
+import json
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from games.matches import apply_action, load_state
+from games.models import Match
+from live import messages, write
+from tests.classroom.channels_testing import in_own_event_loop
+from tests.live.helpers import connect, play_socket, receive, watch_socket
+from tests.live.test_consumers import started_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Calls:
+    """Count the calls of a function and call it."""
+
+    def __init__(self, function):
+        self.function = function
+        self.count = 0
+
+    def __call__(self, *args, **kwargs):
+        self.count += 1
+        return self.function(*args, **kwargs)
+
+
+async def sockets_at(table, session, teacher_client):
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    sockets = {n: play_socket(session, p) for n, p in seats.items()}
+    first = {n: (await connect(c))[1] for n, c in sockets.items()}
+    sockets[None] = watch_socket(table, teacher_client)
+    first[None] = (await connect(sockets[None]))[1]
+    return sockets, first
+
+
+@in_own_event_loop
+async def test_after_an_action_no_socket_reads_the_match_again(
+    school_class, teacher_client, monkeypatch
+):
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    sockets, first = await sockets_at(table, session, teacher_client)
+    reads = Calls(messages.load_table)
+    parses = Calls(messages.load_state)
+    monkeypatch.setattr(messages, "load_table", reads)
+    monkeypatch.setattr(messages, "load_state", parses)
+
+    mover = next(n for n, s in first.items() if s["legal_actions"])
+    await sockets[mover].send_to(
+        text_data=json.dumps(
+            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
+        )
+    )
+    got = {n: await receive(c, "state") for n, c in sockets.items()}
+    assert {m["version"] for m in got.values()} == {1}
+    assert {n: m["seat"] for n, m in got.items()} == {n: n for n in sockets}
+    assert all(m["log"] for m in got.values())
+    assert got[mover]["legal_actions"] != [] or got[1 - mover]["legal_actions"] != []
+    # Three sockets, one write: the table was read once by the write path, the engine
+    # state was not parsed at all (the applied one was used).
+    assert (reads.count, parses.count) == (0, 0)
+
+    # A resync still reads the table: the spies see the read they count.
+    await sockets[mover].send_to(text_data=json.dumps({"type": "resync"}))
+    assert (await receive(sockets[mover], "state"))["version"] == 1
+    assert reads.count >= 1
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+def play_unannounced(match_id: int, count: int, seed: int = 3) -> None:
+    """Store actions without the write path (so without telling any socket)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        match = Match.objects.get(pk=match_id)
+        state = load_state(match)
+        seat = (state.to_move() or [None])[0]
+        apply_action(match_id, seat, rng.choice(state.legal_actions(seat)), match.version)
+
+
+@in_own_event_loop
+async def test_a_socket_that_missed_a_version_reads_the_table_and_the_whole_log(
+    school_class, teacher_client
+):
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    sockets, _first = await sockets_at(table, session, teacher_client)
+    await sync_to_async(play_unannounced)(table.match_id, 2)
+
+    def act_and_expect():
+        match = Match.objects.get(pk=table.match_id)
+        state = load_state(match)
+        seat = (state.to_move() or [None])[0]
+        write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
+        snap = messages.load_table(table.pk)
+        return (
+            snap.match.version,
+            messages.log_lines(snap, "en", since=0),
+            messages.log_lines(snap, "en"),
+        )
+
+    version, whole_log, last_log = await sync_to_async(act_and_expect)()
+    assert version == 3 and len(whole_log) > len(last_log) > 0
+    for communicator in sockets.values():
+        state = await receive(communicator, "state")
+        # The pushed state of version 3 came after version 0: a gap, so the socket read
+        # the table, and its log covers the two actions nobody announced.
+        assert state["version"] == 3 and state["log"] == whole_log
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_one_built_state_reaches_each_socket_in_its_own_language(
+    school_class, teacher_client
+):
+    session, table, _people = await sync_to_async(started_table)(school_class, language="fr")
+    teacher_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
+    sockets, first = await sockets_at(table, session, teacher_client)
+    mover = next(n for n, s in first.items() if s["legal_actions"])
+    await sockets[mover].send_to(
+        text_data=json.dumps(
+            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
+        )
+    )
+    got = {n: await receive(c, "state") for n, c in sockets.items()}
+
+    def expected(language):
+        return messages.log_lines(messages.load_table(table.pk), language)
+
+    french, russian = await sync_to_async(expected)("fr"), await sync_to_async(expected)("ru")
+    assert french and russian and french != russian
+    assert got[0]["log"] == got[1]["log"] == french
+    assert got[None]["log"] == russian  # the teacher's projector, in the teacher's language
+    for communicator in sockets.values():
+        await communicator.disconnect()
