@@ -106,11 +106,17 @@ class Service:
             os.killpg(self.process.pid, signum)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the process group: SIGTERM, then SIGKILL after timeout seconds."""
+        """Stop the process: SIGTERM to it, then SIGKILL to its group after timeout seconds.
+
+        SIGTERM goes to the main process only: a Celery worker's pool children that got
+        it too would die under a running task (the parent then logs WorkerLostError)
+        instead of finishing it in the worker's warm shutdown.
+        """
         if self.process is None:
             return
         if self.alive():
-            self.signal(signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
