@@ -31,8 +31,19 @@ CARD_IDS = tuple(card["id"] for card in ALL_CARDS)
 
 
 def cards(variant: str) -> list[dict]:
-    """Return a fresh copy of the card dicts (every variant uses the whole deck)."""
-    return [copy.deepcopy(card) for card in ALL_CARDS]
+    """Return a fresh copy of the card dicts (every variant uses the whole deck).
+
+    An Avatar card carries its character's mission and origin, in every language: the
+    board shows them while a player chooses a character and beside the chosen one.
+    """
+    return [_with_character(copy.deepcopy(card)) for card in ALL_CARDS]
+
+
+def _with_character(card: dict) -> dict:
+    if card["character"] is not None:
+        cast = DATA["characters"][card["character"]]
+        card.update(mission=copy.deepcopy(cast["mission"]), origin=copy.deepcopy(cast["origin"]))
+    return card
 
 
 def card_ids(variant: str) -> tuple[str, ...]:

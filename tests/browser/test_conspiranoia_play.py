@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from debrief.models import DebriefExport
+from games.conspiranoia.cards import character as character_entry
 from tests.browser.classroom import (
     PASSWORD,
     TIMEOUT,
@@ -55,6 +56,10 @@ def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-conspiranoia", password=PASSWORD)
 
 
+# Per student page: (missions shown, characters offered) each time it chose a character.
+MISSIONS_SEEN: dict = {}
+
+
 def play_one_step(page) -> bool:
     """Click one legal control, if the page offers any now; return whether it did."""
     if page.locator("#game.is-busy").count():
@@ -62,6 +67,10 @@ def play_one_step(page) -> bool:
     # a GDPR lesson card (the session's "show" mode): read it, then play on
     try_click(page.locator("[data-slot=lesson]:not([hidden])").get_by_role("button", name="Got it"))
     before = page.evaluate("window.logLines")
+    missions = page.locator(".prompt .cp-missions li")
+    if missions.count():  # choosing a character: one mission per free character
+        choices = page.locator(".prompt button[data-action]").count()
+        MISSIONS_SEEN.setdefault(page, []).append((missions.count(), choices))
     clicked = try_click(page.locator(".prompt button[data-action]")) or try_click(
         page.locator(".cp-moves button[data-action]")
     )
@@ -170,7 +179,9 @@ def test_two_students_and_a_bot_play_conspiranoia_to_the_end(
         # the renderer draws the game (no "cannot be shown here yet"): two opponents, a hand
         expect(page.locator(".panel--player")).to_have_count(2)
         expect(page.locator(".panel--hand")).to_be_visible()
-        expect(page.locator(".turnbar [data-fact=round]")).to_be_visible()
+        expect(page.locator(".turnbar [data-fact=deck]")).to_be_visible()
+        # characters are chosen before the first round: no "Round 0 / n"
+        expect(page.locator(".turnbar [data-fact=round]")).to_have_count(0)
     students[0].screenshot(path=artifacts_dir / "student-start-390.png", full_page=True)
 
     clicks = play_until_over(students)
@@ -185,6 +196,18 @@ def test_two_students_and_a_bot_play_conspiranoia_to_the_end(
     for seat in seats:
         assert match.actions.filter(seat=seat.number).exists(), f"{seat.display_name} never moved"
     check_the_end(students, match)
+    # each student was shown every free character's mission when choosing, and sees
+    # their own character's mission beside it
+    assert all(MISSIONS_SEEN.get(page) for page in students), MISSIONS_SEEN
+    assert all(shown == offered >= 2 for page in students for shown, offered in MISSIONS_SEEN[page])
+    pages = dict(zip(("Alice Fox", "Bob Owl"), students, strict=True))
+    for seat in seats:
+        if seat.participant_id is None:
+            continue
+        page = pages[seat.participant.nickname]
+        character = load_state(match).view(seat.number)["players"][seat.number]["character"]
+        mission = character_entry(character)["mission"]["en"]
+        expect(page.locator(".cp-me .cp-mission")).to_contain_text(mission)
     students[0].evaluate("window.scrollTo(0, 0)")
     students[0].screenshot(path=artifacts_dir / "student-end-390.png")
     assert errors == []

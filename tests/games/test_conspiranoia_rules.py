@@ -10,7 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.conspiranoia import rules
-from games.conspiranoia.cards import AVATARS, CARD_IDS, CHARACTERS, DATA, IDENTITY, KIND
+from games.conspiranoia.cards import (
+    AVATARS,
+    CARD_IDS,
+    CHARACTERS,
+    DATA,
+    IDENTITY,
+    KIND,
+    character,
+)
 from games.conspiranoia.rules import Conspiranoia
 from games.engine import IllegalAction
 
@@ -108,6 +116,16 @@ def test_the_deck_has_52_cards_in_the_five_categories():
     assert all(c["character"] is None for c in cards if c["kind"] != "avatar")
     assert all(c["name"][lang] for c in cards for lang in ("en", "es", "fr", "ru"))
     assert GAME.cards("quick") == cards
+
+
+def test_an_avatar_card_carries_its_characters_mission_and_origin():
+    for card in GAME.cards("standard"):
+        if card["kind"] != "avatar":
+            assert "mission" not in card
+            continue
+        cast = character(card["character"])
+        assert card["mission"] == cast["mission"] and card["origin"] == cast["origin"]
+        assert all(card["mission"][lang] for lang in ("en", "es", "fr", "ru"))
 
 
 def test_the_card_values_of_the_fixture_match_the_rules_table():

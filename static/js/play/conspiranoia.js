@@ -107,6 +107,11 @@ function createConspiranoia(board, ctx) {
           const id = characterCard(a.character);
           return kit.card(id, { action: a, label: interpolate(gettext("Play as %s"), [characterName(id)]) });
         })),
+        h("ul", { class: "cp-missions", "aria-label": gettext("The characters' missions") }, choices.map((a) => {
+          const id = characterCard(a.character);
+          return h("li", {}, h("strong", {}, characterName(id)), " ", kit.inLanguage(kit.entry(id).mission),
+            " ", h("span", { class: "muted" }, kit.inLanguage(kit.entry(id).origin)));
+        })),
       ];
     }
     const answers = legal.filter((a) => a.type === "defend" || a.type === "take");
@@ -188,6 +193,9 @@ function createConspiranoia(board, ctx) {
       p.character_card
         ? h("p", { class: `cp-character cp-fig--${kit.entry(p.character_card).figure}` }, h("span", { class: "cp-figure", "aria-hidden": "true" }), characterName(p.character_card))
         : h("p", { class: "cp-character muted" }, gettext("No character yet")),
+      p.character_card && seat === me
+        ? h("p", { class: "cp-mission" }, interpolate(gettext("Your mission: %s"), [kit.inLanguage(kit.entry(p.character_card).mission)]))
+        : null,
       h("div", { class: p.in_game && p.life * 3 <= max ? "cp-life cp-life--low" : "cp-life" },
         h("span", { class: "cp-life__text" }, interpolate(gettext("Life: %(life)s / %(max)s"), { life: p.life, max }, true)),
         h("span", { class: "cp-life__bar", "aria-hidden": "true", style: `--life: ${Math.max(0, p.life) / max}` })),
@@ -218,7 +226,8 @@ function createConspiranoia(board, ctx) {
           { label: gettext("Damage dealt"), key: "damage_dealt" }, { label: gettext("Attacks defended"), key: "blocks" }],
       }) : null,
       over ? null : kit.turnBar(turnLine(view), mine, [
-        { label: gettext("Round"), value: `${view.round} / ${view.max_rounds}`, name: "round" },
+        // Round 0 is the choice of characters: no round has started yet.
+        view.round > 0 ? { label: gettext("Round"), value: `${view.round} / ${view.max_rounds}`, name: "round" } : null,
         { icon: "back", label: gettext("Draw pile"), value: view.deck_count, name: "deck" },
         { label: gettext("Dealer"), value: playerName(view.dealer), name: "dealer" },
       ]),

@@ -133,6 +133,11 @@ export function boardKit(board, ctx, options) {
     return c.name[lang] || c.name.en || id;
   }
 
+  /** A catalogue text given in every language ({en, es, fr, ru}), in the session's. */
+  function inLanguage(texts) {
+    return texts ? texts[lang] || texts.en || "" : "";
+  }
+
   function playerName(seat) {
     const p = players.find((x) => x.seat === seat);
     return p && p.name ? p.name : interpolate(gettext("Player %s"), [seat + 1]);
@@ -321,11 +326,11 @@ export function boardKit(board, ctx, options) {
   }
 
   /* Turn bar: the turn line (▶ and green when it is this seat's) and the game's facts,
-   * each {icon, label, value, name} (name: data-fact, for tests). */
+   * each {icon, label, value, name} (name: data-fact, for tests); a null fact is left out. */
   function turnBar(text, mine, facts = []) {
     return h("section", { class: "turnbar", "aria-label": gettext("Game status") },
       h("h2", { class: mine ? "turnbar__turn is-mine" : "turnbar__turn" }, text),
-      h("dl", { class: "turnbar__facts" }, facts.map((f) => h("div", {},
+      h("dl", { class: "turnbar__facts" }, facts.filter(Boolean).map((f) => h("div", {},
         h("dt", {}, f.icon ? icon(ctx.icons, f.icon) : null, f.label),
         h("dd", { "data-fact": f.name }, f.value)))),
     );
@@ -444,7 +449,7 @@ export function boardKit(board, ctx, options) {
   return {
     seat: mySeat,
     icon: (name, extraClass) => icon(ctx.icons, name, extraClass),
-    entry, cardName, playerName, act, actionButton, actionButtons,
+    entry, cardName, inLanguage, playerName, act, actionButton, actionButtons,
     card, cardList, hand, selected: () => selected,
     prompt, turnText, turnBar, presence, statLine, players: playerPanels, endScreen,
     redraw, renderer,
