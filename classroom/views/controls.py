@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classroom import actions
 from classroom.models import Seat, SeatMove, Table
@@ -52,79 +53,59 @@ def _moves(session):
     )
 
 
-@login_required
-def table_pause(request, pk):
-    """Pause one table (POST: table)."""
-    return _live_control(
-        request,
-        pk,
-        "table",
-        _tables,
-        apply=lambda table: actions.do_set_table_paused(table, True),
-        done_message=_("Table paused."),
-    )
+def _control(field, queryset_of, apply, done_message, doc):
+    """Return the login-only view of one control: ``apply`` to the object POSTed in
+    ``field`` among ``queryset_of(session)``, then say ``done_message``."""
+
+    @login_required
+    def view(request, pk):
+        return _live_control(
+            request, pk, field, queryset_of, apply=apply, done_message=done_message
+        )
+
+    view.__doc__ = doc
+    return view
 
 
-@login_required
-def table_resume(request, pk):
-    """Resume one table (POST: table)."""
-    return _live_control(
-        request,
-        pk,
-        "table",
-        _tables,
-        apply=lambda table: actions.do_set_table_paused(table, False),
-        done_message=_("Table resumed."),
-    )
-
-
-@login_required
-def seat_to_bot(request, pk):
-    """Let a bot play an absent student's seat (POST: seat)."""
-    return _live_control(
-        request,
-        pk,
-        "seat",
-        _seats,
-        apply=lambda seat: actions.do_hand_seat_to_bot(seat, True),
-        done_message=_("A bot plays this seat now."),
-    )
-
-
-@login_required
-def seat_to_student(request, pk):
-    """Give a seat back to its student (POST: seat)."""
-    return _live_control(
-        request,
-        pk,
-        "seat",
-        _seats,
-        apply=lambda seat: actions.do_hand_seat_to_bot(seat, False),
-        done_message=_("The student plays again."),
-    )
-
-
-@login_required
-def move_approve(request, pk):
-    """Let a student continue on a new device (POST: move)."""
-    return _live_control(
-        request,
-        pk,
-        "move",
-        _moves,
-        apply=lambda move: actions.do_answer_seat_move(move, True),
-        done_message=_("The new device gets the seat."),
-    )
-
-
-@login_required
-def move_refuse(request, pk):
-    """Refuse a device change (POST: move)."""
-    return _live_control(
-        request,
-        pk,
-        "move",
-        _moves,
-        apply=lambda move: actions.do_answer_seat_move(move, False),
-        done_message=_("Request refused."),
-    )
+table_pause = _control(
+    "table",
+    _tables,
+    lambda table: actions.do_set_table_paused(table, True),
+    gettext_lazy("Table paused."),
+    "Pause one table (POST: table).",
+)
+table_resume = _control(
+    "table",
+    _tables,
+    lambda table: actions.do_set_table_paused(table, False),
+    gettext_lazy("Table resumed."),
+    "Resume one table (POST: table).",
+)
+seat_to_bot = _control(
+    "seat",
+    _seats,
+    lambda seat: actions.do_hand_seat_to_bot(seat, True),
+    gettext_lazy("A bot plays this seat now."),
+    "Let a bot play an absent student's seat (POST: seat).",
+)
+seat_to_student = _control(
+    "seat",
+    _seats,
+    lambda seat: actions.do_hand_seat_to_bot(seat, False),
+    gettext_lazy("The student plays again."),
+    "Give a seat back to its student (POST: seat).",
+)
+move_approve = _control(
+    "move",
+    _moves,
+    lambda move: actions.do_answer_seat_move(move, True),
+    gettext_lazy("The new device gets the seat."),
+    "Let a student continue on a new device (POST: move).",
+)
+move_refuse = _control(
+    "move",
+    _moves,
+    lambda move: actions.do_answer_seat_move(move, False),
+    gettext_lazy("Request refused."),
+    "Refuse a device change (POST: move).",
+)
