@@ -6,9 +6,8 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from classroom import catalogue
 from classroom.catalogue import localized
@@ -22,9 +21,9 @@ class SignUpForm(UserCreationForm):
     """A teacher account: a username and a password; an e-mail address is optional."""
 
     email = forms.EmailField(
-        label=_lazy("E-mail address (optional)"),
+        label=gettext_lazy("E-mail address (optional)"),
         required=False,
-        help_text=_lazy("Only used if you ask for it; you can leave it empty."),
+        help_text=gettext_lazy("Only used if you ask for it; you can leave it empty."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -39,7 +38,7 @@ class SchoolClassForm(forms.ModelForm):
         fields = ["name", "roster"]
         widgets = {"roster": forms.Textarea(attrs={"rows": 8})}
         help_texts = {
-            "roster": _lazy(
+            "roster": gettext_lazy(
                 "Optional. One pseudonym per line, for example an animal or a made-up name. "
                 "No e-mail address and no full name is needed or wanted: students then "
                 "pick their pseudonym from this list when they join."
@@ -136,16 +135,16 @@ class SessionForm(forms.Form):
     ``cleaned_data["options"]``.
     """
 
-    game = forms.ChoiceField(label=_lazy("Game"))
-    variant = forms.ChoiceField(label=_lazy("Variant"), required=False)
+    game = forms.ChoiceField(label=gettext_lazy("Game"))
+    variant = forms.ChoiceField(label=gettext_lazy("Variant"), required=False)
     language = forms.ChoiceField(
-        label=_lazy("Language"),
-        help_text=_lazy("The students' pages and the game use this language."),
+        label=gettext_lazy("Language"),
+        help_text=gettext_lazy("The students' pages and the game use this language."),
     )
     table_size = forms.IntegerField(
-        label=_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
+        label=gettext_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
     )
-    bots_fill = forms.BooleanField(label=_lazy("Bots fill empty seats"), required=False)
+    bots_fill = forms.BooleanField(label=gettext_lazy("Bots fill empty seats"), required=False)
 
     # The cleaned values of the fields other apps added (SESSION_FIELDS).
     extra: dict = {}
@@ -240,7 +239,7 @@ class JoinForm(forms.Form):
     """A student's join form: the code, then a nickname or a roster pseudonym."""
 
     code = forms.CharField(
-        label=_lazy("Game code"),
+        label=gettext_lazy("Game code"),
         max_length=CODE_LENGTH * 3,
         widget=forms.TextInput(
             attrs={
@@ -253,15 +252,15 @@ class JoinForm(forms.Form):
         ),
     )
     nickname = forms.CharField(
-        label=_lazy("Nickname"),
-        error_messages={"required": _lazy("Please type a nickname.")},
+        label=gettext_lazy("Nickname"),
+        error_messages={"required": gettext_lazy("Please type a nickname.")},
         max_length=MAX_LENGTH * 3,
-        help_text=_lazy("2 to 20 characters. Not your real name: a nickname is enough."),
+        help_text=gettext_lazy("2 to 20 characters. Not your real name: a nickname is enough."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     pseudonym = forms.ChoiceField(
-        label=_lazy("Your name in this class"),
-        error_messages={"required": _lazy("Please choose your name in the list.")},
+        label=gettext_lazy("Your name in this class"),
+        error_messages={"required": gettext_lazy("Please choose your name in the list.")},
     )
 
     def __init__(self, *args, pseudonyms=None, **kwargs):
