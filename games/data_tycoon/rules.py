@@ -61,6 +61,9 @@ DEFAULT_OPTIONS = {
     "counter_seconds": COUNTER_SECONDS,
     "choice_seconds": CHOICE_SECONDS,
 }
+# A variant's own defaults, under the session's options. Beginners meet DATA! on their
+# first turns, while they are still reading the board: they get twice the time to call.
+VARIANT_OPTIONS = {"beginner": {"call_seconds": 2 * CALL_SECONDS}}
 TIME_MODES = ("clock", "turns")
 TIE_BREAK = ("treasures", "sensitive", "datasets", "shared")
 CALLS = ("call_data", "call_databreach")
@@ -189,7 +192,7 @@ class State(base.State):
             raise ValueError(f"unknown variant {variant!r}")
         if not game.min_players <= num_players <= game.max_players:
             raise ValueError(f"Data-Tycoon needs 2 to 6 players, not {num_players}")
-        opts = dict(DEFAULT_OPTIONS)
+        opts = {**DEFAULT_OPTIONS, **VARIANT_OPTIONS.get(variant, {})}
         for key, value in (options or {}).items():
             if key not in DEFAULT_OPTIONS:
                 raise ValueError(f"unknown option {key!r}")

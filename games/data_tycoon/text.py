@@ -19,7 +19,7 @@ TEMPLATES = {
     "turn_skipped": gettext_noop("%(player)s skips this turn."),
     "data_called": gettext_noop("%(player)s calls DATA!"),
     "data_missed": gettext_noop(
-        "%(player)s did not call DATA! in time: %(cards)s goes to the table, unused."
+        "%(player)s did not call DATA! in time: %(cards)s goes to the pile, unused."
     ),
     "databreach_called": gettext_noop("%(player)s calls DATABREACH! (%(cards)s)"),
     "breach_skip": gettext_noop("The data breach costs %(player)s this turn."),

@@ -1,5 +1,6 @@
 """Unit tests of every Data-Tycoon rule: captures, calls, every special card and counter."""
 
+import random
 from collections import Counter
 
 import pytest
@@ -619,6 +620,27 @@ def test_options_are_validated_and_documented_as_constants():
         GAME.new_state(2, 1, "expert", {"bogus": 1})
     with pytest.raises(ValueError):
         GAME.new_state(2, 1, "expert", {"time_mode": "sundial"})
+
+
+def first_call_window(variant: str, options: dict | None = None) -> dict:
+    """Play random moves until a DATA! call window opens; return that window."""
+    for seed in range(50):
+        state = GAME.new_state(2, seed, variant, options)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if state.is_over():
+                break
+            if state.windows and state.windows[0]["kind"] == "call_data":
+                return state.windows[0]
+            seat = (state.to_move() or [None])[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    raise AssertionError("no DATA! window in 50 games")
+
+
+def test_beginners_get_twice_the_time_to_call_data_unless_the_session_says_otherwise():
+    assert first_call_window("standard")["seconds"] == rules.CALL_SECONDS == 15
+    assert first_call_window("beginner")["seconds"] == 2 * rules.CALL_SECONDS
+    assert first_call_window("beginner", {"call_seconds": 12})["seconds"] == 12
 
 
 # ------------------------------------------------------- smaller decisions
