@@ -1,0 +1,208 @@
+"""Every main page, teacher's and student's, in Chromium at a phone (360x740, 390x844),
+a tablet (1024x768) and a projector (1920x1080), in en, es, fr and ru.
+
+On each page and size: no horizontal overflow; on a phone no visible text under 12 px;
+the join code on one line; and an accessibility audit (axe-core, through
+axe-playwright-python) with no serious or critical violation. A screenshot of every page,
+size and language goes to this test's artifacts folder (test-artifacts/<test name>/), to
+be looked at.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from classroom import actions
+from classroom.models import ClassSession, Table
+from tests.browser.classroom import PASSWORD, TIMEOUT
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+VIEWPORTS = {
+    "phone-360": (360, 740),
+    "phone-390": (390, 844),
+    "tablet": (1024, 768),
+    "projector": (1920, 1080),
+}
+PHONES = {"phone-360", "phone-390"}
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+# axe's own impact levels; "moderate" and "minor" are reported, not failed on.
+FAILING_IMPACTS = {"serious", "critical"}
+SMALLEST_TEXT_PX = 12
+
+# Visible text smaller than SMALLEST_TEXT_PX: [font size, text] of each element.
+SMALL_TEXT = """
+(limit) => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const element = node.parentElement;
+    if (!text || !element) continue;
+    const style = getComputedStyle(element);
+    const box = element.getBoundingClientRect();
+    const hidden = style.visibility === "hidden" || box.width <= 1 || box.height <= 1
+      || element.closest("[hidden], [aria-hidden=true], .visually-hidden, svg");
+    const size = parseFloat(style.fontSize);
+    if (!hidden && size < limit) found.push([size, text.slice(0, 40)]);
+  }
+  return found;
+}
+"""
+# How far the page is wider than the window (0: no horizontal overflow), and the
+# innermost elements that stick out, to say where.
+OVERFLOW = """
+() => {
+  const width = window.innerWidth;
+  const out = [...document.body.querySelectorAll("*")].filter((element) => {
+    const box = element.getBoundingClientRect();
+    return box.right > width + 1 && box.width > 0
+      && ![...element.children].some((child) => child.getBoundingClientRect().right > width + 1);
+  });
+  const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
+    ? "." + e.className.trim().split(/\\s+/).join(".") : "");
+  return [document.documentElement.scrollWidth - width, out.slice(0, 4).map(name)];
+}
+"""
+# The join code's rendered lines (1: it does not wrap).
+CODE_LINES = """
+(element) => {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return tops.size;
+}
+"""
+
+
+def open_sessions(teacher) -> dict[str, ClassSession]:
+    """One class, and per language a Data-Tycoon session with bots, not started yet."""
+    school_class = actions.do_create_class(teacher, "4B")
+    return {
+        language: actions.do_create_session(
+            school_class,
+            game="data_tycoon",
+            variant="beginner",
+            language=language,
+            table_size=3,
+            bots_fill=True,
+        )
+        for language in LANGUAGES
+    }
+
+
+def log_in(context, base_url: str) -> None:
+    page = context.new_page()
+    page.goto(f"{base_url}/login/")
+    page.locator("#id_username").fill("screens")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("#id_password").press("Enter")
+    page.wait_for_url(f"{base_url}/teacher/")
+    page.close()
+
+
+def student_joins(context, base_url: str, code: str) -> None:
+    """Join through the join form, whatever its language; the lobby follows."""
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{base_url}/join/{code}/")
+    page.locator("#id_nickname").fill("Robin")
+    page.locator("form [type=submit]").first.click()
+    page.wait_for_url(f"**/lobby/{code}/")
+    page.close()
+
+
+def check(page, name: str, size: str, *, folder, problems: list[str], axe: Axe) -> None:
+    """Screenshot the page, then collect what is wrong with it into ``problems``."""
+    where = f"{name} @ {size}"
+    page.screenshot(path=folder / f"{name}-{size}.png", full_page=True)
+    overflow, culprits = page.evaluate(OVERFLOW)
+    if overflow > 0:
+        problems.append(f"{where}: {overflow} px wider than the window: {culprits}")
+    if size in PHONES:
+        small = page.evaluate(SMALL_TEXT, SMALLEST_TEXT_PX)
+        if small:
+            problems.append(f"{where}: text under {SMALLEST_TEXT_PX} px: {small[:5]}")
+    for code in page.locator(".join-code").all():
+        if code.is_visible() and code.evaluate(CODE_LINES) > 1:
+            problems.append(f"{where}: the join code wraps")
+    if size in {"phone-390", "projector"}:  # axe's rules barely depend on the width
+        for violation in axe.run(page).response["violations"]:
+            if violation["impact"] in FAILING_IMPACTS:
+                targets = [node["target"] for node in violation["nodes"][:3]]
+                problems.append(f"{where}: axe {violation['id']} ({violation['impact']}) {targets}")
+
+
+def test_every_main_page_at_every_size_in_every_language(browser, live_server_url, artifacts_dir):
+    teacher = get_user_model().objects.create_user(username="screens", password=PASSWORD)
+    sessions = open_sessions(teacher)
+    axe = Axe()
+    problems: list[str] = []
+    pages_seen = 0
+    for language, session in sessions.items():
+        student = browser.new_context(locale=language)
+        student_joins(student, live_server_url, session.join_code)
+        teacher_context = browser.new_context(locale=language)
+        teacher_context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server_url}]
+        )
+        log_in(teacher_context, live_server_url)
+        anonymous = browser.new_context(locale=language)
+
+        before_start = {
+            "home": (anonymous, "/"),
+            "login": (anonymous, "/login/"),
+            "join": (anonymous, f"/join/{session.join_code}/"),
+            "lobby": (student, f"/lobby/{session.join_code}/"),
+            "classes": (teacher_context, reverse("classroom:dashboard")),
+            "session-form": (
+                teacher_context,
+                reverse("classroom:session_create", args=[session.school_class_id]),
+            ),
+            "session": (teacher_context, reverse("classroom:session_detail", args=[session.pk])),
+        }
+        actions.do_start_session(session)
+        table = Table.objects.filter(session=session).first()
+        after_start = {
+            "play": (student, f"/play/{session.join_code}/"),
+            "class": (
+                teacher_context,
+                reverse("classroom:class_detail", args=[session.school_class_id]),
+            ),
+            "live": (teacher_context, reverse("live:session_live", args=[session.pk])),
+            "projector": (teacher_context, reverse("live:projector", args=[table.pk])),
+            "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
+            "lessons": (teacher_context, reverse("lessons:index")),
+            "privacy": (anonymous, reverse("debrief:privacy")),
+        }
+        for stage in (before_start, after_start):
+            for name, (context, path) in stage.items():
+                page = context.new_page()
+                page.set_default_timeout(TIMEOUT)
+                for size, (width, height) in VIEWPORTS.items():
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.goto(live_server_url + path)
+                    expect(page.locator("html")).to_have_attribute("lang", language)
+                    if name in {"play", "projector"}:  # the board draws from its socket
+                        expect(page.locator(".board > section").first).to_be_visible()
+                    check(
+                        page,
+                        f"{language}-{name}",
+                        size,
+                        folder=artifacts_dir,
+                        problems=problems,
+                        axe=axe,
+                    )
+                    pages_seen += 1
+                page.close()
+        assert ClassSession.objects.get(pk=session.pk).state == ClassSession.State.RUNNING
+        for context in (student, teacher_context, anonymous):
+            context.close()
+    assert pages_seen == len(LANGUAGES) * 14 * len(VIEWPORTS)
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
