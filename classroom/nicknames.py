@@ -385,10 +385,7 @@ def _refuse_characters(raw: str) -> None:
     for char in raw:
         if char in BIDI_CONTROLS:
             raise ValidationError(
-                _(
-                    "A nickname cannot contain invisible characters that turn the text "
-                    "around. Please type it again."
-                ),
+                _("A nickname cannot contain invisible characters that turn the text around."),
                 code="direction_control",
             )
         if char.isspace():
@@ -396,14 +393,14 @@ def _refuse_characters(raw: str) -> None:
         kind = _REFUSED_CATEGORIES.get(unicodedata.category(char))
         if kind == "control":
             raise ValidationError(
-                _("A nickname cannot contain control characters. Please type it again."),
+                _("A nickname cannot contain control characters."),
                 code="control_character",
             )
         if kind == "unassigned":
             raise ValidationError(
                 _(
                     "A nickname cannot contain private or unknown characters: other "
-                    "screens would not show them. Please choose other characters."
+                    "screens would not show them."
                 ),
                 code="unknown_character",
             )

@@ -228,6 +228,8 @@ def test_refused_words(nickname):
         "Oxymoron",
         "Salopette",
         "Desmoronar",
+        "Desmoronadizo",
+        "Abâtardir",
         "Сталинград",
         "Kshitij",
         "Ashkenazi",
