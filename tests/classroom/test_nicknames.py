@@ -2,7 +2,7 @@
 refused words (substrings, whole words, leetspeak, look-alike letters, the allow-list)
 and refused names and hate symbols."""
 
-# ruff: noqa: RUF001, RUF003 - look-alike letters are what these tests are about
+# ruff: noqa: RUF001, RUF002, RUF003 - look-alike letters are what these tests are about
 
 import unicodedata
 
@@ -417,3 +417,25 @@ def test_accepted_nicknames_with_one_skeleton_share_the_key(letters, data):
     assert _same(first, second)
     if _accepted(first) and _accepted(second):
         assert nickname_key(first) == nickname_key(second)
+
+
+def _twins(letter: str) -> list[str]:
+    """The letter and its single-character look-alikes in the package's table (those
+    that NFKC leaves alike: it turns the ogonek "˛", a look-alike of "i", into a mark)."""
+    entries = confusables.confusables_data.get(letter, [])
+    others = {
+        h["c"]
+        for h in entries
+        if len(h["c"]) == 1 and _same(unicodedata.normalize("NFKC", h["c"]), letter)
+    }
+    return [letter, *sorted(others)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.sampled_from("abcdeghijknopqrsuvwxyz"), min_size=2, max_size=12), st.data())
+def test_any_lookalike_from_unicodes_table_shares_the_key(text, data):
+    # each letter swapped for any of its look-alikes in confusables.txt: Greek, Cyrillic,
+    # Armenian, Cherokee, mathematical and fullwidth letters...
+    swapped = "".join(data.draw(st.sampled_from(_twins(letter))) for letter in text)
+    if _accepted(text) and _accepted(swapped):
+        assert nickname_key(swapped) == nickname_key(text), (text, swapped)
