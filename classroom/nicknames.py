@@ -67,7 +67,6 @@ _LEET_I = str.maketrans(
     }
 )
 _LEET_L = str.maketrans({"1": "l", "|": "l"})
-_LEET_SYMBOLS = "@$€!|"
 _TOKEN = re.compile(r"(?:[^\W_]|[@$€!|])+")
 # Three digits or more in a row are a number (a year, a score), not letters in disguise.
 _NUMBER = re.compile(r"\d{3,}")
@@ -230,6 +229,7 @@ class _Reading:
 
 
 def _reading(text: str, reading: str) -> _Reading:
+    """Read a nickname's words, chunks and letters with one reading of its digits."""
     tokens = [_letters(token, reading) for token in _TOKEN.findall(_fold_letters(text))]
     tokens = [token for token in tokens if token]
     # A separator between two words is ignored when one side is one or two letters:
