@@ -94,3 +94,13 @@ def test_a_roster_cannot_list_two_lookalike_pseudonyms():
     form = SchoolClassForm({"name": "4A", "roster": "Mallory\nMаllory\nBlue Fox"})
     assert not form.is_valid()
     assert "listed twice" in " ".join(form.errors["roster"])
+
+
+def test_the_join_form_refuses_an_impostor_in_the_sessions_language(school_class):
+    session = open_session(school_class, language="fr")
+    join_client(session, "Mallory")
+    response = Client().post("/join/", {"code": session.join_code, "nickname": "Mаllory"})
+    assert response.status_code == 200
+    assert response["Content-Language"] == "fr"
+    assert "utilise déjà ce pseudo dans cette séance" in response.content.decode()
+    assert session.participants.count() == 1
