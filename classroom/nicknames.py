@@ -1,65 +1,429 @@
-"""Nickname rules: length, whitespace, uniqueness key and refused words."""
+"""Nickname rules: what a nickname may contain, its uniqueness key, and refused words.
 
+The rules and the reasons for them are in docs/nicknames.md.
+"""
+
+import hashlib
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
+from confusable_homoglyphs.confusables import confusables_data
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 MIN_LENGTH = 2
 MAX_LENGTH = 20
+# Participant.nickname_key's max_length: a longer skeleton is shortened with a hash.
+KEY_LENGTH = 40
 WORDS_DIR = Path(__file__).resolve().parent / "refused_words"
 
-# Digits and symbols that stand in for letters in disguised insults.
-_LEET = str.maketrans(
-    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+# Characters that reorder the text around them: refused, since they make a nickname
+# show as another ("\u202eecila" shows as "alice") and turn the text beside it around.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
-_WORD = re.compile(r"\w+")
+# Invisible characters outside the format category (Unicode's Default_Ignorable_Code_Point
+# letters and marks): Hangul fillers, the combining grapheme joiner, Khmer inherent
+# vowels, Mongolian and other variation selectors. Removed like the format characters.
+_INVISIBLE_RANGES = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)
+# Refused categories: control (other than whitespace), private use, unassigned, surrogate.
+_REFUSED_CATEGORIES = {"Cc": "control", "Co": "unassigned", "Cn": "unassigned", "Cs": "unassigned"}
+# More combining marks in a row than any of the classroom's scripts needs: "Zalgo" text,
+# whose marks spill over the lines above and below on the projector.
+MAX_MARKS_IN_A_ROW = 3
+
+# Digits and symbols that stand in for letters. "1" and "|" may stand for "i" or "l":
+# both readings are tried.
+_LEET_I = str.maketrans(
+    {
+        "0": "o",
+        "1": "i",
+        "2": "z",
+        "3": "e",
+        "4": "a",
+        "5": "s",
+        "6": "b",
+        "7": "t",
+        "8": "b",
+        "9": "g",
+        "@": "a",
+        "$": "s",
+        "€": "e",
+        "!": "i",
+        "|": "i",
+    }
+)
+_LEET_L = str.maketrans({"1": "l", "|": "l"})
+_TOKEN = re.compile(r"(?:[^\W_]|[@$€!|])+")
+# Three digits or more in a row are a number (a year, a score), not letters in disguise.
+_NUMBER = re.compile(r"\d{3,}")
+_DIGITS = re.compile(r"\d")
+
+
+def _invisible(char: str) -> bool:
+    """Tell whether a character shows nothing and only shapes its neighbours, or nothing."""
+    if char in BIDI_CONTROLS:
+        return False
+    if unicodedata.category(char) == "Cf":
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in _INVISIBLE_RANGES)
 
 
 def normalize_nickname(raw: str) -> str:
-    """Return a nickname trimmed, with inner whitespace collapsed to one space."""
-    return " ".join(unicodedata.normalize("NFC", raw or "").split())
+    """Return a nickname as shown: NFKC, invisible characters removed, whitespace collapsed.
 
-
-def nickname_key(nickname: str) -> str:
-    """Return the key two nicknames share when they differ only by case."""
-    return normalize_nickname(nickname).casefold()
-
-
-def _fold(text: str) -> str:
-    """Case-fold, drop accents and undo digit-for-letter tricks."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return bare.translate(_LEET)
+    Direction controls, control characters and private-use or unassigned characters are
+    left for validate_nickname to refuse with a reason.
+    """
+    text = raw or ""
+    for _round in range(3):  # removing a character can let its neighbours compose
+        normalized = unicodedata.normalize("NFKC", text)
+        normalized = "".join(char for char in normalized if not _invisible(char))
+        normalized = " ".join(normalized.split())
+        if normalized == text:
+            break
+        text = normalized
+    return text
 
 
 @cache
-def refused_words() -> frozenset[str]:
-    """Return every language's refused words, folded (classrooms mix languages)."""
-    words = set()
-    for path in sorted(WORDS_DIR.glob("*.txt")):
+def prototypes() -> dict[str, str]:
+    """Return each confusable character's prototype, from Unicode's confusables table.
+
+    confusable_homoglyphs stores confusables.txt as a symmetric graph: each line
+    "source -> prototype" is an edge both ways. A source is one code point on one line,
+    and a prototype is never a source. So a character with several partners, or inside a
+    prototype of several characters, is a prototype. Of a pair that only has each other,
+    the prototype is the one that is its own NFKC form, else the lower code point: any
+    fixed choice gives the same keys.
+    """
+    marks = str.maketrans("", "", "\u200e\u200f")  # the table's display marks around RTL
+    partners: dict[str, set[str]] = {}
+    for char, entries in confusables_data.items():
+        partners.setdefault(char.translate(marks), set()).update(
+            entry["c"].translate(marks) for entry in entries
+        )
+    known = {char for node, others in partners.items() if len(node) > 1 for char in node}
+    known |= {node for node, others in partners.items() if len(others) > 1}
+
+    def is_prototype(char: str, other: str) -> bool:
+        if (char in known) != (other in known):
+            return char in known
+        stable = unicodedata.normalize("NFKC", char) == char
+        if stable != (unicodedata.normalize("NFKC", other) == other):
+            return stable
+        return char < other
+
+    table = {}
+    for char, others in partners.items():
+        if len(char) != 1 or len(others) != 1:
+            continue
+        (other,) = others
+        if len(other) > 1 or len(partners.get(other, ())) > 1 or is_prototype(other, char):
+            table[char] = other
+    return table
+
+
+def skeleton(text: str) -> str:
+    """Return Unicode's TR39 skeleton: NFD, each confusable mapped to its prototype, NFD."""
+    table = prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(table.get(char, char) for char in decomposed))
+
+
+def nickname_key(nickname: str) -> str:
+    """Return the key two nicknames share when they look alike (unique in a session).
+
+    Case-insensitive, then confusables folded: "Mallory", "MALLORY", "mal\u200blory" and
+    "mallory" with a Cyrillic "a" share one key.
+    """
+    key = normalize_nickname(nickname).casefold()
+    for _round in range(3):  # a prototype may be a capital ("0" looks like "O")
+        folded = skeleton(key).casefold()
+        if folded == key:
+            break
+        key = folded
+    if len(key) > KEY_LENGTH:
+        digest = hashlib.blake2b(key.encode(), digest_size=6).hexdigest()
+        key = f"{key[: KEY_LENGTH - len(digest) - 1]}~{digest}"
+    return key
+
+
+# ---------------------------------------------------------------- refused words
+
+
+def _fold_letters(text: str) -> str:
+    """Case-fold, map look-alike letters of other scripts to their prototype, drop accents.
+
+    ASCII is left as typed ("m" would become "rn", "1" would become "l"): the leetspeak
+    readings below handle digits and symbols.
+    """
+    table = prototypes()
+    text = unicodedata.normalize("NFKC", text).casefold()
+    for _round in range(3):
+        decomposed = unicodedata.normalize("NFD", text)
+        mapped = "".join(
+            char if char.isascii() or char == "€" else table.get(char, char)
+            for char in decomposed
+            if not unicodedata.combining(char)
+        )
+        mapped = unicodedata.normalize("NFD", mapped).casefold()
+        mapped = "".join(char for char in mapped if not unicodedata.combining(char))
+        if mapped == text:
+            break
+        text = mapped
+    return text
+
+
+def _split_title_case(text: str) -> str:
+    """Put a space before each capitalized word glued to the one before: "BigAss"."""
+    chars = list(text)
+    out = []
+    for index, char in enumerate(chars):
+        before = chars[index - 1] if index else ""
+        after = chars[index + 1] if index + 1 < len(chars) else ""
+        if before.islower() and char.isupper() and after.islower():
+            out.append(" ")
+        out.append(char)
+    return "".join(out)
+
+
+def _letters(token: str, reading: str) -> str:
+    """Return a token's letters under one reading of its digits and symbols.
+
+    A token of digits alone is a number ("Player 55"), unless it is one character
+    between separators ("s h 1 t").
+    """
+    if len(token) > 1 and not any(char.isalpha() for char in token):
+        return ""
+    token = _NUMBER.sub("", token)
+    if reading == "drop":
+        return "".join(char for char in token if char.isalpha())
+    if reading == "l":
+        token = token.translate(_LEET_L)
+    return "".join(char for char in token.translate(_LEET_I) if char.isalpha())
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read a nickname: its words, its chunks and its letters run together."""
+
+    words: tuple[str, ...]  # what is matched as a whole word
+    chunks: tuple[str, ...]  # what refused words are looked for in
+    compact: str  # all letters, separators ignored (for phrases)
+    bounds: tuple[int, ...]  # where each word starts and ends in compact
+
+
+def _reading(text: str, reading: str) -> _Reading:
+    """Read a nickname's words, chunks and letters with one reading of its digits."""
+    tokens = [_letters(token, reading) for token in _TOKEN.findall(_fold_letters(text))]
+    tokens = [token for token in tokens if token]
+    # A separator between two words is ignored when one side is one or two letters:
+    # "s.h.i.t", "sh it"; but "Kris Hit" is not read as "krishit".
+    chunks: list[str] = []
+    for index, token in enumerate(tokens):
+        if chunks and (len(token) <= 2 or len(tokens[index - 1]) <= 2):
+            chunks[-1] += token
+        else:
+            chunks.append(token)
+    spelled, run = [], ""  # letters typed one by one: "a s s"
+    for token in [*tokens, ""]:
+        if len(token) == 1:
+            run += token
+            continue
+        if len(run) >= 2:
+            spelled.append(run)
+        run = ""
+    titled = _TOKEN.findall(_fold_letters(_split_title_case(unicodedata.normalize("NFKC", text))))
+    words = {_letters(token, reading) for token in titled} | set(tokens) | set(chunks)
+    words |= set(spelled) | {"".join(tokens)}
+    bounds = [0]
+    for token in tokens:
+        bounds.append(bounds[-1] + len(token))
+    return _Reading(tuple(sorted(words - {""})), tuple(chunks), "".join(tokens), tuple(bounds))
+
+
+def _readings(text: str) -> list[_Reading]:
+    kinds = ["i", "drop"] + (["l"] if any(char in text for char in "1|") else [])
+    return [_reading(text, kind) for kind in kinds]
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """The refused and allowed words, folded like nicknames (docs/nicknames.md)."""
+
+    anywhere: frozenset[str]  # refused wherever they appear
+    whole: frozenset[str]  # refused only as a whole word
+    phrases: frozenset[str]  # refused anywhere, separators and spaces ignored
+    numbers: frozenset[str]  # refused in the nickname's letters and digits, no leetspeak
+    allowed: frozenset[str]  # innocent words that contain a refused one
+    symbols: frozenset[str]  # signs that are no letter (卐), refused anywhere
+
+
+def _entries(name: str) -> list[str]:
+    """Return the entries of the lists whose file name matches, comments dropped."""
+    entries = []
+    for path in sorted(WORDS_DIR.glob(name)):
         for raw in path.read_text(encoding="utf-8").splitlines():
-            word = raw.strip()
-            if word and not word.startswith("#"):
-                words.add(_fold(word))
-    return frozenset(words)
+            entry = raw.split("#", 1)[0].strip()
+            if entry:
+                entries.append(entry)
+    return entries
+
+
+def _fold_entry(entry: str) -> str:
+    return "".join(_letters(token, "i") for token in _TOKEN.findall(_fold_letters(entry)))
+
+
+def _fold_number(text: str) -> str:
+    return "".join(char for char in _fold_letters(text) if char.isalnum())
+
+
+@cache
+def word_lists() -> WordLists:
+    """Load classroom/refused_words/ once (classrooms mix languages: all lists apply)."""
+    anywhere, phrases, numbers, symbols = set(), set(), set(), set()
+    for entry in _entries("*.anywhere.txt"):
+        if _DIGITS.search(entry):
+            numbers.add(_fold_number(entry))
+        elif not _fold_entry(entry):
+            symbols.add(_fold_letters(entry))
+        elif " " in entry:
+            phrases.add(_fold_entry(entry))
+        else:
+            anywhere.add(_fold_entry(entry))
+    return WordLists(
+        anywhere=frozenset(anywhere - {""}),
+        whole=frozenset(_fold_entry(entry) for entry in _entries("*.whole.txt")) - {""},
+        phrases=frozenset(phrases - {""}),
+        numbers=frozenset(numbers - {""}),
+        allowed=frozenset(_fold_entry(entry) for entry in _entries("allowed.txt")) - {""},
+        symbols=frozenset(symbols - {""}),
+    )
+
+
+def _spans(text: str, word: str) -> list[tuple[int, int]]:
+    spans, start = [], text.find(word)
+    while start >= 0:
+        spans.append((start, start + len(word)))
+        start = text.find(word, start + 1)
+    return spans
+
+
+def _found_in(text: str, words: frozenset[str], allowed: frozenset[str]) -> str | None:
+    """Return a refused word found in text outside every allowed word, or None."""
+    excused = [span for word in allowed for span in _spans(text, word)]
+    for word in words:
+        for start, end in _spans(text, word):
+            if not any(low <= start and end <= high for low, high in excused):
+                return word
+    return None
+
+
+def _phrase_in(reading: _Reading, phrases: frozenset[str]) -> str | None:
+    """Return a refused phrase written as whole words ("Sieg Heil") or in one word
+    ("xSiegHeilx"), or None: "Heidi Amina" does not hide "idi amin"."""
+    bounds = reading.bounds
+    for phrase in phrases:
+        for start, end in _spans(reading.compact, phrase):
+            if start in bounds and end in bounds:
+                return phrase
+            if any(low <= start and end <= high for low, high in pairwise(bounds)):
+                return phrase
+    return None
+
+
+def refused_word_in(nickname: str) -> str | None:
+    """Return the refused word (folded) that the nickname contains, or None."""
+    lists = word_lists()
+    folded = _fold_letters(nickname)
+    for symbol in lists.symbols:
+        if symbol in folded:
+            return symbol
+    number = _fold_number(nickname)
+    for word in lists.numbers:
+        if word in number:
+            return word
+    for reading in _readings(nickname):
+        for word in reading.words:
+            if word in lists.whole:
+                return word
+        for chunk in reading.chunks:
+            found = _found_in(chunk, lists.anywhere, lists.allowed)
+            if found:
+                return found
+        found = _phrase_in(reading, lists.phrases)
+        if found:
+            return found
+    return None
 
 
 def contains_refused_word(nickname: str) -> bool:
-    """Tell whether a word of the nickname, or the whole of it, is refused."""
-    folded = _fold(nickname)
-    words = _WORD.findall(folded)
-    refused = refused_words()
-    joined = "".join(words)
-    return joined in refused or any(word in refused for word in words)
+    """Tell whether the nickname contains a refused word, a refused name or a hate symbol."""
+    return refused_word_in(nickname) is not None
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _refuse_characters(raw: str) -> None:
+    """Refuse, with the reason, a character that no nickname may hold."""
+    for char in raw:
+        if char in BIDI_CONTROLS:
+            raise ValidationError(
+                _("A nickname cannot contain invisible characters that turn the text around."),
+                code="direction_control",
+            )
+        if char.isspace():
+            continue
+        kind = _REFUSED_CATEGORIES.get(unicodedata.category(char))
+        if kind == "control":
+            raise ValidationError(
+                _("A nickname cannot contain control characters."),
+                code="control_character",
+            )
+        if kind == "unassigned":
+            raise ValidationError(
+                _(
+                    "A nickname cannot contain private or unknown characters: other "
+                    "screens would not show them."
+                ),
+                code="unknown_character",
+            )
+
+
+def _marks_in_a_row(text: str) -> int:
+    longest = current = 0
+    for char in text:
+        current = current + 1 if unicodedata.combining(char) else 0
+        longest = max(longest, current)
+    return longest
 
 
 def validate_nickname(raw: str) -> str:
     """Return the normalized nickname, or raise ValidationError saying what is wrong."""
+    raw = raw or ""
+    _refuse_characters(raw)
     nickname = normalize_nickname(raw)
+    if not nickname and raw.strip():
+        raise ValidationError(
+            _("A nickname needs at least one letter or digit that can be seen."),
+            code="no_letter",
+        )
     if len(nickname) < MIN_LENGTH:
         raise ValidationError(
             _("A nickname needs at least %(min)d characters.") % {"min": MIN_LENGTH},
@@ -69,6 +433,16 @@ def validate_nickname(raw: str) -> str:
         raise ValidationError(
             _("A nickname can have at most %(max)d characters.") % {"max": MAX_LENGTH},
             code="too_long",
+        )
+    if not any(unicodedata.category(char)[0] in "LN" for char in nickname):
+        raise ValidationError(
+            _("A nickname needs at least one letter or digit that can be seen."),
+            code="no_letter",
+        )
+    if _marks_in_a_row(nickname) > MAX_MARKS_IN_A_ROW:
+        raise ValidationError(
+            _("A nickname cannot stack so many accents on one letter."),
+            code="stacked_marks",
         )
     if contains_refused_word(nickname):
         raise ValidationError(

@@ -1,6 +1,9 @@
 """Any nickname the join form accepts makes a debrief: nicknames become chart labels,
 table cells and CSV fields, and none of them may break the export."""
 
+import json
+import unicodedata
+
 import pytest
 from django.core.exceptions import ValidationError
 from hypothesis import HealthCheck, given, settings
@@ -76,3 +79,61 @@ def test_any_accepted_nickname_is_a_chart_label(names):
         charts.Panel("b", "line", {label: [3, 2] for label in labels}),
     ]
     assert charts.score_chart(panels, [1, 2], "t", "c").startswith("<svg")
+
+
+# What a student might paste or a program might send: control characters, direction
+# controls, invisible characters. The join rules refuse or remove them, so an export
+# never receives one.
+RAW_WITH_CONTROLS = [
+    "Tab\tName",
+    "Line\nBreak",
+    "Bell\x07",
+    "Esc\x1b[31mRed",
+    "Null\x00Byte",
+    "\u202eecila",
+    "mal\u200blory",
+    "Zero\u200d\u200dJoin",
+    "Soft\u00adHyphen",
+    "\ufeffBom",
+]
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _hidden(text: str) -> list[str]:
+    return [c for c in text if unicodedata.category(c) in {"Cc", "Cf"} and c not in "\r\n"]
+
+
+@pytest.mark.django_db
+def test_exports_receive_no_control_character_from_a_nickname(teacher_a, monkeypatch):
+    names = [name for name in map(_accepted_as, RAW_WITH_CONTROLS) if name]
+    assert names == ["Tab Name", "Line Break", "mallory", "ZeroJoin", "SoftHyphen", "Bom"]
+    monkeypatch.setattr(recorded, "NICKNAMES", names)
+    session = recorded.record_session(teacher_a, students=len(names), table_size=3)
+    export = do_request_export(session, teacher_a)
+    run_export(export.pk)
+    export = DebriefExport.objects.get(pk=export.pk)
+    assert export.status == "done", export.error
+    csv_text = (export.folder() / export.files["csv"]).read_text(encoding="utf-8")
+    assert "SoftHyphen" in csv_text and _hidden(csv_text) == []
+    json_text = (export.folder() / export.files["json"]).read_text(encoding="utf-8")
+    strings = list(_strings(json.loads(json_text)))
+    assert "mallory" in strings
+    assert [s for s in strings if _hidden(s)] == []
+
+
+def _accepted_as(raw: str) -> str | None:
+    try:
+        return validate_nickname(raw)
+    except ValidationError:
+        return None
