@@ -129,7 +129,7 @@ class Participant(models.Model):
         verbose_name=_("session"),
     )
     nickname = models.CharField(_("nickname"), max_length=20)
-    # The nickname case-folded: unique in its session.
+    # The nickname's look-alike key (classroom.nicknames.nickname_key): unique in its session.
     nickname_key = models.CharField(_("nickname key"), max_length=40, editable=False)
     device_id = models.CharField(_("device id"), max_length=64, db_index=True)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
