@@ -81,20 +81,16 @@ CODE_LINES = """
 """
 
 
-def open_sessions(teacher) -> dict[str, ClassSession]:
-    """One class, and per language a Data-Tycoon session with bots, not started yet."""
-    school_class = actions.do_create_class(teacher, "4B")
-    return {
-        language: actions.do_create_session(
-            school_class,
-            game="data_tycoon",
-            variant="beginner",
-            language=language,
-            table_size=3,
-            bots_fill=True,
-        )
-        for language in LANGUAGES
-    }
+def open_session(teacher, language: str) -> ClassSession:
+    """A class and a Data-Tycoon session in ``language``, with bots, not started yet."""
+    return actions.do_create_session(
+        actions.do_create_class(teacher, "4B"),
+        game="data_tycoon",
+        variant="beginner",
+        language=language,
+        table_size=3,
+        bots_fill=True,
+    )
 
 
 def log_in(context, base_url: str) -> None:
@@ -139,70 +135,70 @@ def check(page, name: str, size: str, *, folder, problems: list[str], axe: Axe) 
                 problems.append(f"{where}: axe {violation['id']} ({violation['impact']}) {targets}")
 
 
-def test_every_main_page_at_every_size_in_every_language(browser, live_server_url, artifacts_dir):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_main_page_at_every_size(language, browser, live_server_url, artifacts_dir):
     teacher = get_user_model().objects.create_user(username="screens", password=PASSWORD)
-    sessions = open_sessions(teacher)
+    session = open_session(teacher, language)
     axe = Axe()
     problems: list[str] = []
     pages_seen = 0
-    for language, session in sessions.items():
-        student = browser.new_context(locale=language)
-        student_joins(student, live_server_url, session.join_code)
-        teacher_context = browser.new_context(locale=language)
-        teacher_context.add_cookies(
-            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server_url}]
-        )
-        log_in(teacher_context, live_server_url)
-        anonymous = browser.new_context(locale=language)
+    student = browser.new_context(locale=language)
+    student_joins(student, live_server_url, session.join_code)
+    teacher_context = browser.new_context(locale=language)
+    teacher_context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server_url}]
+    )
+    log_in(teacher_context, live_server_url)
+    anonymous = browser.new_context(locale=language)
 
-        before_start = {
-            "home": (anonymous, "/"),
-            "login": (anonymous, "/login/"),
-            "join": (anonymous, f"/join/{session.join_code}/"),
-            "lobby": (student, f"/lobby/{session.join_code}/"),
-            "classes": (teacher_context, reverse("classroom:dashboard")),
-            "session-form": (
-                teacher_context,
-                reverse("classroom:session_create", args=[session.school_class_id]),
-            ),
-            "session": (teacher_context, reverse("classroom:session_detail", args=[session.pk])),
-        }
-        actions.do_start_session(session)
-        table = Table.objects.filter(session=session).first()
-        after_start = {
-            "play": (student, f"/play/{session.join_code}/"),
-            "class": (
-                teacher_context,
-                reverse("classroom:class_detail", args=[session.school_class_id]),
-            ),
-            "live": (teacher_context, reverse("live:session_live", args=[session.pk])),
-            "projector": (teacher_context, reverse("live:projector", args=[table.pk])),
-            "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
-            "lessons": (teacher_context, reverse("lessons:index")),
-            "privacy": (anonymous, reverse("debrief:privacy")),
-        }
-        for stage in (before_start, after_start):
-            for name, (context, path) in stage.items():
-                page = context.new_page()
-                page.set_default_timeout(TIMEOUT)
-                for size, (width, height) in VIEWPORTS.items():
-                    page.set_viewport_size({"width": width, "height": height})
-                    page.goto(live_server_url + path)
-                    expect(page.locator("html")).to_have_attribute("lang", language)
-                    if name in {"play", "projector"}:  # the board draws from its socket
-                        expect(page.locator(".board > section").first).to_be_visible()
-                    check(
-                        page,
-                        f"{language}-{name}",
-                        size,
-                        folder=artifacts_dir,
-                        problems=problems,
-                        axe=axe,
-                    )
-                    pages_seen += 1
-                page.close()
-        assert ClassSession.objects.get(pk=session.pk).state == ClassSession.State.RUNNING
-        for context in (student, teacher_context, anonymous):
-            context.close()
-    assert pages_seen == len(LANGUAGES) * 14 * len(VIEWPORTS)
+    before_start = {
+        "home": (anonymous, "/"),
+        "login": (anonymous, "/login/"),
+        "join": (anonymous, f"/join/{session.join_code}/"),
+        "lobby": (student, f"/lobby/{session.join_code}/"),
+        "classes": (teacher_context, reverse("classroom:dashboard")),
+        "session-form": (
+            teacher_context,
+            reverse("classroom:session_create", args=[session.school_class_id]),
+        ),
+        "session": (teacher_context, reverse("classroom:session_detail", args=[session.pk])),
+    }
+    actions.do_start_session(session)
+    table = Table.objects.filter(session=session).first()
+    after_start = {
+        "play": (student, f"/play/{session.join_code}/"),
+        "class": (
+            teacher_context,
+            reverse("classroom:class_detail", args=[session.school_class_id]),
+        ),
+        "live": (teacher_context, reverse("live:session_live", args=[session.pk])),
+        "projector": (teacher_context, reverse("live:projector", args=[table.pk])),
+        "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
+        "lessons": (teacher_context, reverse("lessons:index")),
+        "privacy": (anonymous, reverse("debrief:privacy")),
+    }
+    for stage in (before_start, after_start):
+        for name, (context, path) in stage.items():
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT)
+            for size, (width, height) in VIEWPORTS.items():
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(live_server_url + path)
+                expect(page.locator("html")).to_have_attribute("lang", language)
+                if name in {"play", "projector"}:  # the board draws from its socket
+                    expect(page.locator(".board > section").first).to_be_visible()
+                check(
+                    page,
+                    f"{language}-{name}",
+                    size,
+                    folder=artifacts_dir,
+                    problems=problems,
+                    axe=axe,
+                )
+                pages_seen += 1
+            page.close()
+    assert ClassSession.objects.get(pk=session.pk).state == ClassSession.State.RUNNING
+    for context in (student, teacher_context, anonymous):
+        context.close()
+    assert pages_seen == 14 * len(VIEWPORTS)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
