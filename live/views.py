@@ -1,9 +1,10 @@
 """The pages of live play: a student's table, a table on the projector, the session's
 join screen on the projector, and the teacher's live dashboard.
 
-Both render templates of the browser game client (templates/games/play.html and
-projector.html) with what the client needs to open its socket: ``ws_path``,
-``role`` ("seat" or "spectator"), ``session`` and ``table_id``.
+The table pages render templates of the browser game client (templates/games/play.html
+and projector.html) with what the client needs to open its socket: ``ws_path``,
+``role`` ("seat" or "spectator"), ``session`` and ``table_id``. The join screen is an
+htmx page (templates/live/join_screen.html) whose socket is ``live.screen_sockets``.
 """
 
 from django.contrib.auth.decorators import login_required

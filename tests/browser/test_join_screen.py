@@ -14,6 +14,7 @@ test-artifacts/<test>/.
 import os
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.browser.classroom import PASSWORD, TIMEOUT, teacher_launches
@@ -56,6 +57,12 @@ PAGE_SIZE = """() => ({
 @pytest.fixture
 def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-screen", password=PASSWORD)
+
+
+def assert_accessible(page, where: str) -> None:
+    """No axe-core violation on the page (axe ships with the package: no network)."""
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{where}:\n{results.generate_report()}"
 
 
 def assert_one_line(measure: dict, where: str) -> None:
@@ -174,6 +181,7 @@ def test_the_join_screen_shows_the_code_the_students_and_then_the_tables(
         assert screen.evaluate("() => window.notReloaded === true"), f"{name} reloaded"
         check_join_screen(screen, viewport, f"the join screen at {name} with students")
         screen.screenshot(path=artifacts_dir / f"join-students-{name}-{language}.png")
+    assert_accessible(screens["1920x1080"][2], "the join screen")
     laptop = screens["1920x1080"][2]
     laptop.set_viewport_size(LAPTOP)
     check_join_screen(laptop, LAPTOP, "the join screen on a 1366x768 laptop")
@@ -198,6 +206,7 @@ def test_the_join_screen_shows_the_code_the_students_and_then_the_tables(
 
     # a table's link opens its projector view
     screen = screens["1920x1080"][2]
+    assert_accessible(screen, "the tables overview")
     screen.locator(".screen-table__head a").first.click()
     screen.wait_for_url("**/projector/")
     expect(screen.locator(".board > section").first).to_be_visible()
