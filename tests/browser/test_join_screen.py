@@ -95,6 +95,11 @@ def check_session_page(page, artifacts_dir, language: str) -> None:
         assert measure["right"] <= width
         page.screenshot(path=artifacts_dir / f"session-{width}x{height}-{language}.png")
     assert_fully_visible(page.locator(".join-panel .qr svg"), HD, "the session page's QR code")
+    # on a phone the panel is one column and the page does not scroll sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(PAGE_SIZE)["scrollWidth"] <= 390
+    assert_one_line(code.evaluate(MEASURE_CODE.replace("el.dataset.code", "el.textContent")), "390")
+    page.screenshot(path=artifacts_dir / f"session-390x844-{language}.png", full_page=True)
 
 
 def student_joins(browser, base_url, code, nickname):
