@@ -1,9 +1,10 @@
-"""The pages of live play: a student's table, a table on the projector, and the
-teacher's live dashboard.
+"""The pages of live play: a student's table, a table on the projector, the session's
+join screen on the projector, and the teacher's live dashboard.
 
-Both render templates of the browser game client (templates/games/play.html and
-projector.html) with what the client needs to open its socket: ``ws_path``,
-``role`` ("seat" or "spectator"), ``session`` and ``table_id``.
+The table pages render templates of the browser game client (templates/games/play.html
+and projector.html) with what the client needs to open its socket: ``ws_path``,
+``role`` ("seat" or "spectator"), ``session`` and ``table_id``. The join screen is an
+htmx page (templates/live/join_screen.html) whose socket is ``live.screen_sockets``.
 """
 
 from django.contrib.auth.decorators import login_required
@@ -11,6 +12,7 @@ from django.contrib.staticfiles import finders
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 from classroom import identity
 from classroom.actions import do_touch_participant
@@ -18,6 +20,7 @@ from classroom.catalogue import game_name
 from classroom.models import Seat, Table
 from classroom.views.common import get_session_or_404, student_in_session
 from live.dashboard import tables_context
+from live.screen import screen_context, screen_qr_svg
 
 
 def game_stylesheet(slug: str) -> str | None:
@@ -90,3 +93,31 @@ def session_live(request, pk):
     context = tables_context(session, translation.get_language())
     context["game_name"] = game_name(session.game)
     return render(request, "classroom/session_live.html", context)
+
+
+def code_groups(code: str) -> list[str]:
+    """Split a join code into groups of three, the way it is read aloud ("FAD H7J")."""
+    return [code[start : start + 3] for start in range(0, len(code), 3)]
+
+
+@login_required
+def join_screen(request, pk):
+    """Show the session's join screen for the projector, in the session's language: the
+    code in large type, the QR code and the join address, the nicknames as students
+    join; once the game starts, every table's players and progress."""
+    session = get_session_or_404(request, pk)
+    join_url = request.build_absolute_uri(reverse("classroom:join_code", args=[session.join_code]))
+    with translation.override(session.language):
+        context = screen_context(session)
+        context.update(
+            {
+                "join_url": join_url,
+                # the address without its scheme: what a student types
+                "join_address": join_url.split("://", 1)[-1],
+                "code_groups": code_groups(session.join_code),
+                "qr": screen_qr_svg(join_url, gettext("QR code to join the session")),
+                "game_name": game_name(session.game, session.language),
+                "ws_path": f"/ws/teacher/sessions/{session.pk}/screen/",
+            }
+        )
+        return render(request, "live/join_screen.html", context)

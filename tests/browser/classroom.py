@@ -10,10 +10,13 @@ PASSWORD = "Browser-teacher-passw0rd"
 TIMEOUT = 15_000
 
 
-def teacher_launches(page, base_url, *, username, class_name, game, variant, options=()):
+def teacher_launches(
+    page, base_url, *, username, class_name, game, variant, options=(), language="en"
+):
     """Log in, create a class, open a lobby of tables of 3 with bots; return the code.
 
-    ``options``: (label, value) pairs of the game's own options in the launch form.
+    ``options``: (label, value) pairs of the game's own options in the launch form;
+    ``language``: the session's (the students' pages and the projector's).
     """
     page.goto(f"{base_url}/login/")
     page.get_by_label("Username").fill(username)
@@ -30,7 +33,7 @@ def teacher_launches(page, base_url, *, username, class_name, game, variant, opt
     expect(shown).to_have_count(1)
     expect(shown).to_have_attribute("data-game", game)
     page.get_by_label("Variant").select_option(variant)
-    page.locator("#id_language").select_option("en")
+    page.locator("#id_language").select_option(language)
     page.get_by_label("Players per table").fill("3")
     page.get_by_label("Bots fill empty seats").check()
     if options:

@@ -1,0 +1,37 @@
+"""The join screen's socket: the session's lobby and its live tables, for the projector.
+
+It is the teacher's dashboard socket (the same check of the teacher, the same coalesced
+renders) listening to the lobby's group as well, so that a joining student's nickname
+and the game's start both reach the screen; it sends the screen's own fragment, which
+carries no control and no presence, because the whole class sees it.
+"""
+
+from channels.db import database_sync_to_async
+
+from classroom.broadcast import dashboard_group, session_group
+from live.screen import render_screen
+from live.session_sockets import CLOSE_REFUSED, DashboardConsumer, teacher_session_id
+
+
+class JoinScreenConsumer(DashboardConsumer):
+    """Push the join screen (nicknames, then the tables) to the session's teacher."""
+
+    async def connect(self):
+        """Accept the session's teacher only; listen to the lobby and the tables."""
+        pk = self.scope["url_route"]["kwargs"]["pk"]
+        self.session_id = await database_sync_to_async(teacher_session_id)(self.scope, pk)
+        if self.session_id is None:
+            await self.close(code=CLOSE_REFUSED)
+            return
+        await self.join(session_group(self.session_id))
+        await self.join(dashboard_group(self.session_id))
+        await self.accept()
+        await self.push()
+
+    async def lobby_changed(self, event):
+        """A student joined or left, the lobby was locked, the game started: redraw."""
+        await self.dashboard_changed(event)
+
+    async def push(self):
+        html = await database_sync_to_async(render_screen)(self.session_id)
+        await self.send(text_data=html)

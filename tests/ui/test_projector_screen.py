@@ -1,0 +1,109 @@
+"""The projector's table view on a classroom screen, in Chromium: the public view fills
+1920x1080 and 3840x2160, its cards and names read from the back of the room, and the
+page never scrolls.
+
+No live server: tests/ui/harness.py serves the real projector template and answers the
+table protocol from engine-made states (Data-Tycoon and Conspiranoia). Screenshots go to
+test-artifacts/<test>/ for a person to look at.
+"""
+
+import pytest
+
+from tests.ui.harness import FakeTable, find_state, serve_page
+
+pytestmark = [pytest.mark.browser]
+
+HD = {"width": 1920, "height": 1080}
+UHD = {"width": 3840, "height": 2160}
+TIMEOUT = 10_000
+# A full card at least this wide at 1920x1080 (the board used to draw 115 px cards):
+# about 10 % of the screen's width, the size that reads from 10 m.
+MIN_CARD_PX = 200
+# Player names at least this high at 1920x1080 (a font size of 16 px read from the
+# back row is a blur).
+MIN_NAME_FONT_PX = 30
+MIN_LOG_FONT_PX = 22
+
+SCENARIOS = {
+    "data_tycoon-rich": dict(
+        game="data_tycoon",
+        variant="expert",
+        predicate=lambda s: len(s.view(0)["players"][0]["collection"]) >= 10,
+    ),
+    "data_tycoon-first": dict(game="data_tycoon", variant="expert", predicate=lambda s: s.ply == 3),
+    "conspiranoia-play": dict(
+        game="conspiranoia",
+        variant="quick",
+        predicate=lambda s: s.view(0)["stage"] == "play" and s.ply > 12,
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def states():
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            spec = SCENARIOS[name]
+            cache[name] = find_state(spec["predicate"], game=spec["game"], variant=spec["variant"])
+        found = cache[name]
+        return found.game.from_json(found.to_json())
+
+    return get
+
+
+def open_projector(browser, state, viewport, language="en"):
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    table = FakeTable(state, seat=None, bots=False, language=language)
+    serve_page(page, table, role="spectator", template="games/projector.html")
+    page.wait_for_selector(".board > section")
+    page.errors = errors
+    return context, page
+
+
+def measures(page) -> dict:
+    return page.evaluate(
+        """() => {
+          const root = document.documentElement;
+          const font = (selector) => [...document.querySelectorAll(selector)]
+            .map((e) => parseFloat(getComputedStyle(e).fontSize));
+          return {
+            scrollWidth: root.scrollWidth, scrollHeight: root.scrollHeight,
+            cards: [...document.querySelectorAll('.board .dt-card:not(.dt-card--mini)')]
+              .map((e) => e.getBoundingClientRect().width),
+            names: font('.board .player__name'),
+            log: font('.game-log li'),
+            board: document.querySelector('.game-layout').getBoundingClientRect().toJSON(),
+          };
+        }"""
+    )
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_the_projector_fills_a_classroom_screen(browser, states, scenario, artifacts_dir):
+    for name, viewport in (("1920x1080", HD), ("3840x2160", UHD)):
+        for language in ("en", "fr"):
+            context, page = open_projector(browser, states(scenario), viewport, language)
+            page.wait_for_timeout(300)  # the log's first lines
+            page.screenshot(path=artifacts_dir / f"{scenario}-{name}-{language}.png")
+            found = measures(page)
+            scale = viewport["width"] / HD["width"]
+            assert found["scrollWidth"] <= viewport["width"], "the page scrolls sideways"
+            assert found["scrollHeight"] <= viewport["height"], "the page scrolls down"
+            assert found["cards"], "no full-size card on the projector"
+            assert min(found["cards"]) >= MIN_CARD_PX * scale, found["cards"]
+            assert found["names"], "no player's name on the projector"
+            assert min(found["names"]) >= MIN_NAME_FONT_PX * scale, found["names"]
+            assert found["log"], "the game log is empty"
+            assert min(found["log"]) >= MIN_LOG_FONT_PX * scale, found["log"]
+            # the board uses the screen: its layout spans most of the width and height
+            assert found["board"]["width"] >= 0.9 * viewport["width"]
+            assert found["board"]["bottom"] >= 0.85 * viewport["height"]
+            assert page.errors == []
+            context.close()
