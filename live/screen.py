@@ -5,24 +5,11 @@ The page (``live.views.join_screen``) and its socket (``live.screen_sockets``) r
 the same fragment from the database, so a reconnecting screen always shows the present.
 """
 
-import segno
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
 
 from classroom.models import ClassSession
 from live.dashboard import tables_context
-
-
-def screen_qr_svg(url: str, title: str) -> SafeString:
-    """Return an inline SVG QR code of the URL that scales to the box it is given.
-
-    Unlike the session page's fixed-size code (``classroom.qr``), it has a viewBox and no
-    width or height, so that CSS can draw it the height of the screen.
-    """
-    qr = segno.make(url, error="m")
-    svg = qr.svg_inline(omitsize=True, border=2, dark="#000", light="#fff", title=title)
-    return mark_safe(svg)  # segno's own markup; it escapes the URL and the title
 
 
 def screen_context(session: ClassSession) -> dict:

@@ -18,9 +18,10 @@ from classroom import identity
 from classroom.actions import do_touch_participant
 from classroom.catalogue import game_name
 from classroom.models import Seat, Table
+from classroom.qr import qr_svg
 from classroom.views.common import get_session_or_404, student_in_session
 from live.dashboard import tables_context
-from live.screen import screen_context, screen_qr_svg
+from live.screen import screen_context
 
 
 def game_stylesheet(slug: str) -> str | None:
@@ -115,7 +116,7 @@ def join_screen(request, pk):
                 # the address without its scheme: what a student types
                 "join_address": join_url.split("://", 1)[-1],
                 "code_groups": code_groups(session.join_code),
-                "qr": screen_qr_svg(join_url, gettext("QR code to join the session")),
+                "qr": qr_svg(join_url, gettext("QR code to join the session"), scalable=True),
                 "game_name": game_name(session.game, session.language),
                 "ws_path": f"/ws/teacher/sessions/{session.pk}/screen/",
             }
