@@ -45,11 +45,7 @@ class Viewer:
 
 def scope_language(scope) -> str:
     """Return the teacher's chosen language: the language cookie, else the default."""
-    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    try:
-        return translation.get_supported_language_variant(chosen)
-    except LookupError:
-        return settings.LANGUAGE_CODE
+    return identity.chosen_language(scope.get("cookies", {}), settings.LANGUAGE_CODE)
 
 
 def identify(scope, code: str) -> Viewer | None:
@@ -70,7 +66,9 @@ def identify(scope, code: str) -> Viewer | None:
         do_touch_participant(participant)
         return Viewer(
             session_id=participant.session_id,
-            language=participant.session.language,
+            language=identity.chosen_language(
+                scope.get("cookies", {}), participant.session.language
+            ),
             participant_id=participant.pk,
         )
     return None
