@@ -134,3 +134,12 @@ def test_the_quiz_follows_the_choice(fresh_translations, session):  # noqa: F811
     assert questions
     assert html.escape(question_text(questions[0], "ru").text) in page
     assert html.escape(question_text(questions[0], "fr").text) not in page
+
+
+def test_the_session_page_names_the_session_language(session):
+    teacher_client = Client()
+    teacher_client.force_login(session.school_class.teacher)
+    page = teacher_client.get(reverse("classroom:session_detail", args=[session.pk]))
+    assert page.status_code == 200
+    # named in itself, whatever the teacher's language
+    assert "Language: Français" in page.content.decode()
