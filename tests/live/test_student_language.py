@@ -6,21 +6,24 @@ Two students of one French session: Ana chose Spanish, Ben kept the session's. T
 error messages each come in the socket's own language; the session stays French.
 """
 
+import html
 import json
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from classroom.identity import seat_token
+from classroom.identity import seat_token, set_student_cookie
 from classroom.models import ClassSession
 from config.asgi import application
 from lessons.actions import lesson_card
 from lessons.models import Lesson
 from tests.classroom.channels_testing import in_own_event_loop
+from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import ORIGIN, TIMEOUT, connect
 from tests.live.test_lessons_live import collect, next_of, sanction_table, send
 
@@ -114,6 +117,37 @@ async def test_a_refused_socket_is_told_why_in_the_chosen_language(school_class,
         expected = gettext("You may not connect to this table.")
     assert error["message"] == expected != "You may not connect to this table."
     await communicator.disconnect()
+
+
+def lobby_socket(session, participant, language: str | None):
+    """The live lobby's socket of a student's device (the seat cookie, maybe a language)."""
+    response = HttpResponse()
+    set_student_cookie(response, participant)
+    cookies = {name: morsel.value for name, morsel in response.cookies.items()}
+    if language is not None:
+        cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    header = "; ".join(f"{name}={value}" for name, value in cookies.items()).encode()
+    path = f"/ws/session/{session.join_code}/"
+    return WebsocketCommunicator(application, path, [ORIGIN, (b"cookie", header)])
+
+
+@in_own_event_loop
+async def test_the_live_lobby_speaks_its_student_language(school_class):
+    session = await sync_to_async(open_session)(school_class, language="fr")
+    ana, ben = await sync_to_async(seat_students)(session, "Ana", "Ben")
+    waiting = "Waiting for the teacher to start the game…"
+    with translation.override("es"):
+        spanish = gettext(waiting)
+    with translation.override("fr"):
+        french = gettext(waiting)
+    assert spanish != french
+    for participant, language, expected in ((ana, "es", spanish), (ben, None, french)):
+        communicator = lobby_socket(session, participant, language)
+        connected, _ = await communicator.connect(timeout=TIMEOUT)
+        assert connected
+        fragment = await communicator.receive_from(timeout=TIMEOUT)
+        assert html.escape(expected) in fragment or expected in fragment
+        await communicator.disconnect()
 
 
 @in_own_event_loop
