@@ -157,3 +157,27 @@ async def test_an_unknown_language_cookie_falls_back_to_the_session_language(sch
     hello, _state = await connect(communicator)
     assert hello["language"] == "ru"
     await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_the_projector_speaks_its_teacher_page_language(school_class, teacher_client):
+    _session, table, _card, _people = await sync_to_async(sanction_table)(
+        school_class, "show", "fr"
+    )
+    cookies = "; ".join(f"{n}={m.value}" for n, m in teacher_client.cookies.items()).encode()
+    path = f"/ws/table/{table.pk}/watch/"
+    cases = (
+        ([(b"accept-language", b"ru,en;q=0.5")], "ru"),  # the browser's, as the page
+        ([(b"accept-language", b"ru")], "es"),  # the switch's cookie wins
+        ([], "en"),
+    )
+    for extra, expected in cases:
+        cookie = cookies + (
+            f"; {settings.LANGUAGE_COOKIE_NAME}=es".encode() if expected == "es" else b""
+        )
+        communicator = WebsocketCommunicator(
+            application, path, [ORIGIN, (b"cookie", cookie), *extra]
+        )
+        hello, _state = await connect(communicator)
+        assert hello["language"] == expected
+        await communicator.disconnect()
