@@ -9,6 +9,7 @@ import secrets
 
 from django.conf import settings
 from django.core import signing
+from django.utils import translation
 
 DEVICE_SALT = "classroom.device"
 STUDENT_SALT = "classroom.student"
@@ -92,6 +93,18 @@ def current_participant(cookies):
         .filter(pk=participant_id)
         .first()
     )
+
+
+def chosen_language(cookies, default: str) -> str:
+    """Return the language the device chose (Django's language cookie, set by the
+    language switch), else ``default`` (a student's: the session's language)."""
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if chosen:
+        try:
+            return translation.get_supported_language_variant(chosen)
+        except LookupError:
+            pass
+    return default
 
 
 SEAT_TOKEN_SALT = "classroom.seat-token"

@@ -240,6 +240,8 @@ LANGUAGES = [
     ("ru", _("Russian")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English times as "7:05 PM" (config/formats/en), not "7:05 p.m." before a full stop.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True

@@ -13,6 +13,7 @@ from functools import cache
 from django.utils.translation import gettext, ngettext
 
 from games.engine import Text
+from games.engine.i18n import Plural
 from games.registry import get_game
 
 logger = logging.getLogger(__name__)
@@ -61,4 +62,6 @@ def event_line(game_slug: str, event: dict, player_name, card_name) -> str | Non
     except (KeyError, TypeError, ValueError, NotImplementedError):
         logger.warning("no log line for event %r", event)
         return None
+    if isinstance(template, Plural):
+        return ngettext(template.singular, template.plural, template.count) % params
     return gettext(template) % params

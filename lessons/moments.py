@@ -8,6 +8,8 @@ The lessons app follows the games: ``on_action_stored`` receives
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from classroom.broadcast import dashboard_group, send_group
 from classroom.models import Table
 from games.matches import hold_for_lessons
@@ -36,6 +38,14 @@ def _lesson_json(card: dict) -> dict:
         "short": card["short"],
         "articles": card["articles"],
         "more_url": card["url"],
+    }
+
+
+def lesson_in_every_language(lesson, session) -> dict[str, dict]:
+    """Return the lesson's card in each language of the platform: every student sees it
+    in their own (a table's students may have chosen different ones)."""
+    return {
+        code: _lesson_json(lesson_card(lesson, session, code)) for code, _name in settings.LANGUAGES
     }
 
 
@@ -83,12 +93,17 @@ def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
             for seat in seats or [None]
         ]
         waiting = [seat for seat in seats if seat in humans] if pause else []
+        languages = lesson_in_every_language(lesson, session)
         messages.append(
             {
                 "type": "table.lesson",
                 "table": table.pk,
                 "moment": moments[0].pk,
-                "lesson": _lesson_json(lesson_card(lesson, session)),
+                # In the session's language (the teacher's dashboard, a socket of
+                # another language), and in every language for the students' sockets.
+                "lesson": languages.get(session.language)
+                or _lesson_json(lesson_card(lesson, session)),
+                "languages": languages,
                 "event": event["type"],
                 "seats": seats,
                 "pause": bool(waiting),
@@ -107,6 +122,17 @@ def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
 
 def _start_lesson_pause(match: Match, held: list[dict]) -> None:
     """Hold the match (its timers stop) until the waiting seats dismiss the lessons."""
-    keep = ("moment", "event", "lesson", "seats", "waiting")
-    paused = hold_for_lessons(match.pk, [{key: message[key] for key in keep} for message in held])
+    keep = ("moment", "event", "seats", "waiting")
+    # The hold keeps the card in every language: a state's lesson pause shows it again
+    # in each socket's (live.messages.in_language).
+    paused = hold_for_lessons(
+        match.pk,
+        [
+            {
+                **{key: message[key] for key in keep},
+                "lesson": {**message["lesson"], "languages": message["languages"]},
+            }
+            for message in held
+        ],
+    )
     match.status, match.paused_at = paused.status, paused.paused_at

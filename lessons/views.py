@@ -14,6 +14,7 @@ from classroom.broadcast import dashboard_changed
 from classroom.catalogue import game_name
 from classroom.identity import participant_id_from
 from classroom.models import ClassSession, Participant
+from classroom.views.common import student_language
 from lessons import library, results
 from lessons.actions import (
     Mode,
@@ -228,7 +229,7 @@ def quiz(request):
     if participant is None:
         raise Http404
     session = participant.session
-    language = supported_language()
+    language = student_language(request, session)
     if not quiz_ready(participant):
         return render(request, "lessons/quiz.html", {"waiting": True})
     the_quiz = draw_quiz(session, participant, participant_table(participant))

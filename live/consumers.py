@@ -208,7 +208,7 @@ class TableConsumer(PlatformConsumer):
         if not force and state["version"] == self.last_version:
             return
         self.last_version = state["version"]
-        await self.send_json(state)
+        await self.send_json(messages.in_language(state, self.language))
 
     async def send_error(self, code: str, message: str, version: int | None = None) -> None:
         await self.send_json(
@@ -356,11 +356,13 @@ class TableConsumer(PlatformConsumer):
         """A lesson moment: the seats involved and the projector show its card."""
         if self.seat is not None and self.seat not in event["seats"]:
             return
+        # The card in this socket's language (lessons.moments builds it in each one).
+        lesson = event.get("languages", {}).get(self.language, event["lesson"])
         await self.send_json(
             {
                 "type": "lesson",
                 "moment": event["moment"],
-                "lesson": event["lesson"],
+                "lesson": lesson,
                 "event": event["event"],
                 "seats": event["seats"],
                 "pause": event["pause"],
@@ -443,20 +445,22 @@ class PlayConsumer(TableConsumer):
             raise Refused("unknown_session", CLOSE_UNKNOWN)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("token") or [""])[0]
+        cookies = self.scope.get("cookies", {})
+        # The student's language, as on their play page: their choice, else the session's.
+        language = identity.chosen_language(cookies, session.language)
         if token:
             participant = identity.participant_from_token(token)
         else:
-            cookies = self.scope.get("cookies", {})
             participant = identity.current_participant(cookies)
             self.device_id = identity.device_id_from(cookies)
         if participant is None or participant.kicked or participant.session_id != session.pk:
-            raise Refused("forbidden", CLOSE_FORBIDDEN, session.language)
+            raise Refused("forbidden", CLOSE_FORBIDDEN, language)
         if self.device_id is not None and self.device_id != participant.device_id:
-            raise Refused("forbidden", CLOSE_FORBIDDEN, session.language)  # moved away
+            raise Refused("forbidden", CLOSE_FORBIDDEN, language)  # moved away
         do_touch_participant(participant)
         self.session_id = session.pk
         self.participant_id = participant.pk
-        self.language = session.language
+        self.language = language
 
 
 class WatchConsumer(TableConsumer):

@@ -245,6 +245,20 @@ def _lesson_pause(holds: list[MatchHold]) -> dict | None:
     return {"moments": moments} if moments else None
 
 
+def in_language(state: dict, language: str) -> dict:
+    """Return a ``state`` message with its lesson pause's cards in ``language``: a lesson
+    hold keeps each card in every language (``lesson["languages"]``), which stays here."""
+    pause = state.get("lesson_pause")
+    if not pause:
+        return state
+    moments = []
+    for moment in pause["moments"]:
+        lesson = dict(moment["lesson"])
+        languages = lesson.pop("languages", None) or {}
+        moments.append({**moment, "lesson": languages.get(language, lesson)})
+    return {**state, "lesson_pause": {**pause, "moments": moments}}
+
+
 def lesson_pause_message(pause: dict | None) -> dict | None:
     """Return the ``lesson_pause`` field of a ``state`` message."""
     if not pause:

@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
-from django.conf import settings
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -44,12 +44,15 @@ class Viewer:
 
 
 def scope_language(scope) -> str:
-    """Return the teacher's chosen language: the language cookie, else the default."""
-    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    try:
-        return translation.get_supported_language_variant(chosen)
-    except LookupError:
-        return settings.LANGUAGE_CODE
+    """Return the teacher's language as their pages have it (LocaleMiddleware's rule):
+    the language cookie, else the browser's Accept-Language, else the default."""
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    if accept:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept
+    return translation.get_language_from_request(request)
 
 
 def identify(scope, code: str) -> Viewer | None:
@@ -70,7 +73,9 @@ def identify(scope, code: str) -> Viewer | None:
         do_touch_participant(participant)
         return Viewer(
             session_id=participant.session_id,
-            language=participant.session.language,
+            language=identity.chosen_language(
+                scope.get("cookies", {}), participant.session.language
+            ),
             participant_id=participant.pk,
         )
     return None

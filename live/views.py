@@ -57,7 +57,7 @@ def play(request, code):
             "session": session,
             "participant": participant,
             "table_id": seat.table_id if seat else None,
-            "game_name": game_name(session.game, session.language),
+            "game_name": game_name(session.game),
             "game_stylesheet": game_stylesheet(session.game),
         },
     )

@@ -31,8 +31,17 @@ def get_session_or_404(request, pk: int) -> ClassSession:
     return get_object_or_404(teacher_sessions(request), pk=pk)
 
 
+def student_language(request, session: ClassSession) -> str:
+    """Activate and return a student's language: their choice on this device (the
+    language switch), else the session's."""
+    language = identity.chosen_language(request.COOKIES, session.language)
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
+    return language
+
+
 def student_in_session(request, code: str) -> tuple[Participant | None, object]:
-    """Return the device's participant in the session of ``code``, in its language.
+    """Return the device's participant in the session of ``code``, in the student's language.
 
     Return ``(participant, None)`` for a student of that session, or ``(None, response)``
     to send back instead: the join form for a device with no place in that session, or
@@ -43,8 +52,7 @@ def student_in_session(request, code: str) -> tuple[Participant | None, object]:
     if participant is None or participant.session.join_code != normalized:
         return None, redirect(reverse("classroom:join_code", args=[normalized]))
     session = participant.session
-    translation.activate(session.language)
-    request.LANGUAGE_CODE = session.language
+    student_language(request, session)
     if participant.kicked:
         page = render(request, "classroom/student_removed.html", {"session": session}, status=403)
         return None, page

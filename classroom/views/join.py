@@ -14,7 +14,7 @@ from classroom.codes import is_well_formed, normalize_code
 from classroom.forms import JoinForm
 from classroom.models import ClassSession, Seat, SeatMove
 from classroom.nicknames import nickname_key
-from classroom.views.common import student_in_session
+from classroom.views.common import student_in_session, student_language
 
 
 def _open_session(code: str):
@@ -105,8 +105,7 @@ def seat_move(request, pk):
     if identity.device_id_from(request.COOKIES) != move.device_id:
         return redirect("classroom:join")
     session = move.participant.session
-    translation.activate(session.language)
-    request.LANGUAGE_CODE = session.language
+    student_language(request, session)
     if move.status in {SeatMove.Status.APPROVED, SeatMove.Status.DONE}:
         participant = actions.do_complete_seat_move(move)
         target = reverse("live:play", args=[session.join_code])
@@ -196,8 +195,7 @@ def join_form(request, code=""):
     session, code_error, status = _resolve_code(request, normalized)
 
     if session is not None:
-        translation.activate(session.language)
-        request.LANGUAGE_CODE = session.language
+        student_language(request, session)
         mine = current if current is not None and current.session_id == session.pk else None
         if (mine is not None and mine.kicked) or session.participants.filter(
             device_id=device_id, kicked=True
@@ -257,6 +255,6 @@ def lobby(request, code):
             "session": session,
             "participant": participant,
             "participants": session.active_participants(),
-            "game_name": game_name(session.game, session.language),
+            "game_name": game_name(session.game),
         },
     )

@@ -9,7 +9,7 @@ parameters. The Django layer shows ``gettext(template) % params``; it may pass
 from collections.abc import Callable
 
 from games.conspiranoia.cards import BY_ID
-from games.engine.i18n import gettext_noop
+from games.engine.i18n import Plural, gettext_noop, ngettext_noop
 
 TEMPLATES = {
     "setup": gettext_noop(
@@ -48,7 +48,16 @@ TEMPLATES = {
     "round_limit": gettext_noop(
         "The round limit (%(rounds)s) is reached: the players left are ranked by life points."
     ),
-    "game_over": gettext_noop("The game is over. Winner(s): %(winners)s."),
+}
+# The lines whose words depend on a number: their two English forms, and the event's
+# field that counts (a list counts its items).
+PLURALS = {
+    "game_over": (
+        ngettext_noop(
+            "The game is over. Winner: %(winners)s.", "The game is over. Winners: %(winners)s."
+        ),
+        "winners",
+    ),
 }
 DOUBLED = {
     "attack": gettext_noop(
@@ -130,4 +139,8 @@ def describe_event(
         params["winners"] = ", ".join(player(s) for s in event["winners"])
     if event.get("doubled"):
         return DOUBLED[kind], params
+    if kind in PLURALS:
+        forms, counted = PLURALS[kind]
+        count = event[counted]
+        return Plural(forms, len(count) if isinstance(count, list) else count), params
     return TEMPLATES[kind], params

@@ -42,10 +42,13 @@ def seat_notes(data: dict, seat: int) -> list[Text]:
     """Return the replay's notes on a seat: turns to skip, an open hand."""
     notes = []
     if data.get("skips") and data["skips"][seat]:
-        notes.append(Text(gettext_noop("skips %(turns)s turn(s)"), {"turns": data["skips"][seat]}))
+        turns = data["skips"][seat]
+        forms = ngettext_noop("skips %(turns)s turn", "skips %(turns)s turns")
+        notes.append(Text.plural_form(forms, turns, {"turns": turns}))
     if data.get("transparent") and data["transparent"][seat]:
         turns = data["transparent"][seat]
-        notes.append(Text(gettext_noop("open hand for %(turns)s turn(s)"), {"turns": turns}))
+        forms = ngettext_noop("open hand for %(turns)s turn", "open hand for %(turns)s turns")
+        notes.append(Text.plural_form(forms, turns, {"turns": turns}))
     return notes
 
 

@@ -7,7 +7,7 @@ parameters. The Django layer shows ``gettext(template) % params``; it may pass
 """
 
 from games.data_tycoon.cards import BY_ID
-from games.engine.i18n import gettext_noop
+from games.engine.i18n import Plural, gettext_noop, ngettext_noop
 
 TEMPLATES = {
     "setup": gettext_noop(
@@ -32,9 +32,6 @@ TEMPLATES = {
     "set_aside": gettext_noop("%(player)s sets a card aside, face down."),
     "discard": gettext_noop("%(player)s throws %(card)s on the table without effect."),
     "attack": gettext_noop("%(player)s plays %(card)s against %(target)s."),
-    "treasures_lost": gettext_noop(
-        "%(player)s loses %(treasures)s Data-Treasure(s): %(count)s cards go back to the deck."
-    ),
     "transparency": gettext_noop("%(player)s must play with an open hand for %(turns)s turns."),
     "time_started": gettext_noop(
         "Time card: %(player)s must give up 6 Dataset cards or a Data-Treasure "
@@ -49,7 +46,23 @@ TEMPLATES = {
     "treasure_split": gettext_noop("%(player)s uses %(card)s to split a Data-Treasure in two."),
     "skips": gettext_noop("%(player)s cannot pay and will skip %(turns)s turns."),
     "timeout": gettext_noop("%(player)s did not answer in time."),
-    "game_over": gettext_noop("The game is over. Winner(s): %(winners)s."),
+}
+# The lines whose words depend on a number: their two English forms, and the event's
+# field that counts (a list counts its items).
+PLURALS = {
+    "treasures_lost": (
+        ngettext_noop(
+            "%(player)s loses %(treasures)s Data-Treasure: %(count)s cards go back to the deck.",
+            "%(player)s loses %(treasures)s Data-Treasures: %(count)s cards go back to the deck.",
+        ),
+        "treasures",
+    ),
+    "game_over": (
+        ngettext_noop(
+            "The game is over. Winner: %(winners)s.", "The game is over. Winners: %(winners)s."
+        ),
+        "winners",
+    ),
 }
 RETURNED = {
     "complaint": gettext_noop("Complaint: %(player)s returns %(count)s Dataset cards to the deck."),
@@ -114,6 +127,10 @@ def describe_event(event, player_name=None, card_name=None):
         return RETURNED[event["cause"]], params
     if kind == "countered":
         return COUNTERED[event["attack"]], params
+    if kind in PLURALS:
+        forms, counted = PLURALS[kind]
+        count = event[counted]
+        return Plural(forms, len(count) if isinstance(count, list) else count), params
     return TEMPLATES[kind], params
 
 

@@ -22,6 +22,22 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+class Plural(str):
+    """An English template that depends on a number: ``ngettext_noop``'s two forms and
+    the count. It is the English text for that count, so ``template % params`` works
+    as for any template; the platform translates it with ``ngettext`` (each language
+    has its own plural forms)."""
+
+    singular: str
+    plural: str
+    count: int
+
+    def __new__(cls, forms: tuple[str, str], count: int) -> Plural:
+        text = super().__new__(cls, forms[0] if count == 1 else forms[1])
+        text.singular, text.plural, text.count = forms[0], forms[1], count
+        return text
+
+
 @dataclass(frozen=True)
 class Text:
     """A sentence still to translate: an English template, its parameters, maybe a plural.

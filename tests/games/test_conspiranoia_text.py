@@ -21,7 +21,8 @@ def emitted_types():
 
 
 def test_every_emitted_event_type_has_a_template():
-    assert emitted_types() == set(text.TEMPLATES)
+    assert emitted_types() == set(text.TEMPLATES) | set(text.PLURALS)
+    assert not set(text.TEMPLATES) & set(text.PLURALS)
     assert set(text.DOUBLED) == {"attack", "special_attack", "defend"}
 
 

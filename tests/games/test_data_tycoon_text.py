@@ -21,7 +21,9 @@ def emitted_types():
 
 
 def test_every_emitted_event_type_has_a_template():
-    assert emitted_types() - {"datasets_returned", "countered"} <= set(text.TEMPLATES)
+    templates = set(text.TEMPLATES) | set(text.PLURALS)
+    assert emitted_types() - {"datasets_returned", "countered"} <= templates
+    assert not set(text.TEMPLATES) & set(text.PLURALS)
     assert set(text.RETURNED) == {"complaint", "minimization", "time", "databreach"}
 
 
@@ -34,6 +36,12 @@ def test_templates_are_marked_for_makemessages():
     ]
     for table in (text.TEMPLATES, text.RETURNED, text.COUNTERED):
         assert set(table.values()) <= set(marked)
+    plurals = [
+        (node.args[0].value, node.args[1].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ngettext_noop"
+    ]
+    assert {forms for forms, _counted in text.PLURALS.values()} <= set(plurals)
 
 
 @pytest.mark.parametrize("variant", list(GAME.variants))

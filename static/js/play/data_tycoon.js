@@ -262,7 +262,7 @@ function createDataTycoon(board, ctx) {
         ? h("div", { class: "group" }, title, h("ul", { class: "compact-list", role: "list" }, byColour.map(([colour, ids]) => {
           const sensitive = ids.filter((id) => kit.entry(id).sensitive).length;
           return h("li", { class: "colour-tag" }, ...colourTag(colour, ids.length),
-            sensitive ? h("span", { class: "count" }, " ", interpolate(gettext("(%s sensitive)"), [sensitive])) : null);
+            sensitive ? h("span", { class: "count" }, " ", interpolate(ngettext("(%s sensitive)", "(%s sensitive)", sensitive), [sensitive])) : null);
         })))
         : h("div", { class: "group" }, title, h("ul", { class: "colour-groups", role: "list" }, byColour.map(([colour, ids]) => h("li", { class: "colour-group" },
           h("span", { class: "colour-tag" }, ...colourTag(colour, ids.length)), kit.cardList(ids, { size: "mini" }))))));

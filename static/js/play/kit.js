@@ -2,7 +2,7 @@
  * "The board kit"). A renderer calls `boardKit(board, ctx, options)` once and draws its
  * own zones with the pieces it gets back:
  *
- *   card, cardList     a card from the catalogue, in the session's language
+ *   card, cardList     a card from the catalogue, in the page's language
  *   hand               the seat's hand: selectable cards, a tray of the chosen card's plays
  *   actionButtons      one control per legal action (disabled while a move is pending)
  *   prompt             the "answer now" box at the top
@@ -133,7 +133,7 @@ export function boardKit(board, ctx, options) {
     return c.name[lang] || c.name.en || id;
   }
 
-  /** A catalogue text given in every language ({en, es, fr, ru}), in the session's. */
+  /** A catalogue text given in every language ({en, es, fr, ru}), in the page's. */
   function inLanguage(texts) {
     return texts ? texts[lang] || texts.en || "" : "";
   }
@@ -192,7 +192,7 @@ export function boardKit(board, ctx, options) {
   // --- cards -----------------------------------------------------------------------
 
   /* Card: an `li` for a card id, in a `cardList`. Its face: the sprite icon and the
-   * shape of `look(entry)`, the name in the session's language ("Head: label (colour)"
+   * shape of `look(entry)`, the name in the page's language ("Head: label (colour)"
    * in three lines, a smaller type for long words), an optional badge (a node, or
    * badge(id)). Sizes: normal, small, mini (a one-line chip). With `action` (or
    * `onClick`) it is a button: `label` is its accessible name (default: the card's
