@@ -59,14 +59,22 @@ SMALL_TEXT = """
 }
 """
 # How far the page is wider than the window (0: no horizontal overflow), and the
-# innermost elements that stick out, to say where.
+# outermost elements that stick out, to say where.
 OVERFLOW = """
 () => {
   const width = window.innerWidth;
+  const clipped = (element) => {  // inside a box that scrolls or clips sideways
+    for (let e = element.parentElement; e && e !== document.body; e = e.parentElement) {
+      if (getComputedStyle(e).overflowX !== "visible") return true;
+    }
+    return false;
+  };
   const out = [...document.body.querySelectorAll("*")].filter((element) => {
     const box = element.getBoundingClientRect();
-    return box.right > width + 1 && box.width > 0
-      && ![...element.children].some((child) => child.getBoundingClientRect().right > width + 1);
+    const parent = element.parentElement.getBoundingClientRect();
+    // the outermost box that sticks out: where the page's own width comes from
+    return box.right > width + 1 && box.width > 0 && !clipped(element)
+      && (element.parentElement === document.body || parent.right <= width + 1);
   });
   const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
     ? "." + e.className.trim().split(/\\s+/).join(".") : "");
