@@ -418,7 +418,8 @@ def do_join_session(
     """Seat a student in the session, or file a JoinRequest when the teacher must
     approve first (join_approval_reason), or raise ActionRefused saying why not.
 
-    An empty ``nickname`` in a session of generated nicknames takes a generated one.
+    An empty ``nickname`` takes a generated one (a session of generated nicknames: its
+    join form asks for none; a class roster comes first).
     """
     with transaction.atomic():
         fresh = _lock_row(session)
@@ -437,7 +438,7 @@ def do_join_session(
         waiting = requests.filter(status=JoinRequest.Status.PENDING).first()
         if waiting is not None:  # one request per device at a time
             return waiting
-        if fresh.generated_nicknames or not nickname:
+        if not nickname:  # the join form asks for none when the session generates them
             nickname = free_generated_nickname(fresh)
         key = nickname_key(nickname)
         _refuse_to_seat(fresh, key)
