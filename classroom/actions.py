@@ -3,23 +3,26 @@
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom import broadcast
 from classroom.codes import new_open_session_code
+from classroom.generator import generate_nickname
 from classroom.models import (
     MAX_PARTICIPANTS,
     SEAT_STALE_SECONDS,
     ClassSession,
+    JoinRequest,
     Participant,
     SchoolClass,
     Seat,
     SeatMove,
     Table,
 )
-from classroom.nicknames import nickname_key
+from classroom.nicknames import nickname_key, validate_nickname
 from classroom.signals import tables_changed
 from classroom.tables import CannotSplit, split
 from games import clock
@@ -28,6 +31,17 @@ from games.models import Match, MatchHold, MatchTimer
 from games.registry import get_game
 
 State = ClassSession.State
+
+# A join from the network address of a student removed less than this long ago waits
+# for the teacher's approval (a school's NAT gives a whole class one address, so the
+# address never refuses anyone by itself, and only for a while).
+REMOVED_ADDRESS_HOLD = timedelta(minutes=60)
+# Past this many students from one address in a session, the next ones need approval
+# (a class of 35 behind one NAT address gets in; a script cannot fill the session).
+MAX_STUDENTS_PER_ADDRESS = 40
+# Join requests and seat-move requests waiting for the teacher, at most, per session.
+MAX_PENDING_JOINS = 20
+MAX_PENDING_MOVES = 5
 
 
 class ActionRefused(Exception):
@@ -89,6 +103,8 @@ def do_create_session(
     table_size: int,
     bots_fill: bool,
     options: dict | None = None,
+    approve_joins: bool = False,
+    generated_nicknames: bool = False,
 ) -> ClassSession:
     """Open a session for a class, in the lobby, with a fresh join code.
 
@@ -107,6 +123,8 @@ def do_create_session(
                     table_size=table_size,
                     bots_fill=bots_fill,
                     options=options or {},
+                    approve_joins=approve_joins,
+                    generated_nicknames=generated_nicknames,
                     join_code=new_open_session_code(),
                 )
         except IntegrityError:  # another session took the same code meanwhile
@@ -323,40 +341,199 @@ def do_set_lobby_lock(session: ClassSession, locked: bool) -> ClassSession:
 # Participants
 
 
-def do_join_session(session: ClassSession, nickname: str, device_id: str) -> Participant:
-    """Seat a student in the session, or raise ActionRefused saying why not."""
+def join_approval_reason(session: ClassSession, device_id: str, address_hash: str) -> str:
+    """Return why a new nickname from this device and address must wait for the teacher
+    (a JoinRequest.Reason), or "" when it may take a seat at once."""
+    Reason = JoinRequest.Reason
+    removed = session.participants.filter(kicked=True)
+    if removed.filter(device_id=device_id).exists():
+        return Reason.REMOVED_DEVICE
+    since = timezone.now() - REMOVED_ADDRESS_HOLD
+    if address_hash and removed.filter(address_hash=address_hash, kicked_at__gte=since).exists():
+        return Reason.REMOVED_ADDRESS
+    if session.approve_joins:
+        return Reason.APPROVAL
+    same_address = session.participants.filter(address_hash=address_hash, kicked=False)
+    if address_hash and same_address.count() >= MAX_STUDENTS_PER_ADDRESS:
+        return Reason.MANY_FROM_ADDRESS
+    return ""
+
+
+def _refuse_to_seat(session: ClassSession, key: str, *, exclude_request=None) -> None:
+    """Refuse a new seat when the session is full or the nickname is in use (by a
+    student, or by a request that waits for the teacher)."""
+    if session.participants.filter(kicked=False).count() >= MAX_PARTICIPANTS:
+        raise ActionRefused(
+            _("This session is full (%(max)d students).") % {"max": MAX_PARTICIPANTS},
+            code="full",
+        )
+    waiting = session.pending_join_requests().filter(nickname_key=key)
+    if exclude_request is not None:
+        waiting = waiting.exclude(pk=exclude_request.pk)
+    if session.participants.filter(nickname_key=key).exists() or waiting.exists():
+        raise ActionRefused(_taken_message(), code="taken")
+
+
+def _create_participant(
+    session: ClassSession, nickname: str, device_id: str, address_hash: str
+) -> Participant:
+    key = nickname_key(nickname)
+    try:
+        with transaction.atomic():
+            participant = Participant.objects.create(
+                session=session,
+                nickname=nickname,
+                nickname_key=key,
+                device_id=device_id,
+                address_hash=address_hash,
+            )
+    except IntegrityError as error:  # the same nickname, committed a moment earlier
+        raise ActionRefused(_taken_message(), code="taken") from error
+    broadcast.lobby_changed(session.pk, reason="joined")
+    broadcast.dashboard_changed(session.pk, reason="joined")
+    if session.state in {State.RUNNING, State.PAUSED}:
+        _seat_latecomer(participant)
+    return participant
+
+
+def free_generated_nickname(session: ClassSession) -> str:
+    """Return a generated nickname nobody in the session uses, in its language."""
+    taken = set(session.participants.values_list("nickname_key", flat=True))
+    taken |= set(session.pending_join_requests().values_list("nickname_key", flat=True))
+    nickname = generate_nickname(session.language, taken)
+    if nickname is None:
+        raise ActionRefused(
+            _("Every generated nickname is taken. Ask your teacher for help."), code="full"
+        )
+    return nickname
+
+
+def do_join_session(
+    session: ClassSession,
+    nickname: str,
+    device_id: str,
+    address_hash: str = "",
+    device_label: str = "",
+) -> Participant | JoinRequest:
+    """Seat a student in the session, or file a JoinRequest when the teacher must
+    approve first (join_approval_reason), or raise ActionRefused saying why not.
+
+    An empty ``nickname`` takes a generated one (a session of generated nicknames: its
+    join form asks for none; a class roster comes first).
+    """
     with transaction.atomic():
         fresh = _lock_row(session)
         if not fresh.is_open:
             raise ActionRefused(_("This session has ended."), code="finished")
-        if fresh.participants.filter(device_id=device_id, kicked=True).exists():
+        requests = fresh.join_requests.filter(device_id=device_id)
+        if requests.filter(status=JoinRequest.Status.REFUSED).exists():
             raise ActionRefused(
-                _("You have been removed from this session and cannot join it again."),
-                code="kicked",
+                _("Your teacher did not let this device join the session."), code="kicked"
             )
         if fresh.locked:
             raise ActionRefused(
                 _("The teacher has locked this session: no one can join right now."),
                 code="locked",
             )
-        if fresh.participants.filter(kicked=False).count() >= MAX_PARTICIPANTS:
-            raise ActionRefused(
-                _("This session is full (%(max)d students).") % {"max": MAX_PARTICIPANTS},
-                code="full",
-            )
+        waiting = requests.filter(status=JoinRequest.Status.PENDING).first()
+        if waiting is not None:  # one request per device at a time
+            return waiting
+        if not nickname:  # the join form asks for none when the session generates them
+            nickname = free_generated_nickname(fresh)
         key = nickname_key(nickname)
-        if fresh.participants.filter(nickname_key=key).exists():
-            raise ActionRefused(_taken_message(), code="taken")
-        try:
-            with transaction.atomic():
-                participant = Participant.objects.create(
-                    session=fresh, nickname=nickname, nickname_key=key, device_id=device_id
-                )
-        except IntegrityError as error:  # the same nickname, committed a moment earlier
-            raise ActionRefused(_taken_message(), code="taken") from error
-        broadcast.lobby_changed(fresh.pk, reason="joined")
-        if fresh.state in {State.RUNNING, State.PAUSED}:
-            _seat_latecomer(participant)
+        _refuse_to_seat(fresh, key)
+        reason = join_approval_reason(fresh, device_id, address_hash)
+        if not reason:
+            return _create_participant(fresh, nickname, device_id, address_hash)
+        if fresh.pending_join_requests().count() >= MAX_PENDING_JOINS:
+            raise ActionRefused(
+                _(
+                    "Many students are already waiting for the teacher's approval. "
+                    "Please wait a moment and try again."
+                ),
+                code="busy",
+            )
+        request = JoinRequest.objects.create(
+            session=fresh,
+            nickname=nickname,
+            nickname_key=key,
+            device_id=device_id,
+            device_label=device_label,
+            address_hash=address_hash,
+            reason=reason,
+        )
+        broadcast.lobby_changed(fresh.pk, reason="join_request")
+        broadcast.dashboard_changed(fresh.pk, reason="join_request")
+    return request
+
+
+def do_answer_join_request(request: JoinRequest, approve: bool) -> JoinRequest:
+    """Approve (the nickname gets its seat) or refuse (this device may not ask again) a
+    new nickname that waits for the teacher."""
+    with transaction.atomic():
+        session = _lock_row(request.session)
+        _refuse_if_finished(session)
+        request = JoinRequest.objects.select_for_update().get(pk=request.pk)
+        if request.status != JoinRequest.Status.PENDING:
+            raise ActionRefused(_("This request was answered already."), code="answered")
+        if approve:
+            _refuse_to_seat(session, request.nickname_key, exclude_request=request)
+            request.participant = _create_participant(
+                session, request.nickname, request.device_id, request.address_hash
+            )
+        request.status = JoinRequest.Status.APPROVED if approve else JoinRequest.Status.REFUSED
+        request.device_label = ""  # shown only while pending
+        request.save(update_fields=["status", "participant", "device_label"])
+        broadcast.lobby_changed(session.pk, reason="join_answered")
+        broadcast.dashboard_changed(session.pk, reason="join_answered")
+    return request
+
+
+def do_set_join_rules(
+    session: ClassSession,
+    *,
+    approve_joins: bool | None = None,
+    generated_nicknames: bool | None = None,
+) -> ClassSession:
+    """Switch "approve each new nickname" and "nicknames from a generator only"."""
+    with transaction.atomic():
+        fresh = _lock_row(session)
+        _refuse_if_finished(fresh)
+        if approve_joins is not None:
+            fresh.approve_joins = approve_joins
+        if generated_nicknames is not None:
+            fresh.generated_nicknames = generated_nicknames
+        fresh.save(update_fields=["approve_joins", "generated_nicknames"])
+        broadcast.lobby_changed(fresh.pk, reason="rules")
+        broadcast.dashboard_changed(fresh.pk, reason="rules")
+    session.refresh_from_db()
+    return session
+
+
+def do_rename_participant(participant: Participant, nickname: str) -> Participant:
+    """Give a student another nickname (checked like a typed one)."""
+    try:
+        nickname = validate_nickname(nickname)
+    except ValidationError as error:
+        raise ActionRefused(" ".join(error.messages), code="bad_nickname") from error
+    with transaction.atomic():
+        session = _lock_row(participant.session)
+        _refuse_if_finished(session)
+        participant = Participant.objects.select_for_update().get(pk=participant.pk)
+        if participant.kicked:
+            raise ActionRefused(_("This student was removed from the session."), code="kicked")
+        key = nickname_key(nickname)
+        if key != participant.nickname_key:
+            others = session.participants.exclude(pk=participant.pk)
+            waiting = session.pending_join_requests().filter(nickname_key=key)
+            if others.filter(nickname_key=key).exists() or waiting.exists():
+                raise ActionRefused(_taken_message(), code="taken")
+        participant.nickname, participant.nickname_key = nickname, key
+        participant.save(update_fields=["nickname", "nickname_key"])
+        broadcast.lobby_changed(session.pk, reason="renamed")
+        broadcast.dashboard_changed(session.pk, reason="renamed")
+        for seat in participant.seats.all():
+            broadcast.table_event(seat.table_id, "presence")
     return participant
 
 
@@ -389,7 +566,9 @@ def _taken_message() -> str:
 
 
 def do_kick_participant(participant: Participant) -> Participant:
-    """Remove a student: their device cannot join this session again."""
+    """Remove a student: they leave every count and export; a new nickname from their
+    device, or for a while from their network address, waits for the teacher's approval
+    (join_approval_reason). Their seat is played by a bot, shown as "Removed student"."""
     with transaction.atomic():
         session = _lock_row(participant.session)
         _refuse_if_finished(session)
@@ -398,6 +577,10 @@ def do_kick_participant(participant: Participant) -> Participant:
             participant.kicked_at = timezone.now()
             participant.save(update_fields=["kicked", "kicked_at"])
             broadcast.lobby_changed(session.pk, reason="kicked")
+            broadcast.dashboard_changed(session.pk, reason="kicked")
+            participant.moves.filter(status=SeatMove.Status.PENDING).update(
+                status=SeatMove.Status.REFUSED, device_label=""
+            )
             for seat in participant.seats.select_related("table"):
                 seat.bot_takeover = True  # the table plays on
                 seat.save(update_fields=["bot_takeover"])
@@ -405,16 +588,48 @@ def do_kick_participant(participant: Participant) -> Participant:
     return participant
 
 
-def do_request_seat_move(participant: Participant, device_id: str) -> SeatMove:
-    """Ask the teacher to move a student's place to another device (same nickname)."""
+def do_request_seat_move(
+    participant: Participant, device_id: str, device_label: str = ""
+) -> SeatMove:
+    """Ask the teacher to move a student's place to another device (same nickname).
+
+    One pending request per student and per device, at most MAX_PENDING_MOVES per
+    session: thirty devices typing one nickname make one request, not thirty.
+    """
     with transaction.atomic():
         session = _lock_row(participant.session)
         _refuse_if_finished(session)
-        move, created = SeatMove.objects.get_or_create(
-            participant=participant, device_id=device_id, status=SeatMove.Status.PENDING
+        pending = SeatMove.objects.filter(
+            participant__session=session, status=SeatMove.Status.PENDING
         )
-        if created:
-            broadcast.dashboard_changed(session.pk, reason="move")
+        mine = pending.filter(participant=participant, device_id=device_id).first()
+        if mine is not None:
+            return mine
+        if pending.filter(participant=participant).exists():
+            raise ActionRefused(
+                _(
+                    "Another device already asks for this nickname. Your teacher will "
+                    "answer it; if it is you, please wait."
+                ),
+                code="move_pending",
+            )
+        if pending.filter(device_id=device_id).exists():
+            raise ActionRefused(
+                _("This device already asks for another nickname. Wait for your teacher."),
+                code="move_device_busy",
+            )
+        if pending.count() >= MAX_PENDING_MOVES:
+            raise ActionRefused(
+                _(
+                    "Your teacher has several device changes to answer already. "
+                    "Please wait a moment and try again."
+                ),
+                code="move_busy",
+            )
+        move = SeatMove.objects.create(
+            participant=participant, device_id=device_id, device_label=device_label
+        )
+        broadcast.dashboard_changed(session.pk, reason="move")
     return move
 
 
@@ -427,7 +642,8 @@ def do_answer_seat_move(move: SeatMove, approve: bool) -> SeatMove:
         if move.status != SeatMove.Status.PENDING:
             raise ActionRefused(_("This request was answered already."), code="answered")
         move.status = SeatMove.Status.APPROVED if approve else SeatMove.Status.REFUSED
-        move.save(update_fields=["status"])
+        move.device_label = ""  # shown only while pending
+        move.save(update_fields=["status", "device_label"])
         if approve:
             Participant.objects.filter(pk=move.participant_id).update(device_id=move.device_id)
             # The old device's sockets close; its pages say the place moved.

@@ -145,6 +145,19 @@ class SessionForm(forms.Form):
         label=gettext_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
     )
     bots_fill = forms.BooleanField(label=gettext_lazy("Bots fill empty seats"), required=False)
+    approve_joins = forms.BooleanField(
+        label=gettext_lazy("Approve each new nickname"),
+        required=False,
+        help_text=gettext_lazy("Each student waits until you let them in from the live dashboard."),
+    )
+    generated_nicknames = forms.BooleanField(
+        label=gettext_lazy("Nicknames from a generator only"),
+        required=False,
+        help_text=gettext_lazy(
+            "Students get two friendly words (an adjective and an animal) instead of "
+            "typing a nickname. A class list, if the class has one, comes first."
+        ),
+    )
 
     # The cleaned values of the fields other apps added (SESSION_FIELDS).
     extra: dict = {}
@@ -263,10 +276,15 @@ class JoinForm(forms.Form):
         error_messages={"required": gettext_lazy("Please choose your name in the list.")},
     )
 
-    def __init__(self, *args, pseudonyms=None, **kwargs):
+    def __init__(self, *args, pseudonyms=None, generated=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.uses_roster = pseudonyms is not None
-        if self.uses_roster:
+        # The session gives generated nicknames: the student types only the code.
+        self.uses_generator = generated and not self.uses_roster
+        if self.uses_generator:
+            del self.fields["nickname"]
+            del self.fields["pseudonym"]
+        elif self.uses_roster:
             del self.fields["nickname"]
             self.fields["pseudonym"].choices = [("", _("Choose your name"))] + [
                 (name, name) for name in pseudonyms

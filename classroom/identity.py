@@ -5,11 +5,13 @@ SameSite=Lax. Views read them from the request; the WebSocket consumer reads the
 from the ASGI scope, through the same functions.
 """
 
+import re
 import secrets
 
 from django.conf import settings
 from django.core import signing
 from django.utils import translation
+from django.utils.crypto import salted_hmac
 
 DEVICE_SALT = "classroom.device"
 STUDENT_SALT = "classroom.student"
@@ -115,6 +117,24 @@ def seat_token(participant) -> str:
     return signing.dumps({"participant": participant.pk}, salt=SEAT_TOKEN_SALT, compress=True)
 
 
+JOIN_REQUEST_SALT = "classroom.join-request"
+
+
+def join_request_token(join_request) -> str:
+    """Return a signed token naming a join request, for programs to poll its answer."""
+    return signing.dumps(join_request.pk, salt=JOIN_REQUEST_SALT)
+
+
+def join_request_from_token(token: str) -> int | None:
+    """Return the join request id a token names, or None when forged or old."""
+    try:
+        return int(
+            signing.loads(token, salt=JOIN_REQUEST_SALT, max_age=settings.STUDENT_COOKIE_MAX_AGE)
+        )
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+
+
 def participant_from_token(token: str):
     """Return the Participant a seat token names (kicked or not), or None when forged or old."""
     from classroom.models import Participant
@@ -129,3 +149,53 @@ def participant_from_token(token: str):
         .filter(pk=participant_id)
         .first()
     )
+
+
+def address_hash(session_id: int, address: str) -> str:
+    """Return the network address as an HMAC keyed by SECRET_KEY and the session.
+
+    The address itself is never stored: the hash only tells whether two joins of the
+    same session came from the same address, and means nothing in another session.
+    """
+    if not address:
+        return ""
+    return salted_hmac(f"classroom.address:{session_id}", address, algorithm="sha256").hexdigest()
+
+
+# (pattern in the User-Agent, family), first match wins: Edge and Opera also say Chrome,
+# Chrome also says Safari.
+_BROWSERS = [
+    (r"Edg(e|A|iOS)?/", "Edge"),
+    (r"OPR/|Opera", "Opera"),
+    (r"SamsungBrowser/", "Samsung Internet"),
+    (r"Firefox/|FxiOS/", "Firefox"),
+    (r"Chrome/|CriOS/|Chromium/", "Chrome"),
+    (r"Safari/", "Safari"),
+]
+_SYSTEMS = [
+    (r"CrOS", "ChromeOS"),
+    (r"Android", "Android"),
+    (r"iPad", "iPad"),
+    (r"iPhone|iPod", "iPhone"),
+    (r"Windows", "Windows"),
+    (r"Macintosh|Mac OS X", "Mac"),
+    (r"Linux", "Linux"),
+]
+
+
+def _family(user_agent: str, table: list[tuple[str, str]]) -> str:
+    return next((name for pattern, name in table if re.search(pattern, user_agent)), "")
+
+
+def device_label(device_id: str, user_agent: str) -> str:
+    """Return a short label of a device for the teacher: "3fa1 · Firefox, Android".
+
+    Four characters of an HMAC of the device id (the same device always shows the
+    same ones, and they reveal nothing of the id) and the browser's family and system.
+    """
+    tag = salted_hmac("classroom.device-label", device_id, algorithm="sha256").hexdigest()[:4]
+    user_agent = (user_agent or "")[:512]
+    browser = ", ".join(
+        part for part in (_family(user_agent, _BROWSERS), _family(user_agent, _SYSTEMS)) if part
+    )
+    return f"{tag} · {browser}" if browser else tag

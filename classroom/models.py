@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import clock
@@ -84,6 +85,10 @@ class ClassSession(models.Model):
     join_code = models.CharField(_("join code"), max_length=6, db_index=True)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.LOBBY)
     locked = models.BooleanField(_("lobby locked"), default=False)
+    # Each new nickname waits for the teacher's approval before it gets a seat.
+    approve_joins = models.BooleanField(_("approve each new nickname"), default=False)
+    # Students get a generated nickname (adjective + animal) instead of typing one.
+    generated_nicknames = models.BooleanField(_("nicknames from a generator only"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
@@ -118,6 +123,12 @@ class ClassSession(models.Model):
         """Return the participants who have not been removed, in joining order."""
         return self.participants.filter(kicked=False).order_by("joined_at", "pk")
 
+    def pending_join_requests(self):
+        """Return the join requests that wait for the teacher, oldest first."""
+        return self.join_requests.filter(status=JoinRequest.Status.PENDING).order_by(
+            "created_at", "pk"
+        )
+
 
 class Participant(models.Model):
     """A student in a session: a nickname on a device, no account."""
@@ -132,6 +143,10 @@ class Participant(models.Model):
     # The nickname's look-alike key (classroom.nicknames.nickname_key): unique in its session.
     nickname_key = models.CharField(_("nickname key"), max_length=40, editable=False)
     device_id = models.CharField(_("device id"), max_length=64, db_index=True)
+    # The network address the student joined from, as an HMAC keyed by the secret key
+    # and the session (classroom.identity.address_hash): it only tells whether a later
+    # join comes from the same address as a removed student, within this session.
+    address_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     last_seen_at = models.DateTimeField(_("last seen at"), auto_now_add=True)
     kicked = models.BooleanField(_("removed"), default=False)
@@ -219,8 +234,14 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        """Return the student's nickname, or the bot's name."""
+        """Return the student's nickname, or the bot's name.
+
+        A removed student's nickname is shown nowhere again: their seat (a bot plays it
+        on) reads "Removed student", in the live game, the dashboard and the debrief.
+        """
         if self.participant is not None:
+            if self.participant.kicked:
+                return gettext("Removed student")
             return self.participant.nickname
         return _("Bot %(number)s") % {"number": self.number + 1}
 
@@ -261,6 +282,9 @@ class SeatMove(models.Model):
         verbose_name=_("participant"),
     )
     device_id = models.CharField(_("new device id"), max_length=64)
+    # What the teacher sees of the asking device ("3fa1 · Firefox, Android"), kept only
+    # while the request is pending.
+    device_label = models.CharField(_("device"), max_length=60, blank=True, default="")
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
@@ -273,3 +297,56 @@ class SeatMove(models.Model):
 
     def __str__(self):
         return f"{self.participant} → {self.device_id[:6]} ({self.status})"
+
+
+class JoinRequest(models.Model):
+    """A new nickname that waits for the teacher's approval before it gets a seat.
+
+    Asked when the session approves each new nickname, or when the device or the
+    network address was a removed student's (classroom.actions.join_approval_reason).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REFUSED = "refused", _("refused")
+
+    class Reason(models.TextChoices):
+        APPROVAL = "approval", _("The teacher approves each new nickname")
+        REMOVED_DEVICE = "removed_device", _("This device was a removed student's")
+        REMOVED_ADDRESS = "removed_address", _("Same network as a removed student")
+        MANY_FROM_ADDRESS = "many", _("Many students from the same network")
+
+    session = models.ForeignKey(
+        ClassSession,
+        on_delete=models.CASCADE,
+        related_name="join_requests",
+        verbose_name=_("session"),
+    )
+    nickname = models.CharField(_("nickname"), max_length=20)
+    nickname_key = models.CharField(_("nickname key"), max_length=40, editable=False)
+    device_id = models.CharField(_("device id"), max_length=64, db_index=True)
+    device_label = models.CharField(_("device"), max_length=60, blank=True, default="")
+    address_hash = models.CharField(_("address hash"), max_length=64, blank=True, default="")
+    reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The seat the approval gave.
+    participant = models.ForeignKey(
+        Participant,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("participant"),
+    )
+
+    class Meta:
+        verbose_name = _("join request")
+        verbose_name_plural = _("join requests")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self):
+        return f"{self.nickname} ({self.status})"

@@ -1,9 +1,24 @@
-"""Count wrong join codes per client in Django's cache, so codes cannot be guessed."""
+"""Count join attempts per client address in Django's cache.
+
+Wrong codes: ``JOIN_RATE_LIMIT`` a minute (so codes cannot be guessed).
+
+Joins with a valid code: at most ``JOINS_PER_BURST`` in ``BURST_SECONDS`` and
+``JOINS_PER_MINUTE`` in a minute from one address. A school puts a whole class behind
+one NAT address: thirty students pressing "Join" in the same second get fifteen seats
+at once and the rest after a few seconds' wait, so the class is in within half a minute;
+a script gets fifteen, then a trickle that the teacher sees on the dashboard (and the
+cap of students per address below asks the teacher from then on).
+"""
+
+import contextlib
 
 from django.conf import settings
 from django.core.cache import cache
 
 WINDOW_SECONDS = 60
+BURST_SECONDS = 10
+JOINS_PER_BURST = int(getattr(settings, "JOINS_PER_BURST", 15))
+JOINS_PER_MINUTE = int(getattr(settings, "JOINS_PER_MINUTE", 35))
 
 
 def client_ip(request) -> str:
@@ -32,5 +47,42 @@ def record_wrong_code(ip: str) -> None:
 
 
 def reset(ip: str) -> None:
-    """Forget the client's wrong codes."""
+    """Forget the client's wrong codes and joins."""
     cache.delete(_key(ip))
+    reset_joins(ip)
+
+
+def _count(key: str, window: int) -> int:
+    """Add one to a counter that expires ``window`` seconds after its first count."""
+    if cache.add(key, 1, window):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, window)
+        return 1
+
+
+def join_wait_seconds(ip: str) -> int:
+    """Count one join with a valid code from the address; return 0 when it may go on,
+    else the seconds to wait (the count is then not kept, so waiting always works)."""
+    burst_key = f"classroom:joins-burst:{ip}"
+    minute_key = f"classroom:joins-minute:{ip}"
+    if _count(burst_key, BURST_SECONDS) > JOINS_PER_BURST:
+        _uncount(burst_key)
+        return BURST_SECONDS
+    if _count(minute_key, WINDOW_SECONDS) > JOINS_PER_MINUTE:
+        _uncount(minute_key)
+        _uncount(burst_key)
+        return WINDOW_SECONDS
+    return 0
+
+
+def _uncount(key: str) -> None:
+    with contextlib.suppress(ValueError):  # expired meanwhile
+        cache.decr(key)
+
+
+def reset_joins(ip: str) -> None:
+    """Forget the address's joins (tests, and an admin who lets a class in)."""
+    cache.delete_many([f"classroom:joins-burst:{ip}", f"classroom:joins-minute:{ip}"])

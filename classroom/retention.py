@@ -2,7 +2,8 @@
 
 A session's student data is deleted ``RETENTION_DAYS`` after the session ends (Celery
 beat runs ``classroom.tasks.purge_expired_sessions`` hourly), or at once when its
-teacher asks. Deleted: the participants (nicknames, device ids, device changes), the
+teacher asks. Deleted: the participants (nicknames, device ids, hashed network
+addresses, device changes), the join requests that waited for the teacher, the
 tables, seats and matches with their action logs, timers and pause holds, the lesson moments, the
 quizzes and quiz answers, what other apps register here (the debrief exports with
 their files), and the admin log's entries about any of these (a staff edit in the Django
@@ -61,6 +62,7 @@ def purge_session(session) -> dict[str, int]:
             # A match's deletion takes its table, seats, action log, timers and holds with it.
             "matches": _delete(_model("games.Match"), table__session=session),
             "tables": _delete(_model("classroom.Table"), session=session),
+            "join_requests": _delete(_model("classroom.JoinRequest"), session=session),
             "participants": _delete(_model("classroom.Participant"), session=session),
         }
         ClassSession.objects.filter(pk=session.pk).update(purged_at=timezone.now())
@@ -72,6 +74,7 @@ def purge_session(session) -> dict[str, int]:
 STUDENT_DATA = {
     "classroom.Participant": "session",
     "classroom.SeatMove": "participant__session",
+    "classroom.JoinRequest": "session",
     "classroom.Table": "session",
     "classroom.Seat": "table__session",
     "games.Match": "table__session",

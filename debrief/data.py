@@ -249,7 +249,11 @@ def student_lines(session, tables: list[TableReport], columns: list[str]) -> lis
     ):
         seen.setdefault((table_number, seat), set()).add(lesson_id)
     lines = []
-    participants = Participant.objects.filter(session=session).order_by("joined_at", "pk")
+    # A removed student is in no line: their seat shows as "Removed student" in the
+    # tables (Seat.display_name), the match log keeping the seat's moves.
+    participants = Participant.objects.filter(session=session, kicked=False).order_by(
+        "joined_at", "pk"
+    )
     for participant in participants:
         table, seat = seats.get(participant.pk, (None, None))
         score = table.scores[seat] if table else {}
@@ -322,7 +326,7 @@ def build(session, step=lambda label: None, charts=True) -> Report:
         date=started or session.created_at,
         ended=ended,
         duration_minutes=duration,
-        students=session.participants.count(),
+        students=session.active_participants().count(),
         tables=[],
         lessons={},
         lesson_counts=Counter(),

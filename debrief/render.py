@@ -139,7 +139,8 @@ def raw_data(session, report) -> dict:
 
     Students appear by nickname only (no device id, no internal id).
     """
-    nickname = dict(session.participants.values_list("pk", "nickname"))
+    # A removed student's nickname is left out: their seat's nickname is null.
+    nickname = dict(session.active_participants().values_list("pk", "nickname"))
     tables = []
     for table in Table.objects.filter(session=session).select_related("match").order_by("number"):
         match = table.match
@@ -205,7 +206,7 @@ def raw_data(session, report) -> dict:
                 "questions": [f"{q.lesson.slug}#{q.number}" for q in quiz.questions()],
                 "finished_at": _iso(quiz.finished_at),
             }
-            for quiz in Quiz.objects.filter(session=session)
+            for quiz in Quiz.objects.filter(session=session, participant__kicked=False)
         ],
         "quiz_answers": [
             {
@@ -215,9 +216,9 @@ def raw_data(session, report) -> dict:
                 "correct": answer.correct,
                 "time": answer.answered_at.isoformat(),
             }
-            for answer in QuizAnswer.objects.filter(session=session).select_related(
-                "question__lesson"
-            )
+            for answer in QuizAnswer.objects.filter(
+                session=session, participant__kicked=False
+            ).select_related("question__lesson")
         ],
         "lesson_counts": dict(report.lesson_counts),
     }

@@ -31,11 +31,11 @@ class StudentProgress:
 
 
 def question_results(session) -> list[QuestionResult]:
-    """Return every question answered in the session with its count of right answers."""
+    """Return every question answered in the session with its count of right answers
+    (a removed student's answers left out)."""
     counts: dict[int, list[int]] = {}
-    for question_id, correct in QuizAnswer.objects.filter(session=session).values_list(
-        "question_id", "correct"
-    ):
+    answers = QuizAnswer.objects.filter(session=session, participant__kicked=False)
+    for question_id, correct in answers.values_list("question_id", "correct"):
         total = counts.setdefault(question_id, [0, 0])
         total[0] += 1
         total[1] += int(correct)
@@ -53,7 +53,8 @@ def question_results(session) -> list[QuestionResult]:
 
 
 def student_progress(session) -> list[StudentProgress]:
-    """Return each student's quiz progress in the session, in joining order."""
+    """Return each student's quiz progress in the session, in joining order (a removed
+    student counts nowhere)."""
     quizzes = {quiz.participant_id: quiz for quiz in Quiz.objects.filter(session=session)}
     answers: dict[int, list[int]] = {}
     for participant_id, correct in QuizAnswer.objects.filter(session=session).values_list(
@@ -63,7 +64,7 @@ def student_progress(session) -> list[StudentProgress]:
         total[0] += 1
         total[1] += int(correct)
     progress = []
-    for participant in session.participants.order_by("joined_at", "pk"):
+    for participant in session.active_participants():
         quiz = quizzes.get(participant.pk)
         answered, correct = answers.get(participant.pk, [0, 0])
         progress.append(

@@ -61,8 +61,9 @@ def _lesson_pause(snap) -> dict | None:
 
 
 def tables_context(session: ClassSession, language: str) -> dict:
-    """Return the dashboard fragment's context: tables with seats, pending device moves,
-    lesson pauses, and what the registered sections add (the quiz progress)."""
+    """Return the dashboard fragment's context: tables with seats, pending device moves
+    and join requests, the students (removed ones left out), lesson pauses, and what the
+    registered sections add (the quiz progress)."""
     tables = []
     with translation.override(language):
         for table in session.tables.order_by("number"):
@@ -97,10 +98,18 @@ def tables_context(session: ClassSession, language: str) -> dict:
                     "lesson_pause": _lesson_pause(snap),
                 }
             )
+    # Who asks is shown by a device label (hash of the device id, browser family),
+    # so that the teacher can tell the child's own device from a stranger's.
     moves = SeatMove.objects.filter(
-        participant__session=session, status=SeatMove.Status.PENDING
+        participant__session=session, participant__kicked=False, status=SeatMove.Status.PENDING
     ).select_related("participant")
-    context = {"session": session, "tables": tables, "moves": list(moves)}
+    context = {
+        "session": session,
+        "tables": tables,
+        "moves": list(moves),
+        "join_requests": list(session.pending_join_requests()),
+        "students": list(session.active_participants()),
+    }
     for section in SECTIONS:
         context.update(section(session))
     return context

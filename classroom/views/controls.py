@@ -1,4 +1,5 @@
-"""The teacher's controls of a running session's tables, seats and device moves.
+"""The teacher's controls of a live session: tables, seats, device moves, waiting
+nicknames, renaming a student and the join rules.
 
 The live dashboard that shows them is live play's page (live.views.session_live).
 """
@@ -11,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from classroom import actions
-from classroom.models import Seat, SeatMove, Table
+from classroom.models import JoinRequest, Participant, Seat, SeatMove, Table
 from classroom.views.common import get_session_or_404
 
 
@@ -109,3 +110,59 @@ move_refuse = _control(
     gettext_lazy("Request refused."),
     "Refuse a device change (POST: move).",
 )
+
+
+def _join_requests(session):
+    return JoinRequest.objects.filter(session=session).select_related("session")
+
+
+join_approve = _control(
+    "request",
+    _join_requests,
+    lambda join_request: actions.do_answer_join_request(join_request, True),
+    gettext_lazy("The student is in."),
+    "Let a waiting nickname into the session (POST: request).",
+)
+join_refuse = _control(
+    "request",
+    _join_requests,
+    lambda join_request: actions.do_answer_join_request(join_request, False),
+    gettext_lazy("Request refused: this device cannot ask again in this session."),
+    "Refuse a waiting nickname (POST: request).",
+)
+
+
+@login_required
+def participant_rename(request, pk):
+    """Give a student another nickname (POST: participant, nickname)."""
+    session = get_session_or_404(request, pk)
+    if request.method == "POST":
+        queryset = Participant.objects.filter(session=session).select_related("session")
+        participant = _posted(request, session, "participant", queryset)
+        if participant is not None:
+            try:
+                actions.do_rename_participant(participant, request.POST.get("nickname", ""))
+            except actions.ActionRefused as refusal:
+                messages.error(request, refusal.message)
+            else:
+                messages.success(request, _("Nickname changed."))
+    return redirect(reverse("live:session_live", args=[session.pk]))
+
+
+@login_required
+def join_rules(request, pk):
+    """Switch "approve each new nickname" and "nicknames from a generator only" (POST:
+    the checkboxes that are on)."""
+    session = get_session_or_404(request, pk)
+    if request.method == "POST":
+        try:
+            actions.do_set_join_rules(
+                session,
+                approve_joins=request.POST.get("approve_joins") == "on",
+                generated_nicknames=request.POST.get("generated_nicknames") == "on",
+            )
+        except actions.ActionRefused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, _("Joining rules saved."))
+    return redirect(reverse("live:session_live", args=[session.pk]))

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -12,7 +13,7 @@ from classroom import actions, identity, payloads, ratelimit
 from classroom.catalogue import game_name
 from classroom.codes import is_well_formed, normalize_code
 from classroom.forms import JoinForm
-from classroom.models import ClassSession, Seat, SeatMove
+from classroom.models import ClassSession, JoinRequest, Participant, Seat, SeatMove
 from classroom.nicknames import nickname_key
 from classroom.views.common import student_in_session, student_language
 
@@ -71,32 +72,103 @@ def _seated(response, participant, device_id, request):
     return _with_device(response, device_id, request)
 
 
+def _join_details(request, session, device_id) -> dict:
+    """Return what a join stores besides the nickname: the hashed address and, shown to
+    the teacher only while a request waits, a short device label."""
+    return {
+        "address_hash": identity.address_hash(session.pk, ratelimit.client_ip(request)),
+        "device_label": identity.device_label(device_id, request.headers.get("User-Agent", "")),
+    }
+
+
+def _too_many_joins(request) -> str | None:
+    """Count a join with a valid code from this address; say why it must wait, if it must."""
+    wait = ratelimit.join_wait_seconds(ratelimit.client_ip(request))
+    if not wait:
+        return None
+    return ngettext(
+        "Many students are joining from this network right now. "
+        "Please wait %(seconds)d second and try again.",
+        "Many students are joining from this network right now. "
+        "Please wait %(seconds)d seconds and try again.",
+        wait,
+    ) % {"seconds": wait}
+
+
 def _try_join(request, form, session, device_id):
     """Join with a valid form; return the response, or None with the refusal on the form."""
-    nickname = form.cleaned_data.get("pseudonym") or form.cleaned_data["nickname"]
+    nickname = form.cleaned_data.get("pseudonym") or form.cleaned_data.get("nickname") or ""
+    too_many = _too_many_joins(request)
+    if too_many is not None:
+        form.add_error(None, too_many)
+        return None
+    details = _join_details(request, session, device_id)
     try:
-        participant = actions.do_join_session(session, nickname, device_id)
+        joined = actions.do_join_session(session, nickname, device_id, **details)
     except actions.ActionRefused as refusal:
-        if refusal.code == "kicked":
+        if refusal.code == "kicked":  # the teacher refused this device's request
+            refused = _waiting_request(session, device_id)
+            if refused is not None:
+                return _with_device(
+                    redirect("classroom:join_wait", pk=refused.pk), device_id, request
+                )
             return _removed(request, session, device_id)
         if refusal.code == "taken" and session.state != ClassSession.State.LOBBY:
-            moving = _ask_to_move(request, session, nickname, device_id)
+            moving = _ask_to_move(request, form, session, nickname, device_id)
             if moving is not None:
                 return _with_device(moving, device_id, request)
         on_nickname = refusal.code == "taken" and "nickname" in form.fields
         form.add_error("nickname" if on_nickname else None, refusal.message)
         return None
+    if isinstance(joined, JoinRequest):
+        response = redirect("classroom:join_wait", pk=joined.pk)
+        return _with_device(response, device_id, request)
     response = redirect("classroom:lobby", code=session.join_code)
-    return _seated(response, participant, device_id, request)
+    return _seated(response, joined, device_id, request)
 
 
-def _ask_to_move(request, session, nickname, device_id):
+def _ask_to_move(request, form, session, nickname, device_id):
     """The nickname's student plays already: ask the teacher to move them to this device."""
     holder = session.participants.filter(nickname_key=nickname_key(nickname), kicked=False).first()
     if holder is None:
         return None
-    move = actions.do_request_seat_move(holder, device_id)
+    label = identity.device_label(device_id, request.headers.get("User-Agent", ""))
+    try:
+        move = actions.do_request_seat_move(holder, device_id, label)
+    except actions.ActionRefused as refusal:
+        form.add_error(None, refusal.message)
+        return None
     return redirect("classroom:seat_move", pk=move.pk)
+
+
+def join_wait(request, pk):
+    """Wait for the teacher to approve a new nickname; then go to the lobby.
+
+    The device that asked sees it (its cookie); a program passes the ``token`` the
+    join API answered, and gets JSON.
+    """
+    join_request = get_object_or_404(JoinRequest.objects.select_related("session"), pk=pk)
+    token = request.GET.get("token", "")
+    by_token = bool(token) and identity.join_request_from_token(token) == join_request.pk
+    device_id = identity.device_id_from(request.COOKIES)
+    if not by_token and device_id != join_request.device_id:
+        return redirect("classroom:join")
+    session = join_request.session
+    translation.activate(session.language)
+    request.LANGUAGE_CODE = session.language
+    approved = join_request.status == JoinRequest.Status.APPROVED
+    participant = join_request.participant if approved else None
+    if by_token:
+        body = {"status": join_request.status}
+        if participant is not None:
+            body |= _seat_body(participant)
+        return JsonResponse(body)
+    if participant is not None and session.is_open:
+        target = reverse("classroom:lobby", args=[session.join_code])
+        response = HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+        return _seated(response, participant, join_request.device_id, request)
+    context = {"join_request": join_request, "session": session}
+    return render(request, "classroom/join_wait.html", context)
 
 
 def seat_move(request, pk):
@@ -132,6 +204,7 @@ API_REFUSALS = {
     "locked": (403, "locked"),
     "full": (403, "full"),
     "finished": (404, "unknown_session"),
+    "busy": (429, "busy"),
 }
 
 
@@ -157,27 +230,55 @@ def join_api(request):
     translation.activate(session.language)
     pseudonyms = _free_pseudonyms(session)
     field = "pseudonym" if pseudonyms is not None else "nickname"
-    form = JoinForm({"code": typed_code, field: nickname}, pseudonyms=pseudonyms)
+    generated = _generated(session, pseudonyms)
+    form = JoinForm(
+        {"code": typed_code, field: nickname}, pseudonyms=pseudonyms, generated=generated
+    )
     if not form.is_valid():
         errors = form.errors.get(field) or form.non_field_errors() or [_("Invalid nickname.")]
         return _api_error(400, "bad_nickname", str(errors[0]))
+    too_many = _too_many_joins(request)
+    if too_many is not None:
+        return _api_error(429, "rate_limited", too_many)
     device_id = identity.device_id_from(request.COOKIES) or identity.new_device_id()
+    details = _join_details(request, session, device_id)
     try:
-        participant = actions.do_join_session(session, form.cleaned_data[field], device_id)
+        joined = actions.do_join_session(
+            session, form.cleaned_data.get(field) or "", device_id, **details
+        )
     except actions.ActionRefused as refusal:
         status, code = API_REFUSALS.get(refusal.code, (400, refusal.code))
         return _api_error(status, code, refusal.message)
+    if isinstance(joined, JoinRequest):
+        return _api_waiting(joined)
+    return JsonResponse(_seat_body(joined), status=201)
+
+
+def _seat_body(participant: Participant) -> dict:
+    """Return the join API's answer for a seated student (docs/protocol.md §1)."""
+    session = participant.session
+    return {
+        "participant": participant.pk,
+        "nickname": participant.nickname,
+        "session": session.join_code,
+        "language": session.language,
+        "token": identity.seat_token(participant),
+        "play_url": reverse("live:play", args=[session.join_code]),
+        "ws": f"/ws/play/{session.join_code}/",
+    }
+
+
+def _api_waiting(join_request: JoinRequest) -> JsonResponse:
+    """Answer 202: the nickname waits for the teacher; poll ``wait_url`` for the seat."""
+    token = identity.join_request_token(join_request)
     return JsonResponse(
         {
-            "participant": participant.pk,
-            "nickname": participant.nickname,
-            "session": session.join_code,
-            "language": session.language,
-            "token": identity.seat_token(participant),
-            "play_url": reverse("live:play", args=[session.join_code]),
-            "ws": f"/ws/play/{session.join_code}/",
+            "status": join_request.status,
+            "nickname": join_request.nickname,
+            "message": _("Your teacher must approve your nickname. Please wait."),
+            "wait_url": f"{reverse('classroom:join_wait', args=[join_request.pk])}?token={token}",
         },
-        status=201,
+        status=202,
     )
 
 
@@ -197,20 +298,22 @@ def join_form(request, code=""):
     if session is not None:
         student_language(request, session)
         mine = current if current is not None and current.session_id == session.pk else None
-        if (mine is not None and mine.kicked) or session.participants.filter(
-            device_id=device_id, kicked=True
-        ).exists():
-            return _removed(request, session, device_id)
+        if mine is not None and mine.kicked:
+            mine = None
         place = mine or session.participants.filter(device_id=device_id, kicked=False).first()
         if place is not None:  # this device already has a place: back to it
             response = redirect("classroom:lobby", code=session.join_code)
             return _seated(response, place, device_id, request)
+        waiting = _waiting_request(session, device_id)
+        if waiting is not None:  # this device asked the teacher already: back to waiting
+            return _with_device(redirect("classroom:join_wait", pk=waiting.pk), device_id, request)
 
     pseudonyms = _free_pseudonyms(session) if session is not None else None
+    generated = _generated(session, pseudonyms)
     initial = {"code": normalized or typed_code}
     roster_step = pseudonyms is not None and "pseudonym" not in request.POST
     if request.method == "POST" and not roster_step:
-        form = JoinForm(request.POST, pseudonyms=pseudonyms, initial=initial)
+        form = JoinForm(request.POST, pseudonyms=pseudonyms, generated=generated, initial=initial)
         valid = form.is_valid()
         if code_error:
             form.add_error("code", code_error)
@@ -219,7 +322,7 @@ def join_form(request, code=""):
             if response is not None:
                 return response
     else:
-        form = JoinForm(pseudonyms=pseudonyms, initial=initial)
+        form = JoinForm(pseudonyms=pseudonyms, generated=generated, initial=initial)
         if code_error:
             form.cleaned_data = {}  # lets an unbound form carry the code's error
             form.add_error("code", code_error)
@@ -231,10 +334,30 @@ def join_form(request, code=""):
         "session": session,
         "game_name": game_name(session.game) if session else "",
         "no_free_pseudonym": pseudonyms == [],
+        "was_removed": session is not None and _was_removed(session, device_id),
         "current": current if session is None else None,
     }
     response = render(request, "classroom/join.html", context, status=status)
     return _with_device(response, device_id, request)
+
+
+def _generated(session, pseudonyms) -> bool:
+    """Tell whether the student gets a generated nickname (a class roster comes first)."""
+    return session is not None and pseudonyms is None and session.generated_nicknames
+
+
+def _waiting_request(session, device_id):
+    """Return this device's join request in the session (pending or refused), if any."""
+    return (
+        session.join_requests.filter(device_id=device_id)
+        .exclude(status=JoinRequest.Status.APPROVED)
+        .first()
+    )
+
+
+def _was_removed(session, device_id) -> bool:
+    """Tell whether this device was a removed student's in the session."""
+    return session.participants.filter(device_id=device_id, kicked=True).exists()
 
 
 def lobby(request, code):

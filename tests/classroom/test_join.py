@@ -166,7 +166,7 @@ def test_session_language_applies_to_student_pages(school_class):
 # Kick
 
 
-def test_kicked_device_cannot_rejoin_even_with_another_nickname(session, student, client_a):
+def test_kicked_device_waits_for_approval_even_with_another_nickname(session, student, client_a):
     participant = session.participants.get()
     response = client_a.post(
         reverse("classroom:session_kick", args=[session.pk]), {"participant": participant.pk}
@@ -178,16 +178,22 @@ def test_kicked_device_cannot_rejoin_even_with_another_nickname(session, student
     assert lobby.status_code == 403
     assert "You have been removed from this session" in text(lobby)
     del student.cookies[settings.STUDENT_COOKIE_NAME]  # even without the seat cookie
+    form = student.get(reverse("classroom:join_code", args=[session.join_code]))
+    assert "You were removed from this session" in text(form)
     again = post_join(student, session.join_code, "Totally New")
-    assert again.status_code == 403
-    assert "removed from this session" in text(again)
+    request = session.join_requests.get()
+    assert again["Location"] == reverse("classroom:join_wait", args=[request.pk])
+    assert request.reason == "removed_device"
+    assert "Your teacher must approve it first" in text(student.get(again["Location"]))
     assert session.participants.count() == 1
 
 
-def test_kicked_nickname_stays_taken_and_other_devices_still_join(session, student):
+def test_kicked_nickname_stays_taken_and_other_networks_still_join(session, student):
     actions.do_kick_participant(session.participants.get())
     assert "already uses this nickname" in text(post_join(Client(), session.join_code, "Sam"))
-    assert post_join(Client(), session.join_code, "Robin").status_code == 302
+    elsewhere = Client(REMOTE_ADDR="192.0.2.7")
+    response = post_join(elsewhere, session.join_code, "Robin")
+    assert response["Location"] == reverse("classroom:lobby", args=[session.join_code])
 
 
 def test_kick_in_a_finished_session_is_refused(session, student, client_a):
@@ -314,12 +320,15 @@ def test_lost_device_cookie_finds_the_place_by_seat_cookie(session, student):
     assert session.participants.count() == 1
 
 
-def test_kicked_student_without_device_cookie_is_still_refused(session, student):
+def test_kicked_student_without_device_cookie_is_still_recognised(session, student):
     actions.do_kick_participant(session.participants.get())
     del student.cookies[settings.DEVICE_COOKIE_NAME]
     response = student.get(reverse("classroom:join_code", args=[session.join_code]))
-    assert response.status_code == 403
-    assert "removed from this session" in text(response)
+    assert response.status_code == 200
+    assert "You were removed from this session" in text(response)
+    asked = post_join(student, session.join_code, "New Name")
+    assert asked["Location"].startswith("/join/wait/")
+    assert session.join_requests.get().reason == "removed_device"
 
 
 def test_join_form_offers_the_way_back_to_an_open_session(session, student):

@@ -30,9 +30,21 @@ SESSION_URLS = [
     "seat_to_student",
     "move_approve",
     "move_refuse",
+    "join_approve",
+    "join_refuse",
+    "rename",
+    "join_rules",
 ]
 # Classroom URLs that name no class or session: the matrix does not apply to them.
-OTHER_URLS = {"dashboard", "class_create", "join", "join_code", "lobby", "seat_move"}
+OTHER_URLS = {
+    "dashboard",
+    "class_create",
+    "join",
+    "join_code",
+    "join_wait",
+    "lobby",
+    "seat_move",
+}
 
 
 def classroom_url_names():

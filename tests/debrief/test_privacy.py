@@ -13,6 +13,7 @@ ROWS = {
     "classroom.Table": "matches",
     "classroom.Seat": "matches",
     "classroom.SeatMove": "participants",
+    "classroom.JoinRequest": "join-requests",
     "games.Match": "matches",
     "games.MatchAction": "matches",
     "games.MatchTimer": "matches",
@@ -30,7 +31,14 @@ ROWS = {
     "debrief.DebriefExport": "debrief-files",
 }
 # What is kept outside the project's models: Django's user table, the cache and cookies.
-OTHER_ROWS = {"nicknames", "device-ids", "join-attempts", "server-logs", "language"}
+OTHER_ROWS = {
+    "nicknames",
+    "device-ids",
+    "network-addresses",
+    "join-attempts",
+    "server-logs",
+    "language",
+}
 
 
 def test_every_model_of_the_apps_is_on_the_privacy_page_or_is_shipped_content():

@@ -66,11 +66,15 @@ def test_join_api_refuses_a_removed_device_and_a_full_session(school_class, monk
     session = open_session(school_class)
     device = join_form(session, "Ana")
     actions.do_kick_participant(session.participants.get(nickname="Ana"))
+    # a new nickname from the removed device waits for the teacher; refused, it stays out
+    waiting = post_json(device, {"code": session.join_code, "nickname": "Anna"})
+    assert waiting.status_code == 202 and waiting.json()["status"] == "pending"
+    actions.do_answer_join_request(session.join_requests.get(), False)
     removed = post_json(device, {"code": session.join_code, "nickname": "Anna"})
     assert removed.status_code == 403 and removed.json()["error"]["code"] == "removed"
     assert removed.json()["error"]["message"]
     monkeypatch.setattr(actions, "MAX_PARTICIPANTS", 1)
-    join_form(session, "Ben")
+    join_form(session, "Ben", Client(REMOTE_ADDR="192.0.2.10"))  # another network
     full = post_json(Client(), {"code": session.join_code, "nickname": "Cleo"})
     assert full.status_code == 403 and full.json()["error"]["code"] == "full"
 
