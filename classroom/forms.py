@@ -144,7 +144,10 @@ class SessionForm(forms.Form):
     table_size = forms.IntegerField(
         label=gettext_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
     )
-    bots_fill = forms.BooleanField(label=gettext_lazy("Bots fill empty seats"), required=False)
+    # On by default: most classes do not split into full tables.
+    bots_fill = forms.BooleanField(
+        label=gettext_lazy("Bots fill empty seats"), required=False, initial=True
+    )
     approve_joins = forms.BooleanField(
         label=gettext_lazy("Approve each new nickname"),
         required=False,
@@ -184,6 +187,20 @@ class SessionForm(forms.Form):
     def main_fields(self) -> list:
         """Return the bound fields every session has, in order."""
         return [field for field in self if not field.name.startswith(OPTION_PREFIX)]
+
+    def variant_help(self) -> list[dict]:
+        """Return each game's variants with what each one is, in the current language."""
+        return [
+            {
+                "slug": game.slug,
+                "name": localized(game.name),
+                "variants": [
+                    (localized(label), localized(game.variant_descriptions.get(slug) or {}))
+                    for slug, label in game.variants.items()
+                ],
+            }
+            for game in self.games
+        ]
 
     def option_groups(self) -> list[dict]:
         """Return each game with options: its slug, its name and its option fields."""

@@ -10,23 +10,15 @@ from channels.db import database_sync_to_async
 
 from classroom.broadcast import dashboard_group, session_group
 from live.screen import render_screen
-from live.session_sockets import CLOSE_REFUSED, DashboardConsumer, teacher_session_id
+from live.session_sockets import DashboardConsumer
 
 
 class JoinScreenConsumer(DashboardConsumer):
     """Push the join screen (nicknames, then the tables) to the session's teacher."""
 
-    async def connect(self):
-        """Accept the session's teacher only; listen to the lobby and the tables."""
-        pk = self.scope["url_route"]["kwargs"]["pk"]
-        self.session_id = await database_sync_to_async(teacher_session_id)(self.scope, pk)
-        if self.session_id is None:
-            await self.close(code=CLOSE_REFUSED)
-            return
-        await self.join(session_group(self.session_id))
-        await self.join(dashboard_group(self.session_id))
-        await self.accept()
-        await self.push()
+    def listened_groups(self) -> list[str]:
+        """The tables' news, and the lobby's: joins, locks, the start."""
+        return [session_group(self.session_id), dashboard_group(self.session_id)]
 
     async def lobby_changed(self, event):
         """A student joined or left, the lobby was locked, the game started: redraw."""

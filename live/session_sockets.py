@@ -163,9 +163,14 @@ class DashboardConsumer(PlatformConsumer):
             await self.close(code=CLOSE_REFUSED)
             return
         self.language = scope_language(self.scope)
-        await self.join(dashboard_group(self.session_id))
+        for group in self.listened_groups():
+            await self.join(group)
         await self.accept()
         await self.push()
+
+    def listened_groups(self) -> list[str]:
+        """Return the channel-layer groups whose news make this socket redraw."""
+        return [dashboard_group(self.session_id)]
 
     async def receive(self, text_data=None, bytes_data=None):
         """Ignore what the page sends: controls are HTTP forms."""

@@ -179,3 +179,15 @@ def test_ending_a_session_frees_nobody_to_rejoin(session):
 
     response = Client().post("/join/", {"code": session.join_code, "nickname": "Late"})
     assert "No open session has this code" in response.content.decode()
+
+
+def test_the_form_says_what_each_variant_is_and_fills_tables_with_bots(client_a, school_class):
+    page = client_a.get(create_url(school_class)).content.decode()
+    games = catalogue.available_games()
+    assert games
+    for game in games:
+        assert f'class="variant-help" data-game="{game.slug}"' in page
+        for slug in game.variants:
+            assert game.variant_descriptions[slug]["en"] in page, (game.slug, slug)
+    bots = page.split('name="bots_fill"')[1].split(">")[0]
+    assert "checked" in bots
