@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from classroom import actions, catalogue
 from classroom.models import ClassSession
@@ -188,6 +189,6 @@ def test_the_form_says_what_each_variant_is_and_fills_tables_with_bots(client_a,
     for game in games:
         assert f'class="variant-help" data-game="{game.slug}"' in page
         for slug in game.variants:
-            assert game.variant_descriptions[slug]["en"] in page, (game.slug, slug)
+            assert escape(game.variant_descriptions[slug]["en"]) in page, (game.slug, slug)
     bots = page.split('name="bots_fill"')[1].split(">")[0]
     assert "checked" in bots
