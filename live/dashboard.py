@@ -93,6 +93,7 @@ def tables_context(session: ClassSession, language: str) -> dict:
                     "paused": snap.paused,
                     "over": over,
                     "winners": ", ".join(winners),
+                    "winner_count": len(winners),
                     "seats": seats,
                     "news": _news(table, snap, language),
                     "lesson_pause": _lesson_pause(snap),
