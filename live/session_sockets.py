@@ -82,13 +82,24 @@ def identify(scope, code: str) -> Viewer | None:
 
 
 def render_for(viewer: Viewer) -> tuple[str, int | None]:
-    """Render the viewer's fragment, and the close code when the socket should end."""
-    session = ClassSession.objects.select_related("school_class").get(pk=viewer.session_id)
+    """Render the viewer's fragment, and the close code when the socket should end.
+
+    A session or a student whose data was deleted meanwhile (the teacher's "delete now",
+    the retention purge) ends the socket as an ended session does.
+    """
+    session = (
+        ClassSession.objects.select_related("school_class").filter(pk=viewer.session_id).first()
+    )
+    if session is None:
+        return "", CLOSE_ENDED
     context = {"session": session, "participants": session.active_participants()}
     with translation.override(viewer.language):
         if viewer.is_teacher:
             return render_to_string("classroom/fragments/teacher_roster.html", context), None
-        participant = Participant.objects.get(pk=viewer.participant_id)
+        participant = Participant.objects.filter(pk=viewer.participant_id).first()
+        if participant is None:
+            html = render_to_string("classroom/fragments/student_ended.html", context)
+            return html, CLOSE_ENDED
         context["participant"] = participant
         if participant.kicked:
             html = render_to_string("classroom/fragments/student_removed.html", context)

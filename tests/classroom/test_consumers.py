@@ -80,6 +80,21 @@ async def test_kicked_student_is_told_and_disconnected(session):
 
 
 @in_own_event_loop
+async def test_a_student_whose_data_was_deleted_meanwhile_is_let_go(session):
+    device = await sync_to_async(join_client)(session, "Sam")
+    student = socket(session, device)
+    await connect(student)
+    await sync_to_async(lambda: session.participants.all().delete())()
+    await sync_to_async(actions.do_set_lobby_lock)(session, True)  # any news of the lobby
+    notice = await student.receive_from(timeout=TIMEOUT)
+    assert "ended this session" in notice
+    assert await student.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": CLOSE_ENDED,
+    }
+
+
+@in_own_event_loop
 async def test_students_are_told_when_the_session_ends(session):
     device = await sync_to_async(join_client)(session, "Sam")
     student = socket(session, device)
