@@ -43,7 +43,22 @@ HOW_TO_PLAY = (
     HowToPlay(
         gettext_noop("Special cards"),
         (
+            gettext_noop("The Beginner game has none."),
             gettext_noop("Sanction: a player loses all their Data-Treasures. A Lawyer stops it."),
+            gettext_noop(
+                "Transparency: a player shows their hand for 3 turns. A Transparency stops it."
+            ),
+            gettext_noop(
+                "Databreach: say DATABREACH! at once and lose your turn (a Cybersecurity "
+                "card saves it). Hide it and you lose more."
+            ),
+            gettext_noop("Set a card aside, face down, to stop an attack later."),
+        ),
+    ),
+    HowToPlay(
+        gettext_noop("Expert cards"),
+        (
+            gettext_noop("Only in the Expert game."),
             gettext_noop(
                 "Complaint: a player loses 3 Dataset cards that are not in a Data-Treasure. "
                 "A Lawyer or a Consent stops it."
@@ -53,18 +68,10 @@ HOW_TO_PLAY = (
                 "Data-Treasure. A Minimization stops it."
             ),
             gettext_noop(
-                "Transparency: a player shows their hand for 3 turns. A Transparency stops it."
-            ),
-            gettext_noop(
                 "Time: a player must soon give up 6 Dataset cards or a Data-Treasure. "
                 "A Time card stops it."
             ),
-            gettext_noop(
-                "Databreach: say DATABREACH! at once and lose your turn (a Cybersecurity "
-                "card saves it). Hide it and you lose more."
-            ),
             gettext_noop("Consent: split one Data-Treasure into two."),
-            gettext_noop("Set a card aside, face down, to stop an attack later."),
         ),
     ),
 )
