@@ -5,6 +5,7 @@ test-artifacts/."""
 import os
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.browser.classroom import (
@@ -25,6 +26,16 @@ GOAL = "Build the most Data-Treasures."
 @pytest.fixture
 def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-rules", password=PASSWORD)
+
+
+def assert_accessible(page) -> None:
+    """No serious or critical axe-core violation (as tests/browser/test_screens.py)."""
+    violations = [
+        f"{v['id']} ({v['impact']}) {[n['target'] for n in v['nodes']]}"
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+    assert not violations, violations
 
 
 def assert_no_sideways_scroll(page) -> None:
@@ -54,6 +65,7 @@ def test_a_student_reads_the_goal_in_the_lobby_and_behind_the_question_mark(
     expect(rules.get_by_role("heading", name="The goal")).to_be_visible()
     expect(rules.get_by_text(GOAL)).to_be_visible()
     assert_no_sideways_scroll(page)
+    assert_accessible(page)
     page.screenshot(path=artifacts_dir / "lobby-how-to-play-390.png", full_page=True)
 
     teacher_page.get_by_role("button", name="Start").click()
@@ -81,6 +93,7 @@ def test_a_student_reads_the_goal_in_the_lobby_and_behind_the_question_mark(
     )
     assert size >= 12
     assert_no_sideways_scroll(page)
+    assert_accessible(page)
     page.screenshot(path=artifacts_dir / "play-how-to-play-390.png", full_page=True)
 
     page.keyboard.press("Enter")  # and closes it again
