@@ -38,6 +38,22 @@ def _param(value):
     return value
 
 
+def how_to_play(game_slug: str) -> list[dict]:
+    """Return a game's "How to play" in the active language: ``{"heading", "lines"}``
+    per section (none for a game not registered)."""
+    try:
+        sections = get_game(game_slug).how_to_play
+    except KeyError:
+        return []
+    return [
+        {
+            "heading": translate(section.heading),
+            "lines": [translate(line) for line in section.lines],
+        }
+        for section in sections
+    ]
+
+
 @cache
 def catalogue(game_slug: str, variant: str) -> dict[str, dict]:
     """Return ``{card id: card dict}`` of a game's variant."""

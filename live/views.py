@@ -20,6 +20,7 @@ from classroom.catalogue import game_name
 from classroom.models import Seat, Table
 from classroom.qr import qr_svg
 from classroom.views.common import get_session_or_404, student_in_session
+from games.describe import how_to_play
 from live.dashboard import tables_context
 from live.screen import screen_context
 
@@ -59,6 +60,7 @@ def play(request, code):
             "table_id": seat.table_id if seat else None,
             "game_name": game_name(session.game),
             "game_stylesheet": game_stylesheet(session.game),
+            "how_to_play": how_to_play(session.game),
         },
     )
 

@@ -16,6 +16,7 @@ from classroom.forms import JoinForm
 from classroom.models import ClassSession, JoinRequest, Participant, Seat, SeatMove
 from classroom.nicknames import nickname_key
 from classroom.views.common import student_in_session, student_language
+from games.describe import how_to_play
 
 
 def _open_session(code: str):
@@ -379,5 +380,6 @@ def lobby(request, code):
             "participant": participant,
             "participants": session.active_participants(),
             "game_name": game_name(session.game),
+            "how_to_play": how_to_play(session.game),
         },
     )

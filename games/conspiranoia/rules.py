@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from games.conspiranoia import bots as _bots
 from games.conspiranoia import debrief as _debrief
+from games.conspiranoia import how_to_play as _how_to_play
 from games.conspiranoia import text as _text
 from games.conspiranoia import views as _views
 from games.conspiranoia.cards import AVATARS, CHARACTER, CHARACTERS, DATA, IDENTITY, KIND
@@ -94,6 +95,7 @@ class Conspiranoia(base.Game):
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    how_to_play = _how_to_play.HOW_TO_PLAY
     options = OPTIONS
     # In ranking order: a player out of the game has 0 life; among them, the later out
     # has more rounds in the game.

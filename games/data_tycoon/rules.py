@@ -16,6 +16,7 @@ from collections import namedtuple
 
 from games.data_tycoon import bots as _bots
 from games.data_tycoon import debrief as _debrief
+from games.data_tycoon import how_to_play as _how_to_play
 from games.data_tycoon import text as _text
 from games.data_tycoon import views as _views
 from games.data_tycoon.cards import (
@@ -105,6 +106,7 @@ class DataTycoon(base.Game):
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    how_to_play = _how_to_play.HOW_TO_PLAY
     options = (
         base.Option(
             "time_mode",

@@ -70,6 +70,15 @@ class Zone:
     label: str  # marked with gettext_noop
 
 
+@dataclass(frozen=True)
+class HowToPlay:
+    """One section of a game's "How to play" for students: a heading and a few short
+    sentences, each marked with gettext_noop (the platform shows them translated)."""
+
+    heading: str
+    lines: tuple[str, ...]
+
+
 class Debrief:
     """What a game adds to the teacher's debrief of one table, replayed move by move.
 
@@ -148,6 +157,8 @@ class Game:
     table_zones: tuple[Zone, ...] = ()
     # A true card attribute that the replay and the debrief highlight ("" for none).
     highlight: str = ""
+    # The rules in a few plain sentences, shown to students in the lobby and the game.
+    how_to_play: tuple[HowToPlay, ...] = ()
 
     def cards(self, variant):
         """Return the card catalogue of ``variant``: one dict per card instance."""

@@ -43,6 +43,7 @@ SAME_EVERYWHERE = {
     "JSON",
     "PDF",
     "DATABREACH",
+    "DATA!",  # the Data-Tycoon call, said in English in the rule book
 }
 # Words spelled as in English in one language.
 SAME_IN = {

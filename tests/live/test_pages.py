@@ -1,5 +1,6 @@
 """POST /join/ for programs, the play and projector pages, the live dashboard and its controls."""
 
+import html
 import json
 
 import pytest
@@ -9,6 +10,7 @@ from django.urls import reverse
 from classroom import actions
 from classroom.identity import participant_from_token
 from classroom.models import Seat, SeatMove, Table
+from games.describe import how_to_play
 from games.models import Match
 from tests.live.conftest import open_session, seat_students
 
@@ -257,3 +259,54 @@ def test_a_refused_device_move_leaves_the_seat_where_it_was(school_class, teache
     assert "did not move your place" in waiting.content.decode()
     assert new_device.get(f"/play/{session.join_code}/").status_code == 302  # no seat here
     assert old_device.get(f"/play/{session.join_code}/").status_code == 200  # still there
+
+
+def how_to_play_html(slug: str) -> list[str]:
+    """Return a game's how-to-play texts as the page shows them (English, escaped)."""
+    sections = how_to_play(slug)
+    assert sections
+    return [html.escape(t) for s in sections for t in (s["heading"], *s["lines"])]
+
+
+def test_the_lobby_shows_how_to_play_open(school_class):
+    session = open_session(school_class)
+    page = join_form(session, "Ana").get(reverse("classroom:lobby", args=[session.join_code]))
+    content = page.content.decode()
+    assert '<details class="how-to-play" open>' in content
+    for text in how_to_play_html("data_tycoon"):
+        assert text in content
+    assert html.escape("Build the most Data-Treasures.") in content
+    # the other game's goal is not there
+    assert "Be the last player with life points." not in content
+
+
+def test_a_conspiranoia_lobby_shows_its_own_rules(school_class):
+    session = actions.do_create_session(
+        school_class,
+        game="conspiranoia",
+        variant="standard",
+        language="en",
+        table_size=2,
+        bots_fill=False,
+    )
+    lobby = reverse("classroom:lobby", args=[session.join_code])
+    content = join_form(session, "Ana").get(lobby).content.decode()
+    assert "Be the last player with life points." in content
+    assert "Build the most Data-Treasures." not in content
+
+
+def test_the_play_page_has_how_to_play_behind_a_question_mark(school_class, teacher_client):
+    session = open_session(school_class, table_size=2)
+    ana = join_form(session, "Ana")
+    join_form(session, "Ben")
+    actions.do_start_session(session)
+    content = ana.get(f"/play/{session.join_code}/").content.decode()
+    assert '<details class="how-to-play how-to-play--game">' in content  # closed at first
+    assert '<span class="visually-hidden">How to play</span>' in content
+    for text in how_to_play_html("data_tycoon"):
+        assert text in content
+    # the projector shows the table to the class, not the rules
+    table = Table.objects.get(session=session)
+    projector = teacher_client.get(reverse("live:projector", args=[table.pk]))
+    assert projector.status_code == 200
+    assert "how-to-play" not in projector.content.decode()

@@ -1,0 +1,57 @@
+"""Every game tells students how to play: a few sections of short sentences, the goal
+first, every word marked with gettext_noop so that the catalogues can translate it."""
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract
+
+import games
+from games.engine.base import HowToPlay
+from games.registry import all_games
+from tests.i18n.test_catalogues import KEYWORDS, extracted
+
+GAMES = all_games()
+# For a 12-year-old: a line of a few short sentences.
+MAX_WORDS_PER_SENTENCE = 20
+MAX_LINES_PER_SECTION = 8
+
+
+def texts(game) -> list[str]:
+    """Return every heading and line of a game's how-to-play."""
+    return [text for section in game.how_to_play for text in (section.heading, *section.lines)]
+
+
+def test_games_are_registered():
+    assert GAMES
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_the_game_declares_a_short_how_to_play_goal_first(game):
+    sections = game.how_to_play
+    assert sections and all(isinstance(section, HowToPlay) for section in sections)
+    headings = [section.heading for section in sections]
+    assert headings[0] == "The goal" and "Your turn" in headings
+    assert len(set(headings)) == len(headings)
+    for section in sections:
+        assert section.heading.strip() and 1 <= len(section.lines) <= MAX_LINES_PER_SECTION
+        for line in section.lines:
+            sentences = [s for s in re.split(r"(?<=[.?!])\s+", line) if s]
+            assert sentences and line.rstrip()[-1] in ".?!)", line
+            for sentence in sentences:
+                assert len(sentence.split()) <= MAX_WORDS_PER_SENTENCE, sentence
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_every_text_is_marked_in_the_games_own_package(game):
+    package = Path(games.__file__).parent / game.slug
+    marked = set()
+    for path in sorted(package.glob("*.py")):
+        with path.open("rb") as source:
+            marked |= {msgid for _line, msgid, _c, _ctx in extract("python", source, KEYWORDS)}
+    assert marked
+    for text in texts(game):
+        assert text in marked, f"{text!r} is not marked with gettext_noop in {package}"
+        # and makemessages finds it: the catalogues will ask for its translation
+        assert (None, text) in extracted("django")
