@@ -31,6 +31,11 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def bot_kinds(seats) -> dict[int, str]:
+    """Return ``{seat number: bot kind}`` of the seats among ``seats`` a bot plays now."""
+    return {seat.number: seat.bot_kind for seat in seats if seat.bot_kind}
+
+
 @dataclass
 class TableSnapshot:
     """A table as stored now: its match, engine state, seats, pause and running timers."""
@@ -45,11 +50,11 @@ class TableSnapshot:
 
     def bot_plays(self, seat_number: int) -> bool:
         """Tell whether a bot plays the seat now (a bot's seat, or one handed to a bot)."""
-        return any(seat.number == seat_number and seat.bot_kind for seat in self.seats)
+        return seat_number in self.bot_seats()
 
     def bot_seats(self) -> dict[int, str]:
         """Return ``{seat number: bot kind}`` of the seats a bot plays now."""
-        return {seat.number: seat.bot_kind for seat in self.seats if seat.bot_kind}
+        return bot_kinds(self.seats)
 
     def name_of(self, seat_number: int) -> str:
         """Return the nickname (or bot name) at a seat."""

@@ -14,6 +14,7 @@ from classroom.models import Table
 from games import clock
 from games.matches import load_state
 from games.models import Match, MatchTimer
+from live.messages import bot_kinds
 
 
 def bot_seats(match: Match) -> dict[int, str]:
@@ -21,8 +22,7 @@ def bot_seats(match: Match) -> dict[int, str]:
     table = Table.objects.filter(match=match).first()
     if table is None:
         return {}
-    seats = table.seats.select_related("participant")
-    return {seat.number: seat.bot_kind for seat in seats if seat.bot_kind}
+    return bot_kinds(table.seats.select_related("participant"))
 
 
 def send_task(name: str, args: tuple, **options) -> None:

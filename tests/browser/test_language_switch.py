@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_lessons_play import TIMEOUT, plays_to_the_end, start_and_seed
 from tests.i18n.test_catalogues import catalogue
+from tests.live.conftest import open_session
 
 os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 
@@ -57,15 +58,7 @@ def french_session(django_user_model):
     from classroom import actions
 
     teacher = django_user_model.objects.create_user(username="mme-langues", password="x-Pass-98")
-    school_class = actions.do_create_class(teacher, "4e B")
-    return actions.do_create_session(
-        school_class,
-        game="data_tycoon",
-        variant="standard",
-        language="fr",
-        table_size=2,
-        bots_fill=True,
-    )
+    return open_session(actions.do_create_class(teacher, "4e B"), bots=True, language="fr")
 
 
 def switch_language(page, code: str) -> None:

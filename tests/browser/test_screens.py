@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from classroom import actions
 from classroom.models import ClassSession, Table
 from tests.browser.classroom import PASSWORD, TIMEOUT
+from tests.live.conftest import open_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,15 +93,11 @@ CODE_LINES = """
 """
 
 
-def open_session(teacher, language: str) -> ClassSession:
+def screen_session(teacher, language: str) -> ClassSession:
     """A class and a Data-Tycoon session in ``language``, with bots, not started yet."""
-    return actions.do_create_session(
-        actions.do_create_class(teacher, "4B"),
-        game="data_tycoon",
-        variant="beginner",
-        language=language,
-        table_size=3,
-        bots_fill=True,
+    school_class = actions.do_create_class(teacher, "4B")
+    return open_session(
+        school_class, table_size=3, bots=True, variant="beginner", language=language
     )
 
 
@@ -149,7 +146,7 @@ def check(page, name: str, size: str, *, folder, problems: list[str], axe: Axe) 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_main_page_at_every_size(language, browser, live_server_url, artifacts_dir):
     teacher = get_user_model().objects.create_user(username="screens", password=PASSWORD)
-    session = open_session(teacher, language)
+    session = screen_session(teacher, language)
     axe = Axe()
     problems: list[str] = []
     pages_seen = 0

@@ -21,6 +21,7 @@ from tests.i18n.test_catalogues import (  # noqa: F401
     compiled_catalogues,
     fresh_translations,
 )
+from tests.live.conftest import open_session
 
 
 def how_to_play_texts() -> set[str]:
@@ -63,15 +64,7 @@ def shown(slug: str, language: str) -> list[str]:
 @pytest.fixture
 def session(django_user_model):
     teacher = django_user_model.objects.create_user(username="rules-teacher", password="x-Pass-9")
-    school_class = actions.do_create_class(teacher, "2A")
-    return actions.do_create_session(
-        school_class,
-        game="data_tycoon",
-        variant="standard",
-        language="es",
-        table_size=2,
-        bots_fill=True,
-    )
+    return open_session(actions.do_create_class(teacher, "2A"), bots=True, language="es")
 
 
 @pytest.mark.django_db

@@ -28,6 +28,7 @@ from tests.i18n.test_catalogues import (  # noqa: F401
     compiled_catalogues,
     fresh_translations,
 )
+from tests.live.conftest import open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -50,15 +51,7 @@ def student(session, nickname: str) -> tuple[Client, object]:
 @pytest.fixture
 def session(django_user_model):
     teacher = django_user_model.objects.create_user(username="lang-teacher", password="x-Pass-9")
-    school_class = actions.do_create_class(teacher, "4B")
-    return actions.do_create_session(
-        school_class,
-        game="data_tycoon",
-        variant="standard",
-        language="fr",
-        table_size=2,
-        bots_fill=True,
-    )
+    return open_session(actions.do_create_class(teacher, "4B"), bots=True, language="fr")
 
 
 def test_the_lobby_is_in_the_session_language_until_the_student_chooses(
