@@ -24,8 +24,11 @@ def screen_context(session: ClassSession) -> dict:
     }
 
 
-def render_screen(session_id: int) -> str:
-    """Render the live part of a session's join screen, in the session's language."""
-    session = ClassSession.objects.select_related("school_class").get(pk=session_id)
+def render_screen(session_id: int) -> str | None:
+    """Render the live part of a session's join screen, in the session's language; None
+    once the session was deleted."""
+    session = ClassSession.objects.select_related("school_class").filter(pk=session_id).first()
+    if session is None:
+        return None
     with translation.override(session.language):
         return render_to_string("live/fragments/join_screen_live.html", screen_context(session))

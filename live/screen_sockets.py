@@ -26,4 +26,4 @@ class JoinScreenConsumer(DashboardConsumer):
 
     async def push(self):
         html = await database_sync_to_async(render_screen)(self.session_id)
-        await self.send(text_data=html)
+        await self.send_or_end(html)

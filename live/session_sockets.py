@@ -140,9 +140,12 @@ class SessionConsumer(PlatformConsumer):
             await self.close(code=close_code)
 
 
-def render_dashboard(session_id: int, language: str) -> str:
-    """Render the live tables fragment of a session's dashboard."""
-    session = ClassSession.objects.select_related("school_class").get(pk=session_id)
+def render_dashboard(session_id: int, language: str) -> str | None:
+    """Render the live tables fragment of a session's dashboard; None once the session
+    was deleted (the teacher's "delete now", the retention purge)."""
+    session = ClassSession.objects.select_related("school_class").filter(pk=session_id).first()
+    if session is None:
+        return None
     with translation.override(language):
         return render_to_string(
             "classroom/fragments/live_tables.html", tables_context(session, language)
@@ -201,4 +204,11 @@ class DashboardConsumer(PlatformConsumer):
 
     async def push(self):
         html = await database_sync_to_async(render_dashboard)(self.session_id, self.language)
-        await self.send(text_data=html)
+        await self.send_or_end(html)
+
+    async def send_or_end(self, html: str | None) -> None:
+        """Send the fragment; no fragment means the session is gone: end the socket."""
+        if html is None:
+            await self.close(code=CLOSE_ENDED)
+        else:
+            await self.send(text_data=html)

@@ -88,6 +88,8 @@ def assert_fully_visible(locator, viewport: dict, where: str) -> None:
 def check_session_page(page, artifacts_dir, language: str) -> None:
     """The code on one line at 1280, 1366 and 1920 px; the QR code above the fold at 1080p."""
     code = page.locator(".join-code")
+    # the code is in the DOM before projector.css has loaded; a person sees it after
+    page.wait_for_load_state("load")
     for width, height in ((1280, 800), (1366, 768), (1920, 1080)):
         page.set_viewport_size({"width": width, "height": height})
         measure = code.evaluate(MEASURE_CODE.replace("el.dataset.code", "el.textContent"))

@@ -4,14 +4,16 @@ once the game starts, on the real Redis channel layer."""
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
 from classroom import actions
+from classroom.broadcast import dashboard_group
 from classroom.models import Table
 from config.asgi import application
-from live.session_sockets import CLOSE_REFUSED
+from live.session_sockets import CLOSE_ENDED, CLOSE_REFUSED
 from live.views import code_groups
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
@@ -90,3 +92,27 @@ async def test_the_screen_socket_refuses_anyone_but_the_teacher(school_class):
     stranger = screen_socket(session, None)
     connected, code = await stranger.connect(timeout=TIMEOUT)
     assert not connected and code == CLOSE_REFUSED
+
+
+@pytest.mark.parametrize("kind", ["live", "screen"])
+@in_own_event_loop
+async def test_the_teachers_sockets_end_when_the_session_is_deleted_meanwhile(
+    school_class, teacher_client, kind
+):
+    """The teacher's "delete now" or the retention purge while the dashboard or the join
+    screen is open ends the socket, instead of raising in the server."""
+    session = await sync_to_async(open_session)(school_class)
+    headers = [ORIGIN, (b"cookie", cookie_header(teacher_client))]
+    path = f"/ws/teacher/sessions/{session.pk}/{kind}/"
+    teacher = WebsocketCommunicator(application, path, headers)
+    assert (await teacher.connect(timeout=TIMEOUT))[0]
+    await teacher.receive_from(timeout=TIMEOUT)
+    session_id = session.pk
+    await sync_to_async(session.delete)()
+    await get_channel_layer().group_send(
+        dashboard_group(session_id), {"type": "dashboard.changed"}
+    )
+    assert await teacher.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": CLOSE_ENDED,
+    }
