@@ -109,9 +109,7 @@ async def test_the_teachers_sockets_end_when_the_session_is_deleted_meanwhile(
     await teacher.receive_from(timeout=TIMEOUT)
     session_id = session.pk
     await sync_to_async(session.delete)()
-    await get_channel_layer().group_send(
-        dashboard_group(session_id), {"type": "dashboard.changed"}
-    )
+    await get_channel_layer().group_send(dashboard_group(session_id), {"type": "dashboard.changed"})
     assert await teacher.receive_output(timeout=TIMEOUT) == {
         "type": "websocket.close",
         "code": CLOSE_ENDED,
