@@ -38,9 +38,9 @@ def _param(value):
     return value
 
 
-def how_to_play(game_slug: str) -> list[dict]:
-    """Return a game's "How to play" in the active language: ``{"heading", "lines"}``
-    per section (none for a game not registered)."""
+def how_to_play(game_slug: str, variant: str) -> list[dict]:
+    """Return a game's "How to play" for ``variant`` in the active language:
+    ``{"heading", "lines"}`` per section (none for a game not registered)."""
     try:
         sections = get_game(game_slug).how_to_play
     except KeyError:
@@ -51,6 +51,7 @@ def how_to_play(game_slug: str) -> list[dict]:
             "lines": [translate(line) for line in section.lines],
         }
         for section in sections
+        if section.applies_to(variant)
     ]
 
 

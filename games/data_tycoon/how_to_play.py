@@ -41,10 +41,16 @@ HOW_TO_PLAY = (
         ),
     ),
     HowToPlay(
-        gettext_noop("Special cards"),
+        gettext_noop("Sanction and Lawyer"),
         (
-            gettext_noop("The Beginner game has none."),
             gettext_noop("Sanction: a player loses all their Data-Treasures. A Lawyer stops it."),
+            gettext_noop("Set a card aside, face down, to stop an attack later."),
+        ),
+        variants=("lawyers", "standard", "expert"),
+    ),
+    HowToPlay(
+        gettext_noop("Transparency and data breaches"),
+        (
             gettext_noop(
                 "Transparency: a player shows their hand for 3 turns. A Transparency stops it."
             ),
@@ -52,13 +58,12 @@ HOW_TO_PLAY = (
                 "Databreach: say DATABREACH! at once and lose your turn (a Cybersecurity "
                 "card saves it). Hide it and you lose more."
             ),
-            gettext_noop("Set a card aside, face down, to stop an attack later."),
         ),
+        variants=("standard", "expert"),
     ),
     HowToPlay(
         gettext_noop("Expert cards"),
         (
-            gettext_noop("Only in the Expert game."),
             gettext_noop(
                 "Complaint: a player loses 3 Dataset cards that are not in a Data-Treasure. "
                 "A Lawyer or a Consent stops it."
@@ -73,5 +78,6 @@ HOW_TO_PLAY = (
             ),
             gettext_noop("Consent: split one Data-Treasure into two."),
         ),
+        variants=("expert",),
     ),
 )

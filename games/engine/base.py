@@ -73,10 +73,18 @@ class Zone:
 @dataclass(frozen=True)
 class HowToPlay:
     """One section of a game's "How to play" for students: a heading and a few short
-    sentences, each marked with gettext_noop (the platform shows them translated)."""
+    sentences, each marked with gettext_noop (the platform shows them translated).
+
+    ``variants`` names the variants the section is about (cards only some variants
+    deal); empty means every variant, so a beginner never reads about cards they will
+    not see."""
 
     heading: str
     lines: tuple[str, ...]
+    variants: tuple[str, ...] = ()
+
+    def applies_to(self, variant: str) -> bool:
+        return not self.variants or variant in self.variants
 
 
 class Debrief:

@@ -9,7 +9,7 @@ from babel.messages.extract import extract
 
 import games
 from games.engine.base import HowToPlay
-from games.registry import all_games
+from games.registry import all_games, get_game
 from tests.i18n.test_catalogues import KEYWORDS, extracted
 
 GAMES = all_games()
@@ -55,3 +55,25 @@ def test_every_text_is_marked_in_the_games_own_package(game):
         assert text in marked, f"{text!r} is not marked with gettext_noop in {package}"
         # and makemessages finds it: the catalogues will ask for its translation
         assert (None, text) in extracted("django")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_sections_name_only_the_games_variants(game):
+    for section in game.how_to_play:
+        assert set(section.variants) <= set(game.variants), section.heading
+    for variant in game.variants:
+        headings = [s.heading for s in game.how_to_play if s.applies_to(variant)]
+        assert headings[0] == "The goal" and "Your turn" in headings, variant
+
+
+def test_data_tycoon_explains_a_special_card_exactly_in_the_variants_that_deal_it():
+    """A beginner never reads about a Sanction; an expert reads about every card."""
+    game = get_game("data_tycoon")
+    kinds = {"sanction", "lawyer", "transparency", "cybersecurity", "databreach"}
+    kinds |= {"consent", "minimization", "time", "complaint"}
+    for variant in game.variants:
+        dealt = {card["kind"] for card in game.cards(variant)}
+        text = " ".join(line for s in game.how_to_play if s.applies_to(variant) for line in s.lines)
+        for kind in kinds:
+            named = re.search(rf"\b{kind.capitalize()}\b", text) is not None
+            assert named == (kind in dealt), (variant, kind)

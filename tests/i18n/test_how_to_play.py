@@ -53,10 +53,10 @@ def student(session, nickname: str) -> Client:
     return client
 
 
-def shown(slug: str, language: str) -> list[str]:
+def shown(slug: str, language: str, variant: str = "standard") -> list[str]:
     """Return the game's how-to-play texts in ``language``, escaped as a page shows them."""
     with translation.override(language):
-        sections = how_to_play(slug)
+        sections = how_to_play(slug, variant)
     assert sections
     return [html.escape(t) for s in sections for t in (s["heading"], *s["lines"])]
 

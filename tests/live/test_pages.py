@@ -261,9 +261,9 @@ def test_a_refused_device_move_leaves_the_seat_where_it_was(school_class, teache
     assert old_device.get(f"/play/{session.join_code}/").status_code == 200  # still there
 
 
-def how_to_play_html(slug: str) -> list[str]:
+def how_to_play_html(slug: str, variant: str = "standard") -> list[str]:
     """Return a game's how-to-play texts as the page shows them (English, escaped)."""
-    sections = how_to_play(slug)
+    sections = how_to_play(slug, variant)
     assert sections
     return [html.escape(t) for s in sections for t in (s["heading"], *s["lines"])]
 
@@ -278,6 +278,27 @@ def test_the_lobby_shows_how_to_play_open(school_class):
     assert html.escape("Build the most Data-Treasures.") in content
     # the other game's goal is not there
     assert "Be the last player with life points." not in content
+
+
+@pytest.mark.parametrize(
+    ("variant", "shown", "not_shown"),
+    [
+        ("beginner", "Build the most Data-Treasures.", "Sanction and Lawyer"),
+        ("lawyers", "Sanction and Lawyer", "Transparency and data breaches"),
+        ("expert", "Expert cards", None),
+    ],
+)
+def test_the_lobby_explains_only_the_cards_of_the_sessions_variant(
+    school_class, variant, shown, not_shown
+):
+    session = open_session(school_class, variant=variant)
+    page = join_form(session, "Ana").get(reverse("classroom:lobby", args=[session.join_code]))
+    content = page.content.decode()
+    for text in how_to_play_html("data_tycoon", variant):
+        assert text in content
+    assert html.escape(shown) in content
+    if not_shown:
+        assert html.escape(not_shown) not in content
 
 
 def test_a_conspiranoia_lobby_shows_its_own_rules(school_class):
