@@ -591,15 +591,8 @@ class State(base.State):
                 self.hands[s].remove(c)
             self.pile += breaches
             self._emit("databreach_called", seat=s, cards=breaches)
-            self._open(
-                "counter",
-                s,
-                self.options["counter_seconds"],
-                attack="databreach",
-                attacker=None,
-                card=breaches[0],
-                counters=list(CARD_RULES["databreach"].counters),
-            )
+            for breach in breaches:  # each breach is contained, or costs a turn, alone
+                self._open_breach(s, breach, "databreach")
         elif kind == "counter":
             self.windows.pop(0)
             zone = next(
@@ -609,6 +602,8 @@ class State(base.State):
             zone.remove(card)
             self.pile.append(card)
             self._emit("countered", seat=s, card=card, kind=a["kind"], attack=w["attack"])
+            if w["attack"] == "hidden_breach":
+                self.skips[s] += 1  # contained, but not reported in time
         elif kind == "accept":
             self.windows.pop(0)
             self._resolve(w)
@@ -656,6 +651,8 @@ class State(base.State):
             breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
             self.undeclared[s] = [c for c in self.undeclared[s] if KIND[c] != "databreach"]
             self.hidden[s] += breaches
+            # public, as data_missed is: the breach comes out at the end of this turn anyway
+            self._emit("databreach_unreported", seat=s, count=len(breaches))
 
     # ------------------------------------------------------------------ effects
 
@@ -663,8 +660,15 @@ class State(base.State):
         """Apply the effect of an attack (or a declared breach) that was not countered."""
         attack, t = w["attack"], w["seat"]
         if attack == "databreach":
-            self._emit("breach_skip", seat=t)
-            self.stage = "end"
+            if self.stage == "play" and t == self.turn:
+                self._emit("breach_skip", seat=t)
+                self._forfeit_play(t)
+                self.stage = "end"
+            else:  # this turn is lost already: another breach costs the next one
+                self.skips[t] += 1
+                self._emit("breach_skip_next", seat=t)
+        elif attack == "hidden_breach":
+            self._open_loss(t, "databreach")
         else:
             EFFECTS[attack](self, t, w["attacker"])
 
@@ -719,6 +723,33 @@ class State(base.State):
         self._emit("frozen", seat=t, card=c)
         if w["left"] <= 0 or not self.collections[t]:
             self.windows.pop(0)
+
+    def _open_breach(self, s, card, attack):
+        """Queue the Cybersecurity window of one breach card: called, or hidden and out."""
+        self._open(
+            "counter",
+            s,
+            self.options["counter_seconds"],
+            attack=attack,
+            attacker=None,
+            card=card,
+            counters=list(CARD_RULES["databreach"].counters),
+        )
+
+    def _forfeit_play(self, s):
+        """Take the card play of a lost turn: a random card of the hand goes to the pile.
+
+        Hands are refilled only when every hand is empty, so a lost turn that kept its
+        card would cost nothing. Cards still to be called stay: they are not playable.
+        """
+        blocked = self.undeclared[s] + self.hidden[s]
+        playable = [c for c in self.hands[s] if c not in blocked]
+        if not playable:
+            return
+        card = playable[self.rng.below(len(playable))]
+        self.hands[s].remove(card)
+        self.pile.append(card)
+        self._emit("play_forfeited", seat=s, card=card)
 
     def _open_loss(self, s, cause):
         """Queue the window in which ``s`` chooses what to lose (see ``_settle``)."""
@@ -844,7 +875,8 @@ class State(base.State):
                 self.hands[s].remove(c)
             self.pile += cards
             self._emit("databreach_discovered", seat=s, cards=cards)
-            self._open_loss(s, "databreach")
+            for card in cards:
+                self._open_breach(s, card, "hidden_breach")
         if self.transparent[s]:
             self.transparent[s] -= 1
         for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
@@ -875,7 +907,10 @@ class State(base.State):
             if self.skips[s]:
                 self.skips[s] -= 1
                 self._emit("turn_skipped", seat=s, left=self.skips[s])
-                continue
+                self._forfeit_play(s)
+                # a skipped turn is a turn: the next one may need a deal first
+                self.turn, self.stage = s, "next"
+                return
             break
         self.turn, self.stage = s, "start"
 

@@ -23,6 +23,13 @@ TEMPLATES = {
     ),
     "databreach_called": gettext_noop("%(player)s calls DATABREACH! (%(cards)s)"),
     "breach_skip": gettext_noop("The data breach costs %(player)s this turn."),
+    "breach_skip_next": gettext_noop("Another data breach: %(player)s will skip their next turn."),
+    "databreach_unreported": gettext_noop(
+        "%(player)s did not call DATABREACH!: the breach will come out at the end of the turn."
+    ),
+    "play_forfeited": gettext_noop(
+        "%(player)s loses the card play of this turn: %(card)s goes to the pile."
+    ),
     "databreach_discovered": gettext_noop(
         "%(player)s hid a data breach (%(cards)s): it comes out now!"
     ),
@@ -83,6 +90,10 @@ COUNTERED = {
     ),
     "time": gettext_noop("%(player)s answers with %(card)s: the Time card has no effect."),
     "databreach": gettext_noop("%(player)s answers with %(card)s: the data breach is contained."),
+    "hidden_breach": gettext_noop(
+        "%(player)s answers with %(card)s: the breach is contained, but it was reported too "
+        "late: %(player)s will skip a turn."
+    ),
 }
 
 
@@ -145,6 +156,9 @@ NOTABLE_EVENTS = frozenset(
         "databreach_called",
         "databreach_discovered",
         "breach_skip",
+        "breach_skip_next",
+        "databreach_unreported",
+        "play_forfeited",
         "datasets_returned",
         "frozen",
         "skips",

@@ -202,7 +202,7 @@ def breach_position(pick, reserve=(), collection=(), treasures=None):
 
 def test_databreach_is_called_first_and_costs_the_turn_then_data_is_called_next_turn():
     pick = Picker()
-    state, breach, purpose, _ = breach_position(pick)
+    state, breach, purpose, card = breach_position(pick)
     assert state.legal_actions(0)[0] == {"type": "call_databreach"}
     assert not any(a["type"] == "call_data" for a in state.legal_actions(0))
     events = state.apply(0, {"type": "call_databreach"})
@@ -211,6 +211,9 @@ def test_databreach_is_called_first_and_costs_the_turn_then_data_is_called_next_
     events = state.apply(0, {"type": "accept"})
     assert "breach_skip" in types(events) and state.turn == 1
     assert purpose in state.undeclared[0]
+    # the lost turn costs its card play: the one playable card goes to the pile
+    assert {"type": "play_forfeited", "seat": 0, "card": card} in events
+    assert card in state.pile and state.hands[0] == [purpose]
     state.apply(1, state.legal_actions(1)[0])
     assert state.windows[0]["kind"] == "call_data"  # DATA! on the next turn
 
@@ -231,11 +234,15 @@ def test_a_hidden_databreach_comes_out_at_the_end_of_the_turn_and_costs_six_card
     pick = Picker()
     loose = pick.many(4, colour="green", sensitive=False) + pick.many(3, sensitive=True)
     state, breach, _, card = breach_position(pick, collection=loose)
-    state.apply(None, {"type": "expire", "timer": state.windows[0]["id"]})
+    events = state.apply(None, {"type": "expire", "timer": state.windows[0]["id"]})
+    # the expired call is said in the log (the ply is not empty for observers)
+    assert events == [{"type": "databreach_unreported", "seat": 0, "count": 1}]
     assert breach in state.hands[0] and breach in state.hidden[0]
     assert not any(a.get("card") == breach for a in state.legal_actions(0))
     events = state.apply(0, {"type": "play", "card": card})
     assert "databreach_discovered" in types(events) and breach in state.pile
+    assert state.legal_actions(0) == [{"type": "accept"}]  # no Cybersecurity card
+    state.apply(0, {"type": "accept"})
     assert state.legal_actions(0) == [{"type": "lose", "what": "datasets"}]
     deck = len(state.deck)
     state.apply(0, {"type": "lose", "what": "datasets"})
@@ -247,7 +254,9 @@ def test_a_hidden_databreach_may_cost_a_treasure_instead():
     pick = Picker()
     label, cards = pick("purpose"), pick.many(6, colour="yellow")
     state, _, _, card = breach_position(pick, treasures={0: [(label, cards)]})
-    state.apply(0, {"type": "play", "card": card})  # no call: the breach stays hidden
+    events = state.apply(0, {"type": "play", "card": card})  # no call: the breach stays hidden
+    assert "databreach_unreported" in types(events)
+    state.apply(0, {"type": "accept"})
     assert state.legal_actions(0) == [{"type": "lose", "what": "treasure", "treasure": label}]
     events = state.apply(0, {"type": "lose", "what": "treasure", "treasure": label})
     assert "treasures_lost" in types(events) and state.treasures[0] == []
@@ -256,7 +265,8 @@ def test_a_hidden_databreach_may_cost_a_treasure_instead():
 def test_a_hidden_databreach_without_six_cards_or_a_treasure_skips_two_turns():
     pick = Picker()
     state, _, _, card = breach_position(pick, collection=[pick()])
-    events = state.apply(0, {"type": "play", "card": card})
+    state.apply(0, {"type": "play", "card": card})
+    events = state.apply(0, {"type": "accept"})
     assert "skips" in types(events) and state.skips[0] == 2
     assert state.turn == 1
 
@@ -668,13 +678,87 @@ def test_the_reserve_is_face_down():
     assert lawyer not in str(state.view(1)) and state.view(0)["reserve"] == [lawyer]
 
 
-def test_cybersecurity_does_not_help_against_a_hidden_breach():
+def test_cybersecurity_contains_a_hidden_breach_for_a_skipped_turn_instead_of_six_cards():
     pick = Picker()
-    state, _, _, card = breach_position(
-        pick, reserve=[pick("cybersecurity")], collection=pick.many(6, colour="red")
-    )
+    cyber, loose = pick("cybersecurity"), pick.many(6, colour="red")
+    state, _, _, card = breach_position(pick, reserve=[cyber], collection=loose)
     state.apply(0, {"type": "play", "card": card})
-    assert state.legal_actions(0) == [{"type": "lose", "what": "datasets"}]
+    counter = {"type": "counter", "kind": "cybersecurity"}
+    assert state.legal_actions(0) == [counter, {"type": "accept"}]
+    events = state.apply(0, counter)
+    assert types(events)[0] == "countered" and events[0]["attack"] == "hidden_breach"
+    assert cyber in state.pile and state.collections[0] == loose  # nothing lost
+    assert state.skips[0] == 1  # but reported too late: a turn
+    assert state.turn == 1
+
+
+def test_each_hidden_breach_is_its_own_penalty():
+    pick = Picker()
+    breaches, card = pick.many(2, "databreach"), pick(colour="red")
+    loose = pick.many(12, colour="green")
+    state = arrange(
+        turn=1,
+        hands={0: [*breaches, card], 1: [pick(colour="blue"), pick(colour="blue")]},
+        collections={0: list(loose)},
+        undeclared={0: list(breaches)},
+        table=[],
+    )
+    state.apply(1, state.legal_actions(1)[0])
+    state.apply(0, {"type": "play", "card": card})  # both breaches stay hidden
+    for _ in breaches:  # each breach's Cybersecurity window, then each one's loss
+        state.apply(0, {"type": "accept"})
+    for _ in breaches:
+        state.apply(0, {"type": "lose", "what": "datasets"})
+    assert state.collections[0] == [] and not state.windows  # 2 x 6 cards
+
+
+def test_each_called_breach_needs_its_own_cybersecurity():
+    pick = Picker()
+    breaches, cyber, card = pick.many(2, "databreach"), pick("cybersecurity"), pick()
+    state = arrange(
+        turn=1,
+        hands={0: [*breaches, card, pick()], 1: [pick(colour="blue"), pick(colour="blue")]},
+        reserves={0: [cyber]},
+        undeclared={0: list(breaches)},
+        table=[],
+    )
+    state.apply(1, state.legal_actions(1)[0])
+    state.apply(0, {"type": "call_databreach"})
+    state.apply(0, {"type": "counter", "kind": "cybersecurity"})  # the first is contained
+    assert state.legal_actions(0) == [{"type": "accept"}]  # the second is not
+    events = state.apply(0, {"type": "accept"})
+    assert "breach_skip" in types(events) and state.turn == 1
+
+
+def test_two_called_breaches_without_cybersecurity_cost_this_turn_and_the_next():
+    pick = Picker()
+    breaches, card = pick.many(2, "databreach"), pick()
+    state = arrange(
+        turn=1,
+        hands={0: [*breaches, card, pick()], 1: [pick(colour="blue"), pick(colour="blue")]},
+        undeclared={0: list(breaches)},
+        table=[],
+    )
+    state.apply(1, state.legal_actions(1)[0])
+    state.apply(0, {"type": "call_databreach"})
+    state.apply(0, {"type": "accept"})
+    events = state.apply(0, {"type": "accept"})
+    assert "breach_skip_next" in types(events) and state.skips[0] == 1
+
+
+def test_a_skipped_turn_costs_the_card_play_of_that_turn():
+    """Hands refill only when every hand is empty: a skip that kept its card would be free."""
+    pick = Picker()
+    mine = [pick(colour="red"), pick(colour="red")]
+    state = arrange(
+        hands={0: [pick(colour="blue")], 1: list(mine)}, skips=[0, 1], table=[], deck=pick.many(6)
+    )
+    events = state.apply(0, state.legal_actions(0)[0])
+    assert {"type": "turn_skipped", "seat": 1, "left": 0} in events
+    lost = next(e["card"] for e in events if e["type"] == "play_forfeited")
+    assert lost in mine and lost in state.pile
+    assert state.hands[1] == [c for c in mine if c != lost]
+    assert state.turn == 1 and state.to_move() == [1]  # seat 0 has no card: seat 1 again
 
 
 def test_a_consent_kept_face_up_does_not_counter_a_complaint():
