@@ -48,7 +48,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = (390, 844)
 GOAL = "Build the most Data-Treasures."
 TREASURE = "A Data-Treasure is one Purpose card and six Dataset cards of one colour"
-PLAY_SECONDS = 120
+PLAY_SECONDS = 120  # the moves, from the table to the Data-Treasure (about 3 s today)
+TEST_SECONDS = 180  # the whole test, the teacher's launch included
 CAPTURE = re.compile(r"^Capture .+ with ")
 BUILD = re.compile(r"^Build a Data-Treasure for ")
 
@@ -170,6 +171,7 @@ def play_until_a_treasure(page, newcomer) -> float:
 def test_a_newcomer_reads_how_to_play_and_builds_a_data_treasure(
     browser, live_server_url, teacher, artifacts_dir, monkeypatch
 ):
+    began = time.monotonic()
     teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     teacher_page = teacher_context.new_page()
     teacher_page.set_default_timeout(TIMEOUT)
@@ -201,11 +203,14 @@ def test_a_newcomer_reads_how_to_play_and_builds_a_data_treasure(
     collection = page.get_by_role("region", name="Your collection")
     expect(collection.get_by_role("heading", name="Data-Treasures", exact=True)).to_be_visible()
     expect(collection.get_by_text(re.compile(r"^For .+ \(6 cards\)$"))).to_be_visible()
-    expect(collection).to_contain_text("1 Data-Treasure ·")
+    expect(collection).to_contain_text(re.compile(r"(?<!\d)1 Data-Treasure(?!s)"))
     expect(page.get_by_role("log")).to_contain_text("Nina Wren builds a Data-Treasure for")
     collection.scroll_into_view_if_needed()
     newcomer.shot("treasure-built")
-    print(f"newcomer: seed {NEWCOMER_SEED}, {newcomer.turns} turns, {seconds:.1f} s of play")
+    print(
+        f"newcomer: seed {NEWCOMER_SEED}, {newcomer.turns} turns, {seconds:.1f} s of play, "
+        f"{time.monotonic() - began:.1f} s in all"
+    )
 
     # The game the page led to is the one tests/games/test_newcomer.py simulates.
     simulated = play_newcomer(NEWCOMER_SEED, settings.LIVE_BOT_KIND)
@@ -213,5 +218,6 @@ def test_a_newcomer_reads_how_to_play_and_builds_a_data_treasure(
     assert played == simulated.moves
     assert newcomer.turns == NEWCOMER_TURNS
     assert errors == []
+    assert time.monotonic() - began < TEST_SECONDS
     context.close()
     teacher_context.close()
