@@ -95,6 +95,14 @@ def option_field_name(game_slug: str, key: str) -> str:
 def option_field(option) -> forms.Field:
     """Return the form field of a game's option: blank means the game's default."""
     label = translate(option.label)
+    if option.multiple:
+        return forms.MultipleChoiceField(
+            label=label,
+            choices=[(value, translate(text)) for value, text in option.choices],
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            help_text=translate(option.help) if option.help else "",
+        )
     if option.choices:
         choices = [("", _("The game's default"))]
         choices += [(value, translate(text)) for value, text in option.choices]
@@ -257,7 +265,7 @@ class SessionForm(forms.Form):
         options = {}
         for option in game.options:
             value = given.get(option_field_name(game.slug, option.key))
-            if value not in (None, ""):
+            if value not in (None, "", []):
                 options[option.key] = value
         try:
             return game.clean_options(options)

@@ -61,6 +61,7 @@ DEFAULT_OPTIONS = {
     "call_seconds": CALL_SECONDS,
     "counter_seconds": COUNTER_SECONDS,
     "choice_seconds": CHOICE_SECONDS,
+    "left_out": [],  # special card kinds the teacher took out of the variant's deck
 }
 # A variant's own defaults, under the session's options. Beginners meet DATA! on their
 # first turns, while they are still reading the board: they get twice the time to call.
@@ -90,6 +91,19 @@ CARD_RULES = {
     ),
 }
 
+# The special cards a teacher may leave out, in the rule book's order, with their names.
+KIND_NAMES = {
+    "sanction": gettext_noop("Sanction"),
+    "lawyer": gettext_noop("Lawyer"),
+    "transparency": gettext_noop("Transparency"),
+    "cybersecurity": gettext_noop("Cybersecurity"),
+    "databreach": gettext_noop("Databreach"),
+    "consent": gettext_noop("Consent"),
+    "minimization": gettext_noop("Minimization"),
+    "time": gettext_noop("Time"),
+    "complaint": gettext_noop("Complaint"),
+}
+SPECIAL_KINDS = tuple(KIND_NAMES)
 NAME = DATA["name"]
 VARIANTS = DATA["variant_names"]  # ordered: beginner, lawyers, standard, expert
 VARIANT_DESCRIPTIONS = DATA["variant_descriptions"]
@@ -127,6 +141,17 @@ class DataTycoon(base.Game):
             CALL_SECONDS,
             1,
             120,
+        ),
+        base.Option(
+            "left_out",
+            gettext_noop("Leave out these special cards"),
+            (),
+            choices=tuple((kind, KIND_NAMES[kind]) for kind in SPECIAL_KINDS),
+            help=gettext_noop(
+                "The rule book lets a class play with fewer special cards: the ones you tick "
+                "are taken out of the chosen variant's deck."
+            ),
+            multiple=True,
         ),
         base.Option(
             "counter_seconds", gettext_noop("Seconds to counter an attack"), COUNTER_SECONDS, 1, 120
@@ -201,10 +226,13 @@ class State(base.State):
             opts[key] = value
         if opts["time_mode"] not in TIME_MODES:
             raise ValueError(f"time_mode must be one of {TIME_MODES}")
+        if not set(opts["left_out"]) <= set(SPECIAL_KINDS):
+            raise ValueError("left_out names special card kinds only")
         n = num_players
         self.game, self.n, self.seed, self.variant, self.options = game, n, seed, variant, opts
         self.rng = Rng(seed)
-        self.deck = list(card_ids(variant))
+        left_out = set(opts["left_out"])
+        self.deck = [c for c in card_ids(variant) if KIND[c] not in left_out]
         self.rng.shuffle(self.deck)
         self.table, self.pile = [], []
         self.hands, self.reserves = [[] for _ in range(n)], [[] for _ in range(n)]

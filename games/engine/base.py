@@ -32,18 +32,25 @@ class ScoreColumn:
 
 @dataclass(frozen=True)
 class Option:
-    """A match option a teacher may set per session: an integer in a range, or a choice."""
+    """A match option a teacher may set per session: an integer in a range, a choice, or
+    (``multiple``) any set of the choices, as a list in the choices' order."""
 
     key: str
     label: str  # marked with gettext_noop
-    default: int | str
+    default: int | str | tuple[str, ...]
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[tuple[str, str], ...] = ()  # (value, label marked with gettext_noop)
     help: str = ""
+    multiple: bool = False
 
-    def clean(self, value: object) -> int | str:
+    def clean(self, value: object) -> int | str | list[str]:
         """Return ``value`` as this option's type; raise ValueError if it is not allowed."""
+        allowed = [choice for choice, _label in self.choices]
+        if self.multiple:
+            if not isinstance(value, list | tuple) or not set(value) <= set(allowed):
+                raise ValueError(f"{self.key} must be a list of {allowed}")
+            return [choice for choice in allowed if choice in value]
         if self.choices:
             if value not in {choice for choice, _label in self.choices}:
                 raise ValueError(f"{self.key} must be one of {[c for c, _l in self.choices]}")

@@ -82,6 +82,49 @@ def test_the_chosen_games_options_are_kept_and_the_others_dropped(client_a, scho
     assert {score["life"] for score in load_state(match).scores()} == {12}
 
 
+def test_the_teacher_leaves_special_cards_out_of_the_variant(client_a, school_class):
+    """The rule book lets a class play with fewer special cards, in any combination."""
+    body = client_a.get(create_url(school_class)).content.decode()
+    assert "<legend>Leave out these special cards" in body
+    assert 'type="checkbox" name="option__data_tycoon__left_out" value="sanction"' in body
+    response = client_a.post(
+        create_url(school_class),
+        {
+            "game": "data_tycoon",
+            "variant": "expert",
+            "language": "en",
+            "table_size": "2",
+            "bots_fill": "on",
+            "option__data_tycoon__left_out": ["time", "sanction"],
+        },
+    )
+    assert response.status_code == 302
+    session = ClassSession.objects.get()
+    assert session.options == {"left_out": ["sanction", "time"]}  # in the book's order
+    session.participants.create(nickname="Ana", nickname_key="ana", device_id="d" * 32)
+    actions.do_start_session(session)
+    state = load_state(session.tables.get().match)
+    dealt = [card for zone in state.zones().values() for card in zone]
+    kinds = {card["kind"] for card in state.game.cards("expert") if card["id"] in set(dealt)}
+    assert "complaint" in kinds and not {"sanction", "time"} & kinds
+
+
+def test_leaving_out_a_card_that_is_not_special_is_refused(client_a, school_class):
+    response = client_a.post(
+        create_url(school_class),
+        {
+            "game": "data_tycoon",
+            "variant": "expert",
+            "language": "en",
+            "table_size": "2",
+            "option__data_tycoon__left_out": ["dataset"],
+        },
+    )
+    assert response.status_code == 200
+    assert "dataset is not one of the available choices" in response.content.decode()
+    assert not ClassSession.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [

@@ -786,3 +786,35 @@ def test_a_second_transparency_resets_the_count():
     state.apply(0, {"type": "attack", "card": card, "target": 1})
     state.apply(1, {"type": "accept"})
     assert state.transparent[1] == 3
+
+
+# ------------------------------------------------------------ fewer specials
+
+
+def test_a_class_may_leave_special_cards_out_of_the_deck():
+    full = GAME.new_state(4, 7, "expert")
+    fewer = GAME.new_state(4, 7, "expert", {"left_out": ["sanction", "lawyer"]})
+    kinds = {card["id"]: card["kind"] for card in GAME.cards("expert")}
+
+    def dealt(state):
+        return [kinds[c] for zone in state.zones().values() for c in zone]
+
+    assert {"sanction", "lawyer"} <= set(dealt(full))
+    assert not {"sanction", "lawyer"} & set(dealt(fewer))
+    removed = sum(kind in ("sanction", "lawyer") for kind in dealt(full))
+    assert len(dealt(fewer)) == len(dealt(full)) - removed
+    # the effect in play: nobody can ever sanction (played out with random choices)
+    state = fewer
+    while not state.is_over():
+        seat = (state.to_move() or [None])[0]
+        actions = state.legal_actions(seat)
+        assert not any(a.get("card") and kinds[a["card"]] == "sanction" for a in actions)
+        state.apply(seat, actions[state.ply % len(actions)])
+
+
+@pytest.mark.parametrize("bad", [["dataset"], ["purpose"], ["wizard"]])
+def test_only_special_cards_can_be_left_out(bad):
+    with pytest.raises(ValueError):
+        GAME.new_state(2, 1, "expert", {"left_out": bad})
+    with pytest.raises(ValueError):
+        GAME.clean_options({"left_out": bad})
