@@ -10,6 +10,7 @@ tests/games/arrange.py (the engine's own JSON) or from bots playing (harness.fin
 import json
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games.data_tycoon.views import catalogue
@@ -228,10 +229,11 @@ def test_frozen_cards_are_not_nothing(browser):
 def test_screens_of_the_rules_at_hand(browser, language, width, artifacts_dir):
     """For a person to look at: a chosen card's tray and the progress, phone and tablet."""
     pick = Picker()
-    purpose = pick("purpose")
+    purpose, breach = pick("purpose"), pick("databreach")
     state = arrange(
         players=3,
-        hands={0: [pick("dataset", colour="blue"), pick("time"), pick("dataset", colour="red")]},
+        hands={0: [pick("dataset", colour="blue"), pick("time"), breach]},
+        hidden={0: [breach]},  # a breach not called in time: it cannot be played
         purposes={0: [purpose]},
         collections={0: [*pick.many(4, colour="blue"), *pick.many(2, colour="red")]},
         frozen={0: pick.many(2, colour="green")},
@@ -245,5 +247,22 @@ def test_screens_of_the_rules_at_hand(browser, language, width, artifacts_dir):
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
     page.screenshot(path=artifacts_dir / f"rules-at-hand-{language}-{width}.png", full_page=True)
+    violations = [
+        (v["id"], [n["target"] for n in v["nodes"]])
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert violations == []
+    # a card that cannot be played, opened: axe-clean too (role="button", aria-pressed)
+    page.locator('.dt-cards--hand [data-key^="hand:"][aria-pressed="true"]').click()
+    page.locator(".dt-cards--hand [data-key^='info:']").first.click()
+    expect(page.locator(".tray--info")).to_be_visible()
+    page.screenshot(path=artifacts_dir / f"info-{language}-{width}.png", full_page=True)
+    violations = [
+        (v["id"], [n["target"] for n in v["nodes"]])
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert violations == []
     assert page.errors == []
     context.close()
