@@ -89,6 +89,10 @@ def test_controls_stay_the_legal_actions_with_readable_cards(browser):
         expect(page.locator(".tray--info .card-effect")).to_be_visible()
         toggle.click()
     assert offered_actions(page) == {key(a) for a in state.legal_actions(0)}
+    # the uncalled Purpose's "call DATA!" badge describes its toggle, never names it:
+    # "DATA!" stays one button
+    assert page.locator('[data-key^="info:"]').count() > 0
+    assert page.get_by_role("button", name="DATA!").count() == 1
     context.close()
 
 

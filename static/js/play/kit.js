@@ -220,13 +220,18 @@ export function boardKit(board, ctx, options) {
     if (info) {
       cls.push(`${CARD}--info`);
       if (pressed) cls.push("is-selected");
+      // Named by the card alone: a badge ("call DATA!") describes it, so that the
+      // toggle's name never contains a real control's ("DATA!").
+      const badgeNode = children[2];
+      const badgeId = badgeNode instanceof Element ? `badge-${id}` : null;
+      if (badgeId) badgeNode.id = badgeId;
       const toggle = h("div", {
         role: "button",
         tabindex: "0",
         class: cls.join(" "),
         "aria-pressed": String(Boolean(pressed)),
-        "aria-label": label,
-        "aria-describedby": describedBy,
+        "aria-label": label || cardName(id),
+        "aria-describedby": [describedBy, badgeId].filter(Boolean).join(" ") || null,
         dataset: { card: id, key: key || `info:${id}` },
         onclick: info,
         onkeydown: (event) => {
