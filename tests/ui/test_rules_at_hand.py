@@ -270,3 +270,39 @@ def test_screens_of_the_rules_at_hand(browser, language, width, artifacts_dir):
     assert violations == []
     assert page.errors == []
     context.close()
+
+
+# --- Conspiranoia: the same kit, its own effects and its attack's stakes
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_conspiranoia_attack_says_what_the_hit_costs_and_cards_say_what_they_do(
+    browser, language, artifacts_dir
+):
+    state = find_state(
+        lambda s: seat_window("defence")(s) and s.hands[0],
+        game="conspiranoia",
+        variant="quick",
+    )
+    cards = state.game.cards(state.variant)
+    effects = {c["id"]: c["effect"][language] for c in cards}
+    table = FakeTable(state, seat=0, bots=False, language=language)
+    context, page = open_table(browser, table, {"width": 390, "height": 844})
+    points = state.view(0)["window"]["points"]
+    if language == "en":
+        unit = "point" if points == 1 else "points"
+        expect(page.locator(".prompt .prompt__if")).to_contain_text(
+            f"If you take the hit: you lose {points} life {unit}."
+        )
+    else:
+        expect(page.locator(".prompt .prompt__if")).to_contain_text(str(points))
+    # hand cards have no play of their own while defending: each opens its effect
+    toggles = page.locator('.dt-cards--hand [data-key^="info:"]')
+    assert toggles.count() == len(state.hands[0])
+    card = toggles.first.get_attribute("data-card")
+    toggles.first.click()
+    expect(page.locator(".tray--info .card-effect")).to_have_text(effects[card])
+    expect(page.locator(".tray--info [data-action]")).to_have_count(0)
+    page.screenshot(path=artifacts_dir / f"conspiranoia-{language}-390.png", full_page=True)
+    assert page.errors == []
+    context.close()
