@@ -295,7 +295,7 @@ export function boardKit(board, ctx, options) {
     if (selected && !ids.includes(selected)) selected = null;
     const items = ids.map((id) => {
       const badge = o.badge ? o.badge(id) : null;
-      const describedBy = selected === id ? "tray-effect" : null;
+      const describedBy = selected === id && entry(id).effect ? "tray-effect" : null;
       if (!o.actionsFor(legal, id).length) {
         return entry(id).effect ? card(id, { badge, selected: selected === id, info: () => choose(id), describedBy }) : card(id, { badge });
       }
