@@ -1,7 +1,8 @@
 """The Conspiranoia deck and characters, loaded from ``fixtures/conspiranoia.json``.
 
-The fixture is the one source of the 52 cards, the four characters and their
-names in every language; this module indexes it for the rules.
+The fixture is the one source of the 52 cards, the four characters, their names
+and what each card does (its kind's ``effect``, in plain words) in every
+language; this module indexes it for the rules.
 """
 
 import copy
@@ -35,11 +36,13 @@ def cards(variant: str) -> list[dict]:
 
     An Avatar card carries its character's mission and origin, in every language: the
     board shows them while a player chooses a character and beside the chosen one.
+    Every card carries its ``effect``, what it does in plain words, for the card tray.
     """
-    return [_with_character(copy.deepcopy(card)) for card in ALL_CARDS]
+    return [_for_catalogue(copy.deepcopy(card)) for card in ALL_CARDS]
 
 
-def _with_character(card: dict) -> dict:
+def _for_catalogue(card: dict) -> dict:
+    card["effect"] = copy.deepcopy(DATA["kinds"][card["kind"]]["effect"])
     if card["character"] is not None:
         cast = DATA["characters"][card["character"]]
         card.update(mission=copy.deepcopy(cast["mission"]), origin=copy.deepcopy(cast["origin"]))

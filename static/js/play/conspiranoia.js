@@ -132,6 +132,9 @@ function createConspiranoia(board, ctx) {
     return [
       h("p", { class: "prompt__text" }, interpolate(gettext("%(player)s attacks you: %(points)s!"), { player: playerName(w.attacker), points: points(w.points) }, true)),
       h("div", { class: "prompt__card" }, kit.cardList(w.cards, { size: "mini" }, { label: gettext("The attack's cards") })),
+      h("p", { class: "prompt__outcome prompt__if" },
+        interpolate(ngettext("If you take the hit: you lose %s life point.", "If you take the hit: you lose %s life points.", w.points), [w.points]),
+        life <= w.points ? [" ", gettext("You would be out of the game.")] : null),
       h("p", {}, defends.length
         ? gettext("Defence cards (3 points each, a Bonus 1) from your hand and the table absorb the attack's points.")
         : gettext("You have no Defence to answer with.")),

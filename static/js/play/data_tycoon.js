@@ -8,7 +8,8 @@
  *   (lay, keep, set aside, discard, attack a chosen opponent, split a treasure) and
  *   turns the table cards it may capture into highlighted buttons;
  * - DATA!, DATABREACH!, counter / accept, freeze and loss choices are big buttons in
- *   the prompt at the top;
+ *   the prompt at the top; an attack says what happens if it is accepted and which
+ *   card stops it, and its card what it does;
  * - free actions (build a Data-Treasure from a purpose and a basis, split with a kept
  *   Consent) are buttons in a box right under the prompt. */
 
@@ -21,6 +22,19 @@ const COLOUR_SHAPES = { red: "●", blue: "■", yellow: "▲", green: "◆", fu
 const COLOURS = Object.keys(COLOUR_SHAPES);
 const HAND_PLAYS = ["play", "keep", "set_aside", "discard", "attack", "split"];
 const CALLS = ["call_data", "call_databreach"];
+const TREASURE_SIZE = 6; // Dataset cards in a Data-Treasure (rules.py TREASURE_SIZE)
+
+/** What an attack does if it is accepted, and which card stops it (rules.py CARD_RULES). */
+function attackOutcome(attack) {
+  return {
+    sanction: [gettext("If you accept: you lose all your Data-Treasures; their cards go back to the deck."), gettext("A Lawyer card stops it.")],
+    complaint: [gettext("If you accept: 3 of your loose Dataset cards go back to the deck."), gettext("A Lawyer or a Consent card stops it.")],
+    minimization: [gettext("If you accept: all your loose Dataset cards, frozen ones too, go back to the deck. Your Data-Treasures stay."), gettext("Only a Minimization card stops it.")],
+    transparency: [gettext("If you accept: everyone sees your hand during your next 3 turns."), gettext("Only a Transparency card stops it.")],
+    time: [gettext("If you accept: a countdown starts. If you draw no Purpose or Consent card before it ends, you give up 6 loose Dataset cards or a Data-Treasure."), gettext("Only a Time card stops it.")],
+    databreach: [gettext("If you accept: you lose this turn."), gettext("A Cybersecurity card stops it.")],
+  }[attack] || null;
+}
 
 function colourName(colour) {
   return (
@@ -133,7 +147,8 @@ function createDataTycoon(board, ctx) {
             ? gettext("Data breach! Contain it with a Cybersecurity card, or lose this turn.")
             : interpolate(gettext("%(player)s plays %(card)s against you. Answer?"), { player: attacker, card: cardName(w.card) }, true),
         ),
-        h("div", { class: "prompt__card" }, kit.cardList([w.card], { size: "small" })),
+        h("div", { class: "prompt__card" }, kit.cardList([w.card], { size: "small" }), kit.cardEffect(w.card)),
+        outcome(w.attack, counters.length),
         h("div", { class: "button-row" },
           actionButtons(counters, (a) => interpolate(gettext("Answer with %s"), [kindName(a.kind)]), { big: true, variant: "button--call" }),
           actionButtons(accept, () => (counters.length ? gettext("Accept") : gettext("Accept (no answer)")), { variant: "button--secondary" })),
@@ -146,6 +161,7 @@ function createDataTycoon(board, ctx) {
       items.push(
         h("p", { class: "prompt__text" },
           interpolate(ngettext("%(player)s freezes your cards: choose %(left)s card to freeze.", "%(player)s freezes your cards: choose %(left)s cards to freeze.", left), { player: attacker || "", left }, true)),
+        h("p", { class: "prompt__outcome" }, gettext("Frozen cards still count at the end, but can never join a Data-Treasure. No card stops a freeze.")),
         h("ul", { class: "dt-cards dt-cards--choice", role: "list" },
           freezes.map((a) => kit.card(a.card, { size: "small", action: a, label: interpolate(gettext("Freeze %s"), [cardName(a.card)]) }))),
       );
@@ -161,6 +177,15 @@ function createDataTycoon(board, ctx) {
       );
     }
     return items;
+  }
+
+  /** "If you accept: …" and "A Lawyer card stops it." (", and you have none"): an attack's stakes. */
+  function outcome(attack, canCounter) {
+    const texts = attackOutcome(attack);
+    if (!texts) return null;
+    return h("div", { class: "prompt__outcome" },
+      h("p", { class: "prompt__if" }, texts[0]),
+      h("p", { class: "prompt__stop" }, texts[1], canCounter ? null : [" ", gettext("You have none.")]));
   }
 
   /** Free actions (build, split with a kept Consent): before the card play, at the top. */
@@ -308,13 +333,45 @@ function createDataTycoon(board, ctx) {
         t.turns !== undefined ? interpolate(ngettext("Time card: %s turn left", "Time card: %s turns left", t.turns), [t.turns]) : gettext("Time card running"))));
   }
 
-  function renderMine(view) {
+  /* Towards a Data-Treasure: loose cards per colour ("■ blue 4/6"), sensitive ones
+   * ("sensitive 3/6"), the Purpose kept (or how to get one), and when a build is ready. */
+  function renderProgress(view, p, legal) {
+    const counts = COLOURS.map((colour) => [colour, p.collection.filter((id) => kit.entry(id).colour === colour).length]).filter(([, n]) => n);
+    const sensitive = p.collection.filter((id) => kit.entry(id).sensitive).length;
+    const item = (ready, ...children) => h("li", { class: ready ? "progress__item is-ready" : "progress__item" }, ...children, ready ? " ✓" : null);
+    const full = counts.some(([, n]) => n >= TREASURE_SIZE) || sensitive >= TREASURE_SIZE;
+    const called = (view.hand || []).filter((id) => kind(id) === "purpose" && !(view.undeclared || []).includes(id));
+    let purpose;
+    if (p.purposes.length) {
+      purpose = interpolate(ngettext("Purpose kept: %s", "Purposes kept: %s", p.purposes.length), [p.purposes.map((id) => nameParts(cardName(id)).label).join(", ")]);
+    } else if (called.length) {
+      purpose = gettext("No Purpose kept yet: place your Purpose card beside your collection.");
+    } else {
+      purpose = gettext("No Purpose kept: call DATA! when you draw one.");
+    }
+    let ready = null;
+    if (legal.some((a) => a.type === "build")) ready = gettext("You can build a Data-Treasure now: use the button at the top.");
+    else if (full && p.purposes.length) ready = gettext("Ready: build your Data-Treasure at the start of your turn.");
+    return h("div", { class: "group progress", "aria-labelledby": "progress-title" },
+      h("h3", { id: "progress-title" }, icon("treasure"), " ", gettext("Towards a Data-Treasure")),
+      p.treasures.length || p.collection.length > 1 ? null : h("p", { class: "progress__goal muted" }, gettext("A Purpose card and 6 Dataset cards of one colour (or 6 sensitive ones) make a Data-Treasure.")),
+      h("ul", { class: "progress__list", role: "list" },
+        counts.map(([colour, n]) => item(n >= TREASURE_SIZE,
+          h("span", { class: `swatch colour-${colour}`, "aria-hidden": "true" }, COLOUR_SHAPES[colour]), " ",
+          interpolate(gettext("%(colour)s %(count)s/%(size)s"), { colour: colourName(colour), count: Math.min(n, TREASURE_SIZE), size: TREASURE_SIZE }, true))),
+        item(sensitive >= TREASURE_SIZE, interpolate(gettext("sensitive %(count)s/%(size)s"), { count: Math.min(sensitive, TREASURE_SIZE), size: TREASURE_SIZE }, true))),
+      h("p", { class: p.purposes.length ? "progress__purpose" : "progress__purpose is-missing" }, purpose),
+      ready ? h("p", { class: "progress__ready" }, "★ ", ready) : null);
+  }
+
+  function renderMine(view, legal) {
     const p = view.players[mySeat];
     const reserve = view.reserve || [];
-    const empty = !p.collection.length && !p.treasures.length && !p.purposes.length && !p.consents.length && !reserve.length;
+    const empty = !p.collection.length && !p.frozen.length && !p.treasures.length && !p.purposes.length && !p.consents.length && !reserve.length;
     return h("section", { class: "panel panel--mine", "aria-labelledby": "mine-title" },
       h("h2", { id: "mine-title" }, gettext("Your collection")),
       scoreLine(view, mySeat), badges(view, p),
+      view.over ? null : renderProgress(view, p, legal),
       renderTreasures(p), ...renderLoose(p), ...renderKept(p),
       reserve.length ? h("div", { class: "group" }, h("h3", {}, gettext("Kept aside (only you see them)")), kit.cardList(reserve, { size: "small" })) : null,
       empty ? h("p", { class: "muted" }, gettext("Nothing collected yet.")) : null);
@@ -352,7 +409,7 @@ function createDataTycoon(board, ctx) {
       mine && mine.transparent_turns ? h("p", { class: "notice-line" }, icon("transparency"), " ", gettext("Transparency: everyone can see your hand.")) : null,
       renderTable(view, legal),
       seated && !over ? kit.hand(view.hand || [], legal, { badge: handBadge(view) }) : null,
-      seated ? renderMine(view) : null,
+      seated ? renderMine(view, legal) : null,
       kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => view.turn === seat && !over, lines: (seat) => playerLines(view, seat) }),
     ];
   }

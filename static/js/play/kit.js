@@ -3,6 +3,7 @@
  * own zones with the pieces it gets back:
  *
  *   card, cardList     a card from the catalogue, in the page's language
+ *   cardEffect         what a card does (the catalogue's `effect`), in plain words
  *   hand               the seat's hand: selectable cards, a tray of the chosen card's plays
  *   actionButtons      one control per legal action (disabled while a move is pending)
  *   prompt             the "answer now" box at the top
@@ -198,8 +199,10 @@ export function boardKit(board, ctx, options) {
    * `onClick`) it is a button: `label` is its accessible name (default: the card's
    * name), `key` its data-key (default: the action's), `selected` true/false makes it a
    * toggle (aria-pressed, lifted, ✓), `highlight` a target (dashed outline: say why in a
-   * badge), `disabled` shown but not usable now (aria-disabled). */
-  function card(id, { size = "normal", badge = null, action = null, onClick = null, key = null, label = null, selected: pressed, highlight = false, disabled = false } = {}) {
+   * badge), `disabled` shown but not usable now (aria-disabled). With `info` (a function)
+   * it is a toggle that only opens the card's effect: role="button", never a <button>
+   * element, so that a page's buttons stay exactly its legal plays. */
+  function card(id, { size = "normal", badge = null, action = null, onClick = null, key = null, label = null, selected: pressed, highlight = false, disabled = false, info = null, describedBy = null } = {}) {
     const c = entry(id);
     const parts = nameParts(cardName(id));
     const looks = look(c) || {};
@@ -214,6 +217,31 @@ export function boardKit(board, ctx, options) {
         parts.colour ? h("span", { class: `${CARD}__colour` }, parts.colour) : null),
       typeof badge === "function" ? badge(id) : badge,
     ];
+    if (info) {
+      cls.push(`${CARD}--info`);
+      if (pressed) cls.push("is-selected");
+      // Named by the card alone: a badge ("call DATA!") describes it, so that the
+      // toggle's name never contains a real control's ("DATA!").
+      const badgeNode = children[2];
+      const badgeId = badgeNode instanceof Element ? `badge-${id}` : null;
+      if (badgeId) badgeNode.id = badgeId;
+      const toggle = h("div", {
+        role: "button",
+        tabindex: "0",
+        class: cls.join(" "),
+        "aria-pressed": String(Boolean(pressed)),
+        "aria-label": label || cardName(id),
+        "aria-describedby": [describedBy, badgeId].filter(Boolean).join(" ") || null,
+        dataset: { card: id, key: key || `info:${id}` },
+        onclick: info,
+        onkeydown: (event) => {
+          if (event.key !== "Enter" && event.key !== " ") return;
+          event.preventDefault();
+          info();
+        },
+      }, ...children);
+      return h("li", { class: `${CARD}-slot` }, toggle);
+    }
     if (!action && !onClick && !disabled) return h("li", { class: cls.join(" "), dataset: { card: id } }, ...children);
     cls.push(`${CARD}--button`);
     if (highlight) cls.push("is-target");
@@ -227,6 +255,7 @@ export function boardKit(board, ctx, options) {
       "aria-pressed": pressed === undefined ? null : String(Boolean(pressed)),
       "aria-label": label,
       "aria-disabled": disabled ? "true" : null,
+      "aria-describedby": describedBy,
       dataset,
       onclick: () => {
         if (disabled || pending) return;
@@ -235,6 +264,12 @@ export function boardKit(board, ctx, options) {
       },
     }, ...children);
     return h("li", { class: `${CARD}-slot` }, button);
+  }
+
+  /** What a card does, in plain words (its catalogue `effect`), or null if it says nothing. */
+  function cardEffect(id, { id: nodeId = null } = {}) {
+    const text = inLanguage(entry(id).effect);
+    return text ? h("p", { class: "card-effect", id: nodeId, dataset: { effectOf: id } }, text) : null;
   }
 
   /** A list of cards: `opts` for every card, or opts(id) for each; `modifier` names the
@@ -248,16 +283,23 @@ export function boardKit(board, ctx, options) {
 
   /* Hand: the seat's own cards ("Your hand"). A card some legal action names
    * (hand.actionsFor) is a toggle button keyed `hand:<id>`; choosing it shows its tray:
-   * "What do you do with X?", the game's hint, one button per trayActions(acts)
-   * (trayLabel, trayVariant) and "Choose another card". Focus then goes to the first
-   * highlighted card on the board (a target the choice made playable, e.g. a capture),
-   * else into the tray; Escape or "Choose another card" puts the card back. */
+   * "What do you do with X?", what the card does (cardEffect), the game's hint, one
+   * button per trayActions(acts) (trayLabel, trayVariant) and "Choose another card".
+   * Focus then goes to the first highlighted card on the board (a target the choice made
+   * playable, e.g. a capture), else into the tray; Escape or "Choose another card" puts
+   * the card back. A card with no legal play but an effect is a toggle keyed `info:<id>`
+   * (role="button", not a <button>): its tray says what it does and that it cannot be
+   * played now, with no action; focus stays on the card, which the effect describes. */
   function hand(ids, legal, overrides = {}) {
     const o = { ...handOptions, ...overrides };
+    if (selected && !ids.includes(selected)) selected = null;
     const items = ids.map((id) => {
       const badge = o.badge ? o.badge(id) : null;
-      if (!o.actionsFor(legal, id).length) return card(id, { badge });
-      return card(id, { badge, key: `hand:${id}`, selected: selected === id, onClick: () => choose(id) });
+      const describedBy = selected === id && entry(id).effect ? "tray-effect" : null;
+      if (!o.actionsFor(legal, id).length) {
+        return entry(id).effect ? card(id, { badge, selected: selected === id, info: () => choose(id), describedBy }) : card(id, { badge });
+      }
+      return card(id, { badge, key: `hand:${id}`, selected: selected === id, onClick: () => choose(id), describedBy });
     });
     const children = [
       h("h2", { id: "hand-title" }, gettext("Your hand")),
@@ -265,33 +307,58 @@ export function boardKit(board, ctx, options) {
         ? h("ul", { class: "dt-cards dt-cards--hand", role: "list", "aria-label": gettext("Your hand") }, items)
         : h("p", { class: "muted" }, gettext("Your hand is empty.")),
     ];
-    if (selected) {
-      const acts = o.actionsFor(legal, selected);
+    const cancel = () => h("button", { type: "button", class: "button button--small button--secondary", dataset: { key: "tray:cancel" }, onclick: () => choose(null) }, gettext("Choose another card"));
+    const acts = selected ? o.actionsFor(legal, selected) : [];
+    if (selected && !acts.length) {
+      children.push(
+        h("div", { class: "tray tray--info", role: "group", "aria-label": cardName(selected) },
+          h("p", { class: "tray__title" }, cardName(selected)),
+          cardEffect(selected, { id: "tray-effect" }),
+          h("p", { class: "tray__hint tray__not-now" }, gettext("You cannot play this card now.")),
+          cancel(),
+        ),
+      );
+    } else if (selected) {
       children.push(
         h("div", { class: "tray", role: "group", "aria-label": interpolate(gettext("What to do with %s"), [cardName(selected)]) },
           h("p", { class: "tray__title" }, interpolate(gettext("What do you do with %s?"), [cardName(selected)])),
+          cardEffect(selected, { id: "tray-effect" }),
           o.trayHint ? o.trayHint(acts) : null,
           h("div", { class: "button-row" }, actionButtons(o.trayActions(acts), o.trayLabel, (a) => ({ variant: o.trayVariant ? o.trayVariant(a) : "" }))),
-          h("button", { type: "button", class: "button button--small button--secondary", dataset: { key: "tray:cancel" }, onclick: () => choose(null) }, gettext("Choose another card")),
+          cancel(),
         ),
       );
     } else if (ids.some((id) => o.actionsFor(legal, id).length)) {
       children.push(h("p", { class: "muted tray__hint" }, gettext("Choose a card from your hand to see what it can do.")));
+    } else if (ids.some((id) => entry(id).effect)) {
+      children.push(h("p", { class: "muted tray__hint" }, gettext("Tap a card to read what it does.")));
     }
     return h("section", { class: "panel panel--hand", "aria-labelledby": "hand-title" }, ...children);
+  }
+
+  /** The hand card toggle of `id`: a play (`hand:`) or, with no play, its effect (`info:`). */
+  function handToggle(id) {
+    return board.querySelector(`[data-key="hand:${CSS.escape(id)}"], [data-key="info:${CSS.escape(id)}"]`);
   }
 
   function choose(id) {
     selected = selected === id ? null : id;
     redraw();
     if (!selected) {
-      const back = board.querySelector('[data-key^="hand:"]');
+      const back = board.querySelector('[data-key^="hand:"], [data-key^="info:"]');
       if (back) back.focus();
+      return;
+    }
+    const acts = handOptions.actionsFor(message.legal_actions || [], id);
+    if (!acts.length) {
+      // Only read: focus stays on the card, which its effect now describes.
+      const own = handToggle(id);
+      if (own) own.focus();
       return;
     }
     const target = board.querySelector("button.is-target") || board.querySelector(".tray button");
     if (target) target.focus();
-    if (handOptions.chosen) handOptions.chosen(id, handOptions.actionsFor(message.legal_actions, id));
+    if (handOptions.chosen) handOptions.chosen(id, acts);
   }
 
   // Escape puts a chosen hand card back (and focus on it).
@@ -301,7 +368,7 @@ export function boardKit(board, ctx, options) {
       const id = selected;
       selected = null;
       redraw();
-      const back = board.querySelector(`[data-key="hand:${CSS.escape(id)}"]`);
+      const back = handToggle(id);
       if (back) back.focus();
     }
   };
@@ -406,7 +473,8 @@ export function boardKit(board, ctx, options) {
   function redraw() {
     if (!message) return;
     const legal = ctx.isBusy() ? [] : message.legal_actions || [];
-    if (selected && !handOptions.actionsFor(legal, selected).length) selected = null;
+    // A chosen card stays chosen while it has a play, or an effect to read.
+    if (selected && !handOptions.actionsFor(legal, selected).length && !entry(selected).effect) selected = null;
     const sections = options.draw(message.view, legal, message).filter(Boolean);
     board.classList.toggle("is-over", Boolean(message.view.over));
     // If the focused control went away (a move was made), keep focus on the board.
@@ -450,7 +518,7 @@ export function boardKit(board, ctx, options) {
     seat: mySeat,
     icon: (name, extraClass) => icon(ctx.icons, name, extraClass),
     entry, cardName, inLanguage, playerName, act, actionButton, actionButtons,
-    card, cardList, hand, selected: () => selected,
+    card, cardList, cardEffect, hand, selected: () => selected,
     prompt, turnText, turnBar, presence, statLine, players: playerPanels, endScreen,
     redraw, renderer,
   };
