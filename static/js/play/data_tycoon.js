@@ -32,7 +32,8 @@ function attackOutcome(attack) {
     minimization: [gettext("If you accept: all your loose Dataset cards, frozen ones too, go back to the deck. Your Data-Treasures stay."), gettext("Only a Minimization card stops it.")],
     transparency: [gettext("If you accept: everyone sees your hand during your next 3 turns."), gettext("Only a Transparency card stops it.")],
     time: [gettext("If you accept: a countdown starts. If you draw no Purpose or Consent card before it ends, you give up 6 loose Dataset cards or a Data-Treasure."), gettext("Only a Time card stops it.")],
-    databreach: [gettext("If you accept: you lose this turn."), gettext("A Cybersecurity card stops it.")],
+    databreach: [gettext("If you accept: you lose this turn, and a card of your hand goes to the pile."), gettext("A Cybersecurity card stops it.")],
+    hidden_breach: [gettext("If you accept: you give up 6 loose Dataset cards or a Data-Treasure."), gettext("A Cybersecurity card contains it: then you only skip your next turn.")],
   }[attack] || null;
 }
 
@@ -145,7 +146,9 @@ function createDataTycoon(board, ctx) {
         h("p", { class: "prompt__text" },
           w.attack === "databreach"
             ? gettext("Data breach! Contain it with a Cybersecurity card, or lose this turn.")
-            : interpolate(gettext("%(player)s plays %(card)s against you. Answer?"), { player: attacker, card: cardName(w.card) }, true),
+            : w.attack === "hidden_breach"
+              ? gettext("Your hidden data breach comes out! Contain it with a Cybersecurity card?")
+              : interpolate(gettext("%(player)s plays %(card)s against you. Answer?"), { player: attacker, card: cardName(w.card) }, true),
         ),
         h("div", { class: "prompt__card" }, kit.cardList([w.card], { size: "small" }), kit.cardEffect(w.card)),
         outcome(w.attack, counters.length),
