@@ -63,8 +63,16 @@ def started_session(school_class, *nicknames: str):
 
 async def open_socket(url: str, origin: str, cookie: str | None = None):
     headers = {"Cookie": cookie} if cookie else None
+    # No client keepalive: what these tests check is the server's side (its own pings
+    # drop dead sockets); a client ping timing out on a loaded machine would end the
+    # socket a test still reads.
     return await websockets.connect(
-        url, origin=origin, additional_headers=headers, max_size=2**23, open_timeout=WAIT
+        url,
+        origin=origin,
+        additional_headers=headers,
+        max_size=2**23,
+        open_timeout=WAIT,
+        ping_interval=None,
     )
 
 
