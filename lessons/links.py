@@ -92,6 +92,16 @@ def lesson_for_event(game, event: dict) -> Lesson | None:
     return link_lesson(game, link, event) if link is not None else None
 
 
+def lesson_about_event(game, event: dict) -> Lesson | None:
+    """Return the lesson a report links an event to: the link's own lesson when it names
+    one (what the event is about, whichever card it names), else the lesson of the card
+    the event names."""
+    link = event_link(game, event)
+    if link is None:
+        return None
+    return link.lesson or link_lesson(game, link, event)
+
+
 def lesson_after_card(link: LessonLink) -> Lesson | None:
     """Return the lesson a link opens once its card's lesson was shown at the table: its
     own lesson when it names one besides its ``card_field``, else None."""

@@ -3,6 +3,12 @@
 from django.db import migrations, models
 
 
+def drop_lesson_beside_card_field(apps, schema_editor):
+    """Keep the card field of an event link that names a lesson too (the old rule)."""
+    LessonLink = apps.get_model("lessons", "LessonLink")
+    LessonLink.objects.exclude(card_field="").exclude(lesson=None).update(lesson=None)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -14,6 +20,8 @@ class Migration(migrations.Migration):
             model_name='lessonlink',
             name='lessons_link_card_or_event',
         ),
+        # Backwards, an event link keeps its card field or its lesson, not both.
+        migrations.RunPython(migrations.RunPython.noop, drop_lesson_beside_card_field),
         migrations.AddConstraint(
             model_name='lessonlink',
             constraint=models.CheckConstraint(condition=models.Q(models.Q(('event', ''), models.Q(('kind', ''), _negated=True), models.Q(('lesson', None), _negated=True), ('card_field', '')), models.Q(models.Q(('event', ''), _negated=True), ('kind', ''), models.Q(('lesson', None), ('card_field', ''), _negated=True)), _connector='OR'), name='lessons_link_card_or_event'),
