@@ -24,7 +24,7 @@ from games.describe import card_namer, event_line, translate
 from games.engine.base import TableSummary
 from games.registry import get_game
 from lessons import results
-from lessons.links import event_qualifier, lesson_for_event
+from lessons.links import event_qualifier, lesson_about_event
 from lessons.models import Lesson, LessonMoment, QuizAnswer
 from lessons.texts import article_number, lesson_content, session_teacher
 
@@ -114,7 +114,7 @@ class Report:
 
 
 class LessonCache:
-    """lesson_for_event with a memory: a report asks the same question many times."""
+    """lesson_about_event with a memory: a report asks the same question many times."""
 
     def __init__(self, game_slug: str):
         self.game = game_slug
@@ -123,7 +123,7 @@ class LessonCache:
     def __call__(self, event: dict) -> Lesson | None:
         key = (event["type"], event_qualifier(event), event.get("captured"), event.get("card"))
         if key not in self.known:
-            self.known[key] = lesson_for_event(self.game, event)
+            self.known[key] = lesson_about_event(self.game, event)
         return self.known[key]
 
 

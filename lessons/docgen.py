@@ -71,6 +71,8 @@ def _game_tables(game: str, titles: dict[int, str]) -> list[str]:
         lesson = _lesson_ref(link.lesson, titles)
         if link.card_field:
             lesson = f"the lesson of the card in `{link.card_field}` (see Cards)"
+            if link.lesson:
+                lesson += f", then {_lesson_ref(link.lesson, titles)} once the table saw it"
         lines.append(
             f"| `{link.event}` | {link.qualifier and f'`{link.qualifier}`'} | {_cell(what)} "
             f"| {lesson} | {_articles(link.lesson)} |"
@@ -109,10 +111,17 @@ def render() -> str:
         "- `lessons.actions.do_record_event(session, game, event, table=n, seats=...)`:",
         "  records one `LessonMoment` per seat involved (`game.event_seats(event)`: the",
         "  event's fields named in `game.seat_fields`), bots included;",
-        "  `do_record_moment(session, lesson, event, table, seat)` records one. A capture",
-        "  opens the lesson of the captured card on most turns",
-        "  (`lessons.links.once_per_table(game, event)`: a link with a `card_field`):",
-        "  `seen_at_table(session, table, lesson)` shows it once per table.",
+        "  `do_record_moment(session, lesson, event, table, seat)` records one.",
+        "- `lessons.moments.lessons_opened(game, events, seen)` picks an action's lessons. A",
+        "  link with a `card_field` opens the lesson of the card the event names there (a",
+        "  captured card, a kept Purpose) once per table (`lessons.links.once_per_table`,",
+        "  `seen_at_table(session, table, lesson)`); after that the event opens the link's",
+        "  own lesson if it names one too (`lessons.links.lesson_after_card`), else nothing.",
+        "  A game makes an event type a lesson moment by naming it in `game.event_labels`;",
+        "  its link file names the lesson.",
+        "- Every lesson linked to a game comes up in play: `tests/lessons/test_reachable.py`",
+        "  plays 200 seeded bot games over the variants and player counts (the engine and",
+        "  `lessons_opened`, no browser) and fails when a linked lesson never opens.",
         "- `lessons.actions.lesson_card(lesson, session)`: the card (`lesson`, `title`,",
         "  `short`, `articles`, `url`) in the session's language with its teacher's own",
         "  wording; the table protocol's `lesson` message carries it as `{slug, title, short,",
@@ -129,7 +138,8 @@ def render() -> str:
         "  end screen links to the quiz and the library; the dashboard shows who finished.",
         "- Pages: `/lessons/quiz/` (the student's quiz, by the seat cookie),",
         "  `/lessons/sessions/<pk>/results/` (the teacher's moments per table and quiz",
-        "  results), `/lessons/<slug>/` (a lesson), `/lessons/` and `/lessons/articles/`.",
+        "  results), `/lessons/<slug>/` (a lesson), `/lessons/` (by game, then the lessons",
+        "  no link opens yet: `lessons.library.unlinked`) and `/lessons/articles/`.",
         "",
         f"## The lessons ({len(lessons)})",
         "",

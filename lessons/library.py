@@ -49,6 +49,12 @@ def by_game(language: str, teacher=None) -> list[tuple[str, str, list[LibraryEnt
     ]
 
 
+def unlinked(language: str, teacher=None) -> list[LessonContent]:
+    """Return the lessons no game links yet (in the library only, not in play)."""
+    linked = set(LessonLink.objects.exclude(lesson=None).values_list("lesson_id", flat=True))
+    return [content for content in contents(language, teacher) if content.lesson.pk not in linked]
+
+
 def by_article(language: str, teacher=None) -> list[tuple[int, list[tuple[LessonContent, list]]]]:
     """Return (article number, [(lesson, exact citations)]) for every article cited, in order."""
     groups: dict[int, list] = defaultdict(list)

@@ -73,15 +73,45 @@ def event_link(game, event: dict) -> LessonLink | None:
     return links.get(event_qualifier(event)) or links.get("")
 
 
+def link_lesson(game, link: LessonLink, event: dict) -> Lesson | None:
+    """Return the lesson that ``link`` opens for ``event``.
+
+    A link with a ``card_field`` opens the lesson of the card the event names there, or
+    its own lesson when that card opens none.
+    """
+    if link.card_field:
+        card_id = event.get(link.card_field)
+        card_lesson = lesson_for_card(game, card_id) if isinstance(card_id, str) else None
+        return card_lesson or link.lesson
+    return link.lesson
+
+
 def lesson_for_event(game, event: dict) -> Lesson | None:
     """Return the lesson an engine event opens, or None when no link names it."""
     link = event_link(game, event)
+    return link_lesson(game, link, event) if link is not None else None
+
+
+def lesson_about_event(game, event: dict) -> Lesson | None:
+    """Return the lesson a report links an event to: the link's own lesson when it names
+    one (what the event is about, whichever card it names), else the lesson of the card
+    the event names."""
+    link = event_link(game, event)
     if link is None:
         return None
-    if link.lesson is not None:
-        return link.lesson
-    card_id = event.get(link.card_field)
-    return lesson_for_card(game, card_id) if isinstance(card_id, str) else None
+    return link.lesson or link_lesson(game, link, event)
+
+
+def lesson_after_card(link: LessonLink) -> Lesson | None:
+    """Return the lesson a link opens once its card's lesson was shown at the table: its
+    own lesson when it names one besides its ``card_field``, else None."""
+    return link.lesson if link.card_field else None
+
+
+def is_frequent(link: LessonLink) -> bool:
+    """Tell whether a link's lesson is a frequent one, shown once per table (see
+    ``once_per_table``)."""
+    return bool(link.card_field or link.once_per_table)
 
 
 def once_per_table(game, event: dict) -> bool:
@@ -92,4 +122,4 @@ def once_per_table(game, event: dict) -> bool:
     (``"once_per_table": true``); live play shows such a lesson once per table.
     """
     link = event_link(game, event)
-    return bool(link is not None and (link.card_field or link.once_per_table))
+    return link is not None and is_frequent(link)

@@ -156,8 +156,9 @@ class LessonLink(models.Model):
     the card attributes its game lets a link name (``game.link_attributes``): the most
     specific link of a card wins. An event link names the event type and, optionally, a
     qualifier matched against the event's ``kind`` (or its ``cause``). An event link
-    with ``card_field`` instead of a lesson takes the lesson of the card that the event
-    names in that field.
+    with ``card_field`` takes the lesson of the card that the event names in that field;
+    if it names a lesson too, the event opens that one once the card's lesson was shown
+    at the table (the card's own lesson first, then the event's).
     """
 
     game = models.CharField(_("game"), max_length=50, db_index=True)
@@ -188,7 +189,7 @@ class LessonLink(models.Model):
             ),
             models.CheckConstraint(
                 condition=(Q(event="") & ~Q(kind="") & ~Q(lesson=None) & Q(card_field=""))
-                | (~Q(event="") & Q(kind="") & (Q(lesson=None) ^ Q(card_field=""))),
+                | (~Q(event="") & Q(kind="") & ~(Q(lesson=None) & Q(card_field=""))),
                 name="lessons_link_card_or_event",
             ),
         ]

@@ -8,12 +8,15 @@ The lessons app follows the games: ``on_action_stored`` receives
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 
 from classroom.broadcast import dashboard_group, send_group
 from classroom.models import Table
 from games.matches import hold_for_lessons
 from games.models import Match
+from games.registry import get_game
 from lessons.actions import (
     Mode,
     do_record_moment,
@@ -22,7 +25,8 @@ from lessons.actions import (
     seats_involved,
     seen_at_table,
 )
-from lessons.links import lesson_for_event, once_per_table
+from lessons.links import event_link, is_frequent, lesson_after_card, link_lesson
+from lessons.models import Lesson
 
 
 def on_action_stored(sender, match: Match, events: list[dict], **kwargs) -> list[dict]:
@@ -49,6 +53,39 @@ def lesson_in_every_language(lesson, session) -> dict[str, dict]:
     }
 
 
+def lessons_opened(
+    game, events: list[dict], seen: Callable[[Lesson], bool]
+) -> list[tuple[Lesson, dict, list[int]]]:
+    """Return the lessons an action's events open, each with its first event and the
+    seats involved (merged when several events open the same lesson).
+
+    Only the event types the game names in ``event_labels`` may open a lesson.
+    ``seen(lesson)`` tells whether the table was shown the lesson already: a frequent
+    lesson (a captured card's) opens once per table; after that, an event whose link
+    names a lesson besides its card field opens that one instead
+    (``lessons.links.lesson_after_card``).
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    found: dict[int, list] = {}
+    for event in events:
+        if event["type"] not in game.event_labels:
+            continue
+        link = event_link(game, event)
+        lesson = link_lesson(game, link, event) if link is not None else None
+        if lesson is None:
+            continue
+        if is_frequent(link) and seen(lesson):
+            lesson = lesson_after_card(link)
+            if lesson is None:
+                continue
+        seats = seats_involved(game, event)
+        if lesson.pk in found:
+            found[lesson.pk][2] = sorted(set(found[lesson.pk][2]) | set(seats))
+        else:
+            found[lesson.pk] = [lesson, event, seats]
+    return [(lesson, event, seats) for lesson, event, seats in found.values()]
+
+
 def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
     """Record the lesson moments of an accepted action's events; return the table messages.
 
@@ -65,18 +102,9 @@ def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
     mode = lesson_mode(session)
     if mode == Mode.OFF:
         return []
-    found: dict[int, list] = {}
-    for event in events:
-        lesson = lesson_for_event(match.game, event)
-        if lesson is None:
-            continue
-        if once_per_table(match.game, event) and seen_at_table(session, table.number, lesson):
-            continue
-        seats = seats_involved(match.game, event)
-        if lesson.pk in found:
-            found[lesson.pk][2] = sorted(set(found[lesson.pk][2]) | set(seats))
-        else:
-            found[lesson.pk] = [lesson, event, seats]
+    found = lessons_opened(
+        match.game, events, lambda lesson: seen_at_table(session, table.number, lesson)
+    )
     if not found:
         return []
     humans = {
@@ -86,7 +114,7 @@ def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
     }
     pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
     messages = []
-    for lesson, event, seats in found.values():
+    for lesson, event, seats in found:
         # The lesson found above, not a second lookup: the links may be reloaded meanwhile.
         moments = [
             do_record_moment(session, lesson, event, table=table.number, seat=seat)

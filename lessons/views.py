@@ -82,6 +82,7 @@ def index(request):
         context["found"] = library.search(query, language, teacher)
     else:
         context["games"] = library.by_game(language, teacher)
+        context["unlinked"] = library.unlinked(language, teacher)
     return render(request, "lessons/index.html", context)
 
 

@@ -61,7 +61,7 @@ def test_the_seats_involved_are_the_actor_and_the_target(session_a):
 def test_the_lesson_card_carries_title_short_articles_and_link(session_a):
     card = lesson_card(lesson("sanctions"), session_a)
     assert card["lesson"] == "sanctions"
-    assert card["articles"] == ["58(2)", "83(4)", "83(5)"]
+    assert card["articles"] == ["58(2)", "83(4)", "83(5)", "84"]
     assert card["url"] == "/lessons/sanctions/"
     assert card["title"] and card["short"]
 

@@ -105,7 +105,10 @@ def test_the_issue_topics_are_all_taught_by_the_game():
             "objection-erasure",
         ),
         ({"type": "blocked", "seat": 1, "attacker": 0}, "objection-erasure"),
-        ({"type": "heal", "seat": 0, "cards": [], "points": 1, "life": 5}, "objection-erasure"),
+        (
+            {"type": "heal", "seat": 0, "cards": [], "points": 1, "life": 5},
+            "rectification-portability",
+        ),
         ({"type": "knocked_out", "seat": 1, "attacker": 0, "count": 2}, "complaint-erasure"),
     ],
 )

@@ -19,6 +19,8 @@ LESSONS = {lesson["slug"]: lesson for lesson in read_lessons()}
 # slug: (year of the case, figures its outcome must state, a case number if a court's)
 CASES = {
     "right-of-access": (2022, ["20"], None),  # Garante and CNIL, Clearview AI
+    "rectification-portability": (2025, [], "C-247/23"),  # Deldits
+    "ethnic-origin-trade-union": (2021, ["2.75"], None),  # Dutch AP, Tax Administration
     "objection-erasure": (2021, ["746"], None),  # CNPD Luxembourg, Amazon Europe
     "disinformation": (2018, ["87", "500000"], None),  # ICO, Cambridge Analytica
     "personal-data": (2016, [], "C-582/14"),

@@ -111,7 +111,7 @@ async def test_a_sanction_sends_its_lesson_to_the_seats_involved_and_the_project
         card_json = lesson["lesson"]
         assert card_json["slug"] == "sanctions"
         assert card_json["title"] and card_json["short"]
-        assert card_json["articles"] == ["58(2)", "83(4)", "83(5)"]
+        assert card_json["articles"] == ["58(2)", "83(4)", "83(5)", "84"]
         assert card_json["more_url"] == "/lessons/sanctions/"
     assert await sync_to_async(moments)(session) == [
         (table.number, 0, "sanctions", "attack"),
