@@ -84,6 +84,8 @@ function createDataTycoon(board, ctx) {
   const kit = boardKit(board, ctx, {
     look,
     draw,
+    score: shortScore,
+    cardsInHand: (view, seat) => (view.players[seat] ? view.players[seat].hand_count ?? (view.hand || []).length : null),
     hand: {
       actionsFor: handActions,
       trayActions: (acts) => acts.filter((a) => !isCapture(a)),
@@ -335,6 +337,15 @@ function createDataTycoon(board, ctx) {
     ];
   }
 
+  /** "2 treasures · 14 cards": the sticky bar and the opponents strip. */
+  function shortScore(view, seat) {
+    const s = view.scores.find((x) => x.seat === seat) || { treasures: 0, datasets: 0 };
+    return [
+      interpolate(ngettext("%s treasure", "%s treasures", s.treasures), [s.treasures]),
+      interpolate(ngettext("%s card", "%s cards", s.datasets), [s.datasets]),
+    ].join(" · ");
+  }
+
   // --- drawing -------------------------------------------------------------------
 
   function draw(view, legal) {
@@ -347,14 +358,20 @@ function createDataTycoon(board, ctx) {
         columns: [{ label: gettext("Treasures"), key: "treasures" }, { label: gettext("Sensitive"), key: "sensitive" }, { label: gettext("Datasets"), key: "datasets" }],
       }) : null,
       over ? null : renderTurnBar(view),
+      // the opponents as a short strip near the top on a seat; in columns below on the projector
+      seated ? opponents(view, over) : null,
       seated ? kit.prompt(renderPrompt(view, legal)) : null,
       seated ? renderFree(legal) : null,
       mine && mine.transparent_turns ? h("p", { class: "notice-line" }, icon("transparency"), " ", gettext("Transparency: everyone can see your hand.")) : null,
       renderTable(view, legal),
       seated && !over ? kit.hand(view.hand || [], legal, { badge: handBadge(view) }) : null,
       seated ? renderMine(view) : null,
-      kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => view.turn === seat && !over, lines: (seat) => playerLines(view, seat) }),
+      seated ? null : opponents(view, over),
     ];
+  }
+
+  function opponents(view, over) {
+    return kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => view.turn === seat && !over, lines: (seat) => playerLines(view, seat) });
   }
 
   return kit.renderer({
