@@ -29,18 +29,26 @@ GAMES = ["data_tycoon", "conspiranoia"]
 # Whether a box lies inside the viewport (vertically and horizontally).
 IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
   return r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1; }"""
-# Words of card labels split over two lines (not allowed unless the label may break).
+# Words of card names broken over two lines anywhere but at a soft hyphen (kit.js puts
+# them between syllables, and the line then ends with a hyphen).
 SPLIT_WORDS = """() => {
   const split = [];
-  for (const label of document.querySelectorAll('.dt-card__label:not(.dt-card__label--break)')) {
+  for (const label of document.querySelectorAll('.dt-card__name > span')) {
     const text = label.firstChild;
     if (!text || text.nodeType !== 3 || !label.getClientRects().length) continue;
-    const re = /\\S+/g; let m;
-    while ((m = re.exec(text.data))) {
+    let top = null;
+    for (let i = 0; i < text.data.length; i += 1) {
+      const ch = text.data[i];
+      if (/\\s/.test(ch)) { top = null; continue; }
+      if (ch === '\\u00ad') continue;
       const range = document.createRange();
-      range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
-      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      if (tops.size > 1) split.push(m[0]);
+      range.setStart(text, i); range.setEnd(text, i + 1);
+      const rects = range.getClientRects();
+      const rect = rects[rects.length - 1];
+      if (!rect) continue;
+      const now = Math.round(rect.top);
+      if (top !== null && now > top + 2 && text.data[i - 1] !== '\\u00ad') split.push(text.data.slice(0, i) + '|' + text.data.slice(i));
+      top = now;
     }
   }
   return split;
@@ -303,7 +311,7 @@ def test_screenshots(browser, game, language, artifacts_dir):
         expect(page.locator(".dt-cards--hand .dt-card").first).to_be_visible()
         page.screenshot(path=artifacts_dir / f"{game}-{language}-{name}.png")
         open_a_tray(page)
-        page.screenshot(path=artifacts_dir / f"{game}-{language}-{name}-tray.png", full_page=True)
+        page.screenshot(path=artifacts_dir / f"{game}-{language}-{name}-tray.png")
         assert page.errors == []
         context.close()
     table = FakeTable(playing(game), seat=None, bots=False, language=language)

@@ -46,6 +46,25 @@ export function labelSize(label) {
   return "";
 }
 
+/* Soft hyphens between a word's syllables (roughly: before a consonant that starts a
+ * syllable, two letters at least on each side), for words no card is wide enough for. */
+const VOWELS = /[aeiouyàâäéèêëîïôöùûüáíóúñаеёиоуыэюяіє]/i;
+const NO_BREAK_BEFORE = /[ьъй]/i;
+
+export function syllables(word) {
+  const letters = [...word];
+  const isVowel = (i) => VOWELS.test(letters[i] || "");
+  let out = letters[0] || "";
+  for (let i = 1; i < letters.length; i += 1) {
+    const room = i >= 2 && letters.length - i >= 3;
+    const vcv = isVowel(i - 1) && !isVowel(i) && isVowel(i + 1);
+    const vccv = !isVowel(i - 1) && !isVowel(i) && isVowel(i - 2) && isVowel(i + 1);
+    if (room && (vcv || vccv) && !NO_BREAK_BEFORE.test(letters[i]) && /\p{L}/u.test(letters[i - 1])) out += "\u00ad";
+    out += letters[i];
+  }
+  return out;
+}
+
 /** The legal actions that name a card: as `card`, or in a set of `cards`. */
 export function namesCard(legal, id) {
   return legal.filter((a) => a.card === id || (Array.isArray(a.cards) && a.cards.includes(id)));
@@ -462,17 +481,23 @@ export function boardKit(board, ctx, options) {
     zones = now;
   }
 
-  /* A label whose longest word is wider than its card gets a smaller type, down to
-   * 12 px (labelSize guesses from the letters; this measures); only a word still too
-   * wide then may break, with a hyphen where the browser knows the language's rules. */
+  /* A card name whose longest word is wider than its card gets a smaller type, down to
+   * 12 px (labelSize guesses from the letters; this measures). A word still too wide
+   * (Russian has a few) gets soft hyphens between its syllables, so that it breaks there
+   * with a hyphen, never at a random letter; the browser's own hyphenation (lang) first
+   * where it has the language's rules. */
   function fitLabels() {
-    for (const label of board.querySelectorAll(`.${CARD}:not(.${CARD}--mini) .${CARD}__label`)) {
+    for (const label of board.querySelectorAll(`.${CARD}:not(.${CARD}--mini) :is(.${CARD}__label, .${CARD}__head)`)) {
       if (!label.clientWidth || label.scrollWidth <= label.clientWidth + 1) continue;
       let size = parseFloat(getComputedStyle(label).fontSize);
       while (size > 12 && label.scrollWidth > label.clientWidth + 1) {
         size = Math.max(12, size - 1);
         label.style.fontSize = `${size}px`;
       }
+      if (label.scrollWidth <= label.clientWidth + 1) continue;
+      const words = label.textContent.split(/(\s+)/);
+      const longest = Math.max(...words.map((word) => word.length));
+      label.textContent = words.map((word) => (word.length > 6 && word.length >= longest - 2 ? syllables(word) : word)).join("");
       if (label.scrollWidth > label.clientWidth + 1) label.classList.add(`${CARD}__label--break`);
     }
   }
