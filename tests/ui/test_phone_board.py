@@ -28,7 +28,8 @@ GAMES = ["data_tycoon", "conspiranoia"]
 
 # Whether a box lies inside the viewport (vertically and horizontally).
 IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
-  return r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1; }"""
+  return r.top >= -1 && r.bottom <= innerHeight + 1
+    && r.left >= -1 && r.right <= innerWidth + 1; }"""
 # Words of card names broken over two lines anywhere but at a soft hyphen (kit.js puts
 # them between syllables, and the line then ends with a hyphen).
 SPLIT_WORDS = """() => {
@@ -47,7 +48,9 @@ SPLIT_WORDS = """() => {
       const rect = rects[rects.length - 1];
       if (!rect) continue;
       const now = Math.round(rect.top);
-      if (top !== null && now > top + 2 && text.data[i - 1] !== '\\u00ad') split.push(text.data.slice(0, i) + '|' + text.data.slice(i));
+      if (top !== null && now > top + 2 && text.data[i - 1] !== '\\u00ad') {
+        split.push(text.data.slice(0, i) + '|' + text.data.slice(i));
+      }
       top = now;
     }
   }
@@ -80,7 +83,7 @@ def over(game):
     )
 
 
-def open_board(browser, table, viewport=PHONE, role="seat", reduced=False, context=None):
+def open_board(browser, table, viewport=PHONE, *, role="seat", reduced=False, context=None):
     template = "games/play.html" if role == "seat" else "games/projector.html"
     context = context or browser.new_context(
         viewport=viewport, locale="en-GB", reduced_motion="reduce" if reduced else "no-preference"
@@ -175,7 +178,8 @@ def test_a_capture_animates_unless_motion_is_reduced(browser, reduced):
         """() => { window.animated = 0;
         new MutationObserver(() => { window.animated = Math.max(window.animated,
           document.getAnimations().filter((a) => a instanceof CSSAnimation).length); })
-          .observe(document.querySelector('[data-slot=board]'), {childList: true, subtree: true}); }"""
+          .observe(document.querySelector('[data-slot=board]'),
+            {childList: true, subtree: true}); }"""
     )
     capture(page, state)
     page.wait_for_function("document.querySelector('[data-slot=log]').children.length > 0")
@@ -185,9 +189,12 @@ def test_a_capture_animates_unless_motion_is_reduced(browser, reduced):
         assert page.evaluate("window.animated") == 0
     else:
         assert page.locator(".dt-card.is-new").count() >= 1
-        assert page.evaluate(
-            "document.getAnimations().filter((a) => a instanceof CSSAnimation).length"
-        ) >= 1
+        assert (
+            page.evaluate(
+                "document.getAnimations().filter((a) => a instanceof CSSAnimation).length"
+            )
+            >= 1
+        )
     assert page.errors == []
     context.close()
 
@@ -253,8 +260,10 @@ def test_the_ranking_fits_a_phone_in_russian(browser, game, artifacts_dir):
     assert scroll.evaluate("el => el.scrollWidth <= el.clientWidth")
     # each number keeps its column's name
     heads = ranking.locator("thead th").all_text_contents()
-    labels = ranking.locator("tbody tr").first.locator("td[data-label]").evaluate_all(
-        "els => els.map((e) => e.dataset.label)"
+    labels = (
+        ranking.locator("tbody tr")
+        .first.locator("td[data-label]")
+        .evaluate_all("els => els.map((e) => e.dataset.label)")
     )
     assert labels and labels == heads[2:]
     page.screenshot(path=artifacts_dir / f"{game}-end-ru.png", full_page=True)

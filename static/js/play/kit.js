@@ -294,7 +294,8 @@ export function boardKit(board, ctx, options) {
     const children = [
       h("h2", { id: "hand-title" }, gettext("Your hand")),
       ids.length
-        ? h("ul", { class: "dt-cards dt-cards--hand", role: "list", "aria-label": gettext("Your hand") }, items)
+        // a phone's dock scrolls the row sideways: focusable when no card in it is a control
+        ? h("ul", { class: "dt-cards dt-cards--hand", role: "list", "aria-label": gettext("Your hand"), tabindex: items.some((li) => li.querySelector("button")) ? null : "0" }, items)
         : h("p", { class: "muted" }, gettext("Your hand is empty.")),
     ];
     if (selected) {
