@@ -234,9 +234,10 @@ function createConspiranoia(board, ctx) {
         { icon: "back", label: gettext("Draw pile"), value: view.deck_count, name: "deck" },
         { label: gettext("Dealer"), value: playerName(view.dealer), name: "dealer" },
       ]),
-      // the opponents as a short strip near the top on a seat; in columns below on the projector
-      seated ? players(view, over) : null,
       seated ? kit.prompt(renderPrompt(view, legal)) : null,
+      // the opponents as a short strip near the top on a seat (after what must be
+      // answered now); in columns below on the projector
+      seated ? players(view, over) : null,
       over ? null : renderWindow(view),
       seated ? renderMoves(view, legal) : null,
       renderTable(view),

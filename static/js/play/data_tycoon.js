@@ -358,9 +358,10 @@ function createDataTycoon(board, ctx) {
         columns: [{ label: gettext("Treasures"), key: "treasures" }, { label: gettext("Sensitive"), key: "sensitive" }, { label: gettext("Datasets"), key: "datasets" }],
       }) : null,
       over ? null : renderTurnBar(view),
-      // the opponents as a short strip near the top on a seat; in columns below on the projector
-      seated ? opponents(view, over) : null,
       seated ? kit.prompt(renderPrompt(view, legal)) : null,
+      // the opponents as a short strip near the top on a seat (after what must be
+      // answered now); in columns below on the projector
+      seated ? opponents(view, over) : null,
       seated ? renderFree(legal) : null,
       mine && mine.transparent_turns ? h("p", { class: "notice-line" }, icon("transparency"), " ", gettext("Transparency: everyone can see your hand.")) : null,
       renderTable(view, legal),
