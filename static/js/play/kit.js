@@ -15,8 +15,9 @@
  * `drawCountdown` (the deadline). Between two states the kit marks the cards that came
  * into a zone (`is-new`: a short entrance, none with reduced motion), fits long card
  * labels to their card, and tells the shell whose turn it is and the seat's short score
- * (`ctx.summary`, the sticky bar) and what to cue (`ctx.cue`: turn, capture, end). The kit keeps the rules of docs/ui.md: controls come
- * only from `legal_actions` and send them unchanged; every control has a stable
+ * (`ctx.summary`, the sticky bar) and what to cue (`ctx.cue`: turn, capture, end).
+ * The kit keeps the rules of docs/ui.md: controls come only from `legal_actions` and
+ * send them unchanged; every control has a stable
  * `data-key`, so focus survives a redraw; colour is never the only cue. The CSS classes
  * are game.css's (`dt-card…`: the first game's prefix, now the kit's). */
 
