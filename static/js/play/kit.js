@@ -405,9 +405,12 @@ export function boardKit(board, ctx, options) {
       if (!strip) return h("section", attrs, title, ...lines(seat));
       const score = short ? short(seat) : view && options.score ? options.score(view, seat) : null;
       const held = view && options.cardsInHand ? options.cardsInHand(view, seat) : null;
-      const facts = [score, held === null || held === undefined ? null : interpolate(ngettext("%s card in hand", "%s cards in hand", held), [held])].filter(Boolean);
+      // cards in hand: the card back and the number, the words for screen readers (short on a phone)
+      const hand = held === null || held === undefined ? null : h("span", { class: "player__held" },
+        icon(ctx.icons, "back"), h("span", { "aria-hidden": "true" }, String(held)),
+        h("span", { class: "visually-hidden" }, interpolate(ngettext("%s card in hand", "%s cards in hand", held), [held])));
       const details = h("details", { class: "player", open: openSeats.has(seat), ontoggle: (event) => (event.currentTarget.open ? openSeats.add(seat) : openSeats.delete(seat)) },
-        h("summary", { class: "player__summary" }, title, facts.length ? h("span", { class: "player__short" }, facts.join(" · ")) : null),
+        h("summary", { class: "player__summary" }, title, score || hand ? h("span", { class: "player__short" }, score, score && hand ? " · " : null, hand) : null),
         h("div", { class: "player__details" }, ...lines(seat)));
       return h("section", attrs, details);
     });
