@@ -357,6 +357,7 @@ def _page_and_catalog(factory, request, table, role, template):
     """Render the page and the JavaScript catalog in the active language."""
     from django.template.loader import render_to_string
 
+    from games.describe import how_to_play
     from live.views import game_stylesheet
 
     ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
@@ -370,6 +371,7 @@ def _page_and_catalog(factory, request, table, role, template):
             "table": {"number": 1},
             "game_name": _name(table),
             "game_stylesheet": game_stylesheet(table.game.slug),
+            "how_to_play": how_to_play(table.game.slug) if role == "seat" else None,
         },
         request=request,
     )

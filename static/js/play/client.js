@@ -7,7 +7,10 @@
  * (drawn by kit.js's drawCountdown and gameLog) and the board, which the renderer
  * registered for the table's game draws (told when a move is pending); the GDPR lesson
  * cards (`lesson`, `lesson_dismissed`, a state's `lesson_pause`) and, once the game is
- * over, the invitation to the quiz.
+ * over, the invitation to the quiz. The sticky bar at the top shows whose turn it is and
+ * the seat's score (the kit's `summary`), the "Sound" toggle (sound.js) and the "?";
+ * on a phone the hand is a dock at the bottom of the screen and the log is collapsed
+ * (docs/ui.md, "Phone first").
  *
  * UI strings come from Django's JavaScript catalog (`gettext`, `ngettext`, `interpolate`
  * are globals defined by /jsi18n/). */
@@ -15,6 +18,10 @@
 import { h } from "./dom.js";
 import { drawCountdown, gameLog } from "./kit.js";
 import { rendererFor } from "./registry.js";
+import { boardSound } from "./sound.js";
+
+/** From this width up (a tablet in landscape, a laptop, the projector) the log is open. */
+const WIDE = "(min-width: 62rem)";
 
 /** Close codes after which reconnecting is pointless (ended, removed, refused, unknown). */
 const FINAL_CLOSE_CODES = new Set([4000, 4001, 4403, 4404]);
@@ -200,6 +207,12 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     announcer: slot("announcer"),
     lesson: slot("lesson"),
     quiz: slot("quiz"),
+    bar: slot("bar"),
+    turn: slot("turn"),
+    score: slot("score"),
+    sound: slot("sound"),
+    logBox: slot("log-box"),
+    logLatest: slot("log-latest"),
   };
   const role = root.dataset.role || "seat";
   const shell = {
@@ -218,8 +231,10 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     returnFocus: null,
   };
 
-  function setStatus(text) {
+  function setStatus(text, state = "") {
     els.status.textContent = text;
+    // "Connected." needs no room in the bar; a lost connection does (game.css)
+    els.status.dataset.state = state;
   }
 
   function showNotice(text, kind = "info") {
@@ -243,7 +258,60 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     }, 50);
   }
 
-  const log = gameLog(els.log);
+  const log = gameLog(els.log, 60, els.logLatest);
+  const sound = boardSound(els.sound);
+
+  /** The sticky bar: whose turn (▶ when it is this seat's) and the seat's short score. */
+  function summary({ turn, mine, score }) {
+    if (els.turn) {
+      els.turn.hidden = !turn;
+      els.turn.textContent = turn || "";
+      els.turn.classList.toggle("is-mine", Boolean(mine));
+    }
+    if (els.score) {
+      els.score.hidden = !score;
+      els.score.replaceChildren(...(score ? [h("span", { class: "visually-hidden" }, gettext("Your score:"), " "), score] : []));
+    }
+  }
+
+  // The log: open beside the board on a wide screen, collapsed under it on a phone.
+  if (els.logBox && window.matchMedia) {
+    const wide = window.matchMedia(WIDE);
+    els.logBox.open = wide.matches;
+    wide.addEventListener("change", () => {
+      els.logBox.open = wide.matches;
+    });
+  }
+
+  // "?" (How to play) closes with Escape, focus back on its toggle.
+  const rules = root.querySelector("details.how-to-play--game");
+  if (rules) {
+    rules.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !rules.open) return;
+      event.preventDefault();
+      event.stopPropagation();
+      rules.open = false;
+      rules.querySelector("summary").focus();
+    });
+  }
+
+  /* The heights of the sticky bar and of the phone's hand dock, as CSS variables: the
+   * page keeps room under the dock, and focus scrolls clear of both. */
+  function measure() {
+    const style = document.documentElement.style;
+    if (els.bar) style.setProperty("--bar-h", `${els.bar.offsetHeight}px`);
+    const dock = els.board.querySelector(".panel--hand");
+    const docked = dock && getComputedStyle(dock).position === "fixed";
+    style.setProperty("--dock-h", `${docked ? dock.offsetHeight : 0}px`);
+  }
+  let measuring = 0;
+  const remeasure = () => {
+    cancelAnimationFrame(measuring);
+    measuring = requestAnimationFrame(measure);
+  };
+  if (window.ResizeObserver && els.bar) new ResizeObserver(remeasure).observe(els.bar);
+  new MutationObserver(remeasure).observe(els.board, { childList: true, subtree: true });
+  window.addEventListener("resize", remeasure);
 
   // --- GDPR lesson cards ------------------------------------------------------------
 
@@ -422,7 +490,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     socketUrl(root.dataset.wsPath),
     {
       status(state, detail, attempt = 1) {
-        if (state === "open") setStatus(gettext("Connected."));
+        if (state === "open") setStatus(gettext("Connected."), "open");
         else if (state === "reconnecting") {
           setBusy(false);
           const seconds = Math.ceil(detail / 1000);
@@ -440,13 +508,13 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
                   "Connection lost. Trying again in %s seconds…",
                   seconds,
                 );
-          setStatus(interpolate(text, [seconds]));
+          setStatus(interpolate(text, [seconds]), "reconnecting");
         } else if (state === "closed") {
           shell.closed = true;
           if (detail === 4403 || detail === 4404) {
             showNotice(gettext("This game cannot be opened from this device."), "alert");
           }
-          setStatus(gettext("Disconnected."));
+          setStatus(gettext("Disconnected."), "closed");
         }
       },
       hello(message) {
@@ -470,6 +538,8 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
           icons: root.dataset.icons,
           act,
           announce,
+          summary,
+          cue: sound.play,
           isBusy: () => shell.busy || shell.paused,
         });
         root.dataset.game = message.game;
@@ -483,6 +553,8 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
         showPauseNotice();
         const over = Boolean(message.over || (message.view && message.view.over));
         if (over) closeInformingLesson();
+        // the end screen first: a lesson card that comes with the last move sits below it
+        root.classList.toggle("is-over", over);
         if (els.quiz) els.quiz.hidden = !(role === "seat" && over);
         shell.deadline = message.deadline || null;
         // A resync repeats the last action's lines: log each version once.

@@ -38,6 +38,9 @@ function createConspiranoia(board, ctx) {
   const kit = boardKit(board, ctx, {
     look,
     draw,
+    // the sticky bar and the opponents strip: life, the game's score
+    score: (view, seat) => interpolate(gettext("Life: %(life)s / %(max)s"), { life: view.players[seat].life, max: view.life_points }, true),
+    cardsInHand: (view, seat) => view.players[seat].hand_count,
     hand: {
       actionsFor: (legal, id) => legal.filter((a) => a.type === "discard" && a.card === id),
       trayLabel: () => gettext("Discard it: lay it on the table"),
@@ -235,14 +238,21 @@ function createConspiranoia(board, ctx) {
         { label: gettext("Dealer"), value: playerName(view.dealer), name: "dealer" },
       ]),
       seated ? kit.prompt(renderPrompt(view, legal)) : null,
+      // the opponents as a short strip near the top on a seat (after what must be
+      // answered now); in columns below on the projector
+      seated ? players(view, over) : null,
       over ? null : renderWindow(view),
       seated ? renderMoves(view, legal) : null,
       renderTable(view),
       seated && !over ? kit.hand(view.hand || [], legal, { badge: avatarBadge }) : null,
       seated ? h("section", { class: "panel cp-me", "aria-labelledby": "me-title" },
         h("h2", { id: "me-title" }, interpolate(gettext("%s (you)"), [playerName(me)])), ...playerLines(view, me)) : null,
-      kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => seat === view.turn && !over && view.stage === "play", lines: (seat) => playerLines(view, seat) }),
+      seated ? null : players(view, over),
     ];
+  }
+
+  function players(view, over) {
+    return kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => seat === view.turn && !over && view.stage === "play", lines: (seat) => playerLines(view, seat) });
   }
 
   return kit.renderer({

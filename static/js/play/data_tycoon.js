@@ -99,6 +99,8 @@ function createDataTycoon(board, ctx) {
   const kit = boardKit(board, ctx, {
     look,
     draw,
+    score: shortScore,
+    cardsInHand: (view, seat) => (view.players[seat] ? view.players[seat].hand_count ?? (view.hand || []).length : null),
     hand: {
       actionsFor: handActions,
       trayActions: (acts) => acts.filter((a) => !isCapture(a)),
@@ -395,6 +397,15 @@ function createDataTycoon(board, ctx) {
     ];
   }
 
+  /** "2 treasures · 14 cards": the sticky bar and the opponents strip. */
+  function shortScore(view, seat) {
+    const s = view.scores.find((x) => x.seat === seat) || { treasures: 0, datasets: 0 };
+    return [
+      interpolate(ngettext("%s treasure", "%s treasures", s.treasures), [s.treasures]),
+      interpolate(ngettext("%s card", "%s cards", s.datasets), [s.datasets]),
+    ].join(" · ");
+  }
+
   // --- drawing -------------------------------------------------------------------
 
   function draw(view, legal) {
@@ -408,13 +419,20 @@ function createDataTycoon(board, ctx) {
       }) : null,
       over ? null : renderTurnBar(view),
       seated ? kit.prompt(renderPrompt(view, legal)) : null,
+      // the opponents as a short strip near the top on a seat (after what must be
+      // answered now); in columns below on the projector
+      seated ? opponents(view, over) : null,
       seated ? renderFree(legal) : null,
       mine && mine.transparent_turns ? h("p", { class: "notice-line" }, icon("transparency"), " ", gettext("Transparency: everyone can see your hand.")) : null,
       renderTable(view, legal),
       seated && !over ? kit.hand(view.hand || [], legal, { badge: handBadge(view) }) : null,
       seated ? renderMine(view, legal) : null,
-      kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => view.turn === seat && !over, lines: (seat) => playerLines(view, seat) }),
+      seated ? null : opponents(view, over),
     ];
+  }
+
+  function opponents(view, over) {
+    return kit.players(view.players.map((p) => p.seat), { isTurn: (seat) => view.turn === seat && !over, lines: (seat) => playerLines(view, seat) });
   }
 
   return kit.renderer({

@@ -13,8 +13,12 @@
  *   renderer(extra)    what client.js calls: update, setPlayers, busy, deadlineLabel
  *
  * The page shell (client.js) uses two more: `gameLog` (the state's `log` lines) and
- * `drawCountdown` (the deadline). The kit keeps the rules of docs/ui.md: controls come
- * only from `legal_actions` and send them unchanged; every control has a stable
+ * `drawCountdown` (the deadline). Between two states the kit marks the cards that came
+ * into a zone (`is-new`: a short entrance, none with reduced motion), fits long card
+ * labels to their card, and tells the shell whose turn it is and the seat's short score
+ * (`ctx.summary`, the sticky bar) and what to cue (`ctx.cue`: turn, capture, end).
+ * The kit keeps the rules of docs/ui.md: controls come only from `legal_actions` and
+ * send them unchanged; every control has a stable
  * `data-key`, so focus survives a redraw; colour is never the only cue. The CSS classes
  * are game.css's (`dt-card…`: the first game's prefix, now the kit's). */
 
@@ -44,6 +48,25 @@ export function labelSize(label) {
   return "";
 }
 
+/* Soft hyphens between a word's syllables (roughly: before a consonant that starts a
+ * syllable, two letters at least on each side), for words no card is wide enough for. */
+const VOWELS = /[aeiouyàâäéèêëîïôöùûüáíóúñаеёиоуыэюяіє]/i;
+const NO_BREAK_BEFORE = /[ьъй]/i;
+
+export function syllables(word) {
+  const letters = [...word];
+  const isVowel = (i) => VOWELS.test(letters[i] || "");
+  let out = letters[0] || "";
+  for (let i = 1; i < letters.length; i += 1) {
+    const room = i >= 2 && letters.length - i >= 3;
+    const vcv = isVowel(i - 1) && !isVowel(i) && isVowel(i + 1);
+    const vccv = !isVowel(i - 1) && !isVowel(i) && isVowel(i - 2) && isVowel(i + 1);
+    if (room && (vcv || vccv) && !NO_BREAK_BEFORE.test(letters[i]) && /\p{L}/u.test(letters[i - 1])) out += "\u00ad";
+    out += letters[i];
+  }
+  return out;
+}
+
 /** The legal actions that name a card: as `card`, or in a set of `cards`. */
 export function namesCard(legal, id) {
   return legal.filter((a) => a.card === id || (Array.isArray(a.cards) && a.cards.includes(id)));
@@ -52,11 +75,13 @@ export function namesCard(legal, id) {
 /* Game log: the state's `log` lines (plain language, already translated) appended to
  * the page's role="log" list, once per version (a resync repeats the last action's
  * lines), the newest `max` kept and scrolled into view. `reset()` for a new match. */
-export function gameLog(list, max = 60) {
+export function gameLog(list, max = 60, latest = null) {
   let version = null;
   function add(lines) {
     if (!lines || !lines.length) return;
     for (const line of lines) list.append(h("li", {}, line));
+    // the newest line, shown in the summary of a collapsed log (a phone)
+    if (latest) latest.textContent = lines[lines.length - 1];
     while (list.children.length > max) list.firstElementChild.remove();
     list.parentElement.scrollTop = list.parentElement.scrollHeight;
   }
@@ -108,6 +133,9 @@ export function drawCountdown(el, { left, total, label, icons }) {
  *       badge(id)}
  *   yourTurn(view) → what to announce when the seat gets a move (default "Your turn")
  *   focusFallback: where focus goes when the focused control went away
+ *   score(view, seat) → a short score ("2 treasures · 14 cards"): the seat's own in the
+ *       sticky bar, the others' in the opponents strip
+ *   cardsInHand(view, seat) → how many cards a seat holds (the opponents strip)
  */
 export function boardKit(board, ctx, options) {
   const mySeat = ctx.seat;
@@ -121,6 +149,10 @@ export function boardKit(board, ctx, options) {
   let lastTurnAnnounced = null;
   let pending = false; // a move was sent and the server has not answered yet
   let pendingMarked = [];
+  let lastTurn = null; // the turn bar's line of the last draw, for the sticky bar
+  let zones = null; // the cards of each zone at the last state, to see what came in
+  const openSeats = new Set(); // opponents whose details this player opened
+  const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 
   // --- names -----------------------------------------------------------------------
 
@@ -211,7 +243,8 @@ export function boardKit(board, ctx, options) {
       h("span", { class: `${CARD}__top`, "aria-hidden": "true" },
         icon(ctx.icons, looks.icon || c.kind, `${CARD}__icon`),
         looks.shape ? h("span", { class: `${CARD}__shape` }, looks.shape) : null),
-      h("span", { class: `${CARD}__name` },
+      // lang: a long word hyphenates by the card's language, never breaks at random
+      h("span", { class: `${CARD}__name`, lang },
         parts.head ? h("span", { class: `${CARD}__head` }, parts.head) : null,
         h("span", { class: `${CARD}__label ${labelSize(parts.label)}`.trim() }, parts.label),
         parts.colour ? h("span", { class: `${CARD}__colour` }, parts.colour) : null),
@@ -304,7 +337,8 @@ export function boardKit(board, ctx, options) {
     const children = [
       h("h2", { id: "hand-title" }, gettext("Your hand")),
       ids.length
-        ? h("ul", { class: "dt-cards dt-cards--hand", role: "list", "aria-label": gettext("Your hand") }, items)
+        // a phone's dock scrolls the row sideways: focusable when no card in it is a control
+        ? h("ul", { class: "dt-cards dt-cards--hand", role: "list", "aria-label": gettext("Your hand"), tabindex: items.some((li) => li.querySelector("button")) ? null : "0" }, items)
         : h("p", { class: "muted" }, gettext("Your hand is empty.")),
     ];
     const cancel = () => h("button", { type: "button", class: "button button--small button--secondary", dataset: { key: "tray:cancel" }, onclick: () => choose(null) }, gettext("Choose another card"));
@@ -395,6 +429,7 @@ export function boardKit(board, ctx, options) {
   /* Turn bar: the turn line (▶ and green when it is this seat's) and the game's facts,
    * each {icon, label, value, name} (name: data-fact, for tests); a null fact is left out. */
   function turnBar(text, mine, facts = []) {
+    lastTurn = { text, mine };
     return h("section", { class: "turnbar", "aria-label": gettext("Game status") },
       h("h2", { class: mine ? "turnbar__turn is-mine" : "turnbar__turn" }, text),
       h("dl", { class: "turnbar__facts" }, facts.filter(Boolean).map((f) => h("div", {},
@@ -421,20 +456,34 @@ export function boardKit(board, ctx, options) {
   /* Player panels: one per seat but this page's own: the name, "▶ Playing now:" on the
    * seat whose turn it is (and a green border), its presence, then the game's lines
    * (lines(seat): stat lines, counts, badges, open cards…). Titled "Opponents" on a
-   * seat, "Players" on the projector. */
-  function playerPanels(seats, { isTurn = () => false, lines = () => [] } = {}) {
+   * seat, "Players" on the projector. On a seat they are a compact strip: one line per
+   * opponent (turn, name, presence, short(seat) or the game's score, cards in hand),
+   * the lines one tap away in a <details> that stays open across redraws. */
+  function playerPanels(seats, { isTurn = () => false, lines = () => [], short = null } = {}) {
+    const view = message ? message.view : null;
+    const strip = mySeat !== null;
     const panels = seats.filter((seat) => seat !== mySeat).map((seat) => {
       const turn = isTurn(seat);
       const titleId = `player-${seat}-title`;
-      return h("section", { class: turn ? "panel panel--player is-turn" : "panel panel--player", "aria-labelledby": titleId, dataset: { seat } },
-        h("h3", { id: titleId, class: "player__name" },
-          turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
-          playerName(seat), " ", presence(seat)),
-        ...lines(seat));
+      const title = h("h3", { id: titleId, class: "player__name" },
+        turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
+        playerName(seat), " ", presence(seat));
+      const attrs = { class: turn ? "panel panel--player is-turn" : "panel panel--player", "aria-labelledby": titleId, dataset: { seat } };
+      if (!strip) return h("section", attrs, title, ...lines(seat));
+      const score = short ? short(seat) : view && options.score ? options.score(view, seat) : null;
+      const held = view && options.cardsInHand ? options.cardsInHand(view, seat) : null;
+      // cards in hand: the card back and the number, the words for screen readers (short on a phone)
+      const hand = held === null || held === undefined ? null : h("span", { class: "player__held" },
+        icon(ctx.icons, "back"), h("span", { "aria-hidden": "true" }, String(held)),
+        h("span", { class: "visually-hidden" }, interpolate(ngettext("%s card in hand", "%s cards in hand", held), [held])));
+      const details = h("details", { class: "player", open: openSeats.has(seat), ontoggle: (event) => (event.currentTarget.open ? openSeats.add(seat) : openSeats.delete(seat)) },
+        h("summary", { class: "player__summary" }, title, score || hand ? h("span", { class: "player__short" }, score, score && hand ? " · " : null, hand) : null),
+        h("div", { class: "player__details" }, ...lines(seat)));
+      return h("section", attrs, details);
     });
-    return h("section", { class: "panel panel--others", "aria-labelledby": "others-title" },
+    return h("section", { class: strip ? "panel panel--others panel--strip" : "panel panel--others", "aria-labelledby": "others-title" },
       h("h2", { id: "others-title" }, mySeat === null ? gettext("Players") : gettext("Opponents")),
-      h("div", { class: "players" }, panels));
+      h("div", { class: strip ? "players players--strip" : "players" }, panels));
   }
 
   // --- the end ---------------------------------------------------------------------
@@ -451,12 +500,13 @@ export function boardKit(board, ctx, options) {
         rows.push(h("tr", { class: index === 0 ? "is-winner" : "" },
           h("td", {}, index === 0 ? "★ " : "", String(index + 1)),
           h("th", { scope: "row" }, seat === mySeat ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat)),
-          columns.map((c) => h("td", {}, c.value ? c.value(s) : s[c.key]))));
+          // data-label: a phone shows each number with its column's name (game.css)
+          columns.map((c) => h("td", { dataset: { label: c.label } }, c.value ? c.value(s) : s[c.key]))));
       }
     });
     const winners = result.winners.map(playerName).join(", ");
     const iWon = mySeat !== null && result.winners.includes(mySeat);
-    return h("section", { class: "panel panel--end", "aria-labelledby": "end-title", tabindex: "-1" },
+    return h("section", { class: "panel panel--end", "aria-labelledby": "end-title", tabindex: "-1", lang },
       h("h2", { id: "end-title" }, gettext("Game over")),
       h("p", { class: "end__winner" }, iWon ? gettext("You win!") : interpolate(ngettext("Winner: %s", "Winners: %s", result.winners.length), [winners])),
       result.decided_by === undefined ? null : h("p", { class: "end__decided", dataset: { decidedBy: result.decided_by } }, decided || ""),
@@ -470,16 +520,85 @@ export function boardKit(board, ctx, options) {
 
   // --- drawing and the renderer ------------------------------------------------------
 
-  function redraw() {
+  /* What came in since the last state: each card's zone is its closest section (the
+   * table, the hand, a collection, a player); a card now in a zone it was not in gets
+   * `is-new` (game.css: a short entrance, nothing with reduced motion). A card that left
+   * the table was captured (or used): the "capture" cue. */
+  function zonesOf() {
+    const found = new Map();
+    for (const node of board.querySelectorAll("[data-card]")) {
+      const zone = node.closest("section, .prompt, .board");
+      const key = zone ? zone.getAttribute("aria-labelledby") || zone.className : "";
+      if (!found.has(key)) found.set(key, new Set());
+      found.get(key).add(node.dataset.card);
+    }
+    return found;
+  }
+
+  function markNew(before) {
+    const now = zonesOf();
+    if (before) {
+      const table = before.get("table-title") || new Set();
+      const still = now.get("table-title") || new Set();
+      if ([...table].some((id) => !still.has(id))) cue("capture");
+      if (!reducedMotion.matches) {
+        for (const node of board.querySelectorAll("[data-card]")) {
+          const zone = node.closest("section, .prompt, .board");
+          const key = zone ? zone.getAttribute("aria-labelledby") || zone.className : "";
+          const had = before.get(key); // a zone that had no card (an empty collection) had none of these
+          if (!had || !had.has(node.dataset.card)) node.classList.add("is-new");
+        }
+      }
+    }
+    zones = now;
+  }
+
+  /* A card name whose longest word is wider than its card gets a smaller type, down to
+   * 12 px (labelSize guesses from the letters; this measures). A word still too wide
+   * (Russian has a few) gets soft hyphens between its syllables, so that it breaks there
+   * with a hyphen, never at a random letter; the browser's own hyphenation (lang) first
+   * where it has the language's rules. */
+  function fitLabels() {
+    for (const label of board.querySelectorAll(`.${CARD}:not(.${CARD}--mini) :is(.${CARD}__label, .${CARD}__head)`)) {
+      if (!label.clientWidth || label.scrollWidth <= label.clientWidth + 1) continue;
+      let size = parseFloat(getComputedStyle(label).fontSize);
+      while (size > 12 && label.scrollWidth > label.clientWidth + 1) {
+        size = Math.max(12, size - 1);
+        label.style.fontSize = `${size}px`;
+      }
+      if (label.scrollWidth <= label.clientWidth + 1) continue;
+      const words = label.textContent.split(/(\s+)/);
+      const longest = Math.max(...words.map((word) => word.length));
+      label.textContent = words.map((word) => (word.length > 6 && word.length >= longest - 2 ? syllables(word) : word)).join("");
+      if (label.scrollWidth > label.clientWidth + 1) label.classList.add(`${CARD}__label--break`);
+    }
+  }
+
+  function cue(kind) {
+    if (ctx.cue) ctx.cue(kind);
+  }
+
+  function redraw(fresh = false) {
     if (!message) return;
     const legal = ctx.isBusy() ? [] : message.legal_actions || [];
     // A chosen card stays chosen while it has a play, or an effect to read.
     if (selected && !handOptions.actionsFor(legal, selected).length && !entry(selected).effect) selected = null;
+    lastTurn = null;
     const sections = options.draw(message.view, legal, message).filter(Boolean);
     board.classList.toggle("is-over", Boolean(message.view.over));
     // If the focused control went away (a move was made), keep focus on the board.
     const fallback = options.focusFallback || "[data-action], [data-key^='hand:'], .panel--end";
     replaceKeepingFocus(board, sections, () => board.querySelector(fallback) || board);
+    if (fresh) markNew(zones);
+    fitLabels();
+    if (ctx.summary) {
+      const view = message.view;
+      ctx.summary({
+        turn: lastTurn ? lastTurn.text : turnText({ over: view.over, turn: view.turn }),
+        mine: Boolean(lastTurn && lastTurn.mine && !view.over),
+        score: mySeat !== null && options.score ? options.score(view, mySeat) : null,
+      });
+    }
   }
 
   /* The renderer client.js expects (registry.js): update(message) draws the state; the
@@ -489,20 +608,29 @@ export function boardKit(board, ctx, options) {
     return {
       update(next) {
         const wasOver = message && message.view.over;
+        const first = !message;
         message = next;
-        redraw();
+        if (first) zones = null;
+        redraw(!first);
+        if (first) zones = zonesOf();
         const view = next.view;
         const mine = mySeat !== null && (next.legal_actions || []).length > 0;
         // A tab in the background (a Chromebook) shows when it is this player's move.
         document.title = (mine ? "▶ " : "") + baseTitle;
         if (view.over && !wasOver) {
           const end = board.querySelector(".panel--end");
+          // the end's entrance once (a redraw of the same end does not replay it)
+          if (end && !first && !reducedMotion.matches) end.classList.add("is-new");
+          if (!first) cue("end");
           if (end && mySeat !== null) end.focus();
           ctx.announce(gettext("Game over"));
           return;
         }
         const marker = `${view.turn}:${mine}`;
-        if (mine && marker !== lastTurnAnnounced) ctx.announce(options.yourTurn ? options.yourTurn(view) : gettext("Your turn"));
+        if (mine && marker !== lastTurnAnnounced) {
+          ctx.announce(options.yourTurn ? options.yourTurn(view) : gettext("Your turn"));
+          cue("turn");
+        }
         lastTurnAnnounced = marker;
       },
       setPlayers(next) {
