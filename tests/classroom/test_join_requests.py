@@ -363,3 +363,11 @@ def test_the_beat_task_deletes_expired_requests_in_a_real_worker(
     result = app.send_task(purge_expired_sessions.name)
     assert result.get(timeout=60) == 0
     assert_only_expired_deleted(session, requests, old_device)
+
+
+def test_the_privacy_page_states_the_join_requests_expiry(client, settings):
+    settings.JOIN_REQUEST_MINUTES = 25
+    page = text(client.get(reverse("debrief:privacy")))
+    row = page[page.index('<tr id="join-requests">') :]
+    row = row[: row.index("</tr>")]
+    assert "expires after 25 minutes and is deleted within the next hour" in row
