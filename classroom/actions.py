@@ -421,14 +421,14 @@ def do_join_session(
             raise ActionRefused(
                 _("Your teacher did not let this device join the session."), code="kicked"
             )
+        waiting = JoinRequest.waiting().filter(session=fresh, device_id=device_id).first()
+        if waiting is not None:  # one request per device at a time; a lock since keeps it
+            return waiting
         if fresh.locked:
             raise ActionRefused(
                 _("The teacher has locked this session: no one can join right now."),
                 code="locked",
             )
-        waiting = JoinRequest.waiting().filter(session=fresh, device_id=device_id).first()
-        if waiting is not None:  # one request per device at a time
-            return waiting
         # This device's request that the teacher left unanswered: it may ask again.
         requests.filter(status=JoinRequest.Status.PENDING).update(
             status=JoinRequest.Status.EXPIRED, device_label=""

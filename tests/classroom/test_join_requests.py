@@ -202,6 +202,21 @@ def test_a_request_waiting_when_the_lobby_locks_waits_and_the_teacher_can_admit_
     assert student.get(wait_url)["Location"] == reverse("classroom:lobby", args=[session.join_code])
 
 
+def test_a_device_asking_again_under_the_lock_gets_its_waiting_request(school_class):
+    session = open_session(school_class, approve_joins=True)
+    first = actions.do_join_session(session, "Robin", "dev-1", "h")
+    actions.do_set_lobby_lock(session, True)
+    assert actions.do_join_session(session, "Other", "dev-1", "h") == first  # the JSON join
+    with pytest.raises(actions.ActionRefused) as refusal:
+        actions.do_join_session(session, "Alex", "dev-2", "h")
+    assert refusal.value.code == "locked"
+    # An expired request does not outlive the lock: asking again is a new request.
+    age(first, 60 * 24)
+    with pytest.raises(actions.ActionRefused) as refusal:
+        actions.do_join_session(session, "Robin", "dev-1", "h")
+    assert refusal.value.code == "locked"
+
+
 def test_approving_in_a_full_session_says_so_and_the_request_waits(school_class, client_a):
     session = open_session(school_class, approve_joins=True)
     request, _student = waiting_request(session)
