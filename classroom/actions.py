@@ -32,17 +32,6 @@ from games.registry import get_game
 
 State = ClassSession.State
 
-# A join from the network address of a student removed less than this long ago waits
-# for the teacher's approval (a school's NAT gives a whole class one address, so the
-# address never refuses anyone by itself, and only for a while).
-REMOVED_ADDRESS_HOLD = timedelta(minutes=60)
-# Past this many students from one address in a session, the next ones need approval
-# (a class of 35 behind one NAT address gets in; a script cannot fill the session).
-MAX_STUDENTS_PER_ADDRESS = 40
-# Join requests and seat-move requests waiting for the teacher, at most, per session.
-MAX_PENDING_JOINS = 20
-MAX_PENDING_MOVES = 5
-
 
 class ActionRefused(Exception):
     """A change that the current state does not allow; the message says why."""
@@ -348,13 +337,15 @@ def join_approval_reason(session: ClassSession, device_id: str, address_hash: st
     removed = session.participants.filter(kicked=True)
     if removed.filter(device_id=device_id).exists():
         return Reason.REMOVED_DEVICE
-    since = timezone.now() - REMOVED_ADDRESS_HOLD
+    # A school's NAT gives a whole class one address, so the address never refuses
+    # anyone by itself, and asks the teacher only for a while.
+    since = timezone.now() - timedelta(minutes=settings.REMOVED_ADDRESS_HOLD_MINUTES)
     if address_hash and removed.filter(address_hash=address_hash, kicked_at__gte=since).exists():
         return Reason.REMOVED_ADDRESS
     if session.approve_joins:
         return Reason.APPROVAL
     same_address = session.participants.filter(address_hash=address_hash, kicked=False)
-    if address_hash and same_address.count() >= MAX_STUDENTS_PER_ADDRESS:
+    if address_hash and same_address.count() >= settings.MAX_STUDENTS_PER_ADDRESS:
         return Reason.MANY_FROM_ADDRESS
     return ""
 
@@ -430,14 +421,18 @@ def do_join_session(
             raise ActionRefused(
                 _("Your teacher did not let this device join the session."), code="kicked"
             )
+        waiting = JoinRequest.waiting().filter(session=fresh, device_id=device_id).first()
+        if waiting is not None:  # one request per device at a time; a lock since keeps it
+            return waiting
         if fresh.locked:
             raise ActionRefused(
                 _("The teacher has locked this session: no one can join right now."),
                 code="locked",
             )
-        waiting = requests.filter(status=JoinRequest.Status.PENDING).first()
-        if waiting is not None:  # one request per device at a time
-            return waiting
+        # This device's request that the teacher left unanswered: it may ask again.
+        requests.filter(status=JoinRequest.Status.PENDING).update(
+            status=JoinRequest.Status.EXPIRED, device_label=""
+        )
         if not nickname:  # the join form asks for none when the session generates them
             nickname = free_generated_nickname(fresh)
         key = nickname_key(nickname)
@@ -445,7 +440,7 @@ def do_join_session(
         reason = join_approval_reason(fresh, device_id, address_hash)
         if not reason:
             return _create_participant(fresh, nickname, device_id, address_hash)
-        if fresh.pending_join_requests().count() >= MAX_PENDING_JOINS:
+        if fresh.pending_join_requests().count() >= settings.MAX_PENDING_JOINS:
             raise ActionRefused(
                 _(
                     "Many students are already waiting for the teacher's approval. "
@@ -469,24 +464,68 @@ def do_join_session(
 
 def do_answer_join_request(request: JoinRequest, approve: bool) -> JoinRequest:
     """Approve (the nickname gets its seat) or refuse (this device may not ask again) a
-    new nickname that waits for the teacher."""
+    new nickname that waits for the teacher.
+
+    The teacher's approval admits a request that was waiting when the lobby was locked:
+    the lock stops new requests, not the teacher's own decision (docs/nicknames.md §5).
+    An ended session, an expired request or a full session refuses the approval with a
+    message for the teacher; a full session's request stays waiting.
+    """
     with transaction.atomic():
         session = _lock_row(request.session)
-        _refuse_if_finished(session)
         request = JoinRequest.objects.select_for_update().get(pk=request.pk)
-        if request.status != JoinRequest.Status.PENDING:
-            raise ActionRefused(_("This request was answered already."), code="answered")
-        if approve:
-            _refuse_to_seat(session, request.nickname_key, exclude_request=request)
-            request.participant = _create_participant(
-                session, request.nickname, request.device_id, request.address_hash
-            )
-        request.status = JoinRequest.Status.APPROVED if approve else JoinRequest.Status.REFUSED
-        request.device_label = ""  # shown only while pending
-        request.save(update_fields=["status", "participant", "device_label"])
-        broadcast.lobby_changed(session.pk, reason="join_answered")
-        broadcast.dashboard_changed(session.pk, reason="join_answered")
+        refusal = _join_answer_refusal(session, request, approve)
+        if refusal is None:
+            if approve:
+                _refuse_to_seat(session, request.nickname_key, exclude_request=request)
+                request.participant = _create_participant(
+                    session, request.nickname, request.device_id, request.address_hash
+                )
+            approved = JoinRequest.Status.APPROVED
+            _close_join_request(request, approved if approve else JoinRequest.Status.REFUSED)
+        elif refusal.code == "expired" and request.status == JoinRequest.Status.PENDING:
+            _close_join_request(request, JoinRequest.Status.EXPIRED)  # saved, then refused
+    if refusal is not None:
+        raise refusal
     return request
+
+
+def _close_join_request(request: JoinRequest, status: str) -> None:
+    request.status = status
+    request.device_label = ""  # shown only while pending
+    request.save(update_fields=["status", "participant", "device_label"])
+    broadcast.lobby_changed(request.session_id, reason="join_answered")
+    broadcast.dashboard_changed(request.session_id, reason="join_answered")
+
+
+def _join_answer_refusal(
+    session: ClassSession, request: JoinRequest, approve: bool
+) -> ActionRefused | None:
+    """Return why the teacher cannot answer this join request now, or None."""
+    if session.state == State.FINISHED:
+        return ActionRefused(
+            _("This session has ended: nobody can join it any more."), code="finished"
+        )
+    if request.is_expired:
+        return ActionRefused(
+            _(
+                "This request has expired: it waited too long. The student can ask "
+                "again from the join page."
+            ),
+            code="expired",
+        )
+    if request.status != JoinRequest.Status.PENDING:
+        return ActionRefused(_("This request was answered already."), code="answered")
+    if approve and session.active_participants().count() >= MAX_PARTICIPANTS:
+        return ActionRefused(
+            _(
+                "The session is full (%(max)d students). Remove a student first "
+                "if you want to let this one in."
+            )
+            % {"max": MAX_PARTICIPANTS},
+            code="full",
+        )
+    return None
 
 
 def do_set_join_rules(
@@ -593,7 +632,7 @@ def do_request_seat_move(
 ) -> SeatMove:
     """Ask the teacher to move a student's place to another device (same nickname).
 
-    One pending request per student and per device, at most MAX_PENDING_MOVES per
+    One pending request per student and per device, at most settings.MAX_PENDING_MOVES per
     session: thirty devices typing one nickname make one request, not thirty.
     """
     with transaction.atomic():
@@ -618,7 +657,7 @@ def do_request_seat_move(
                 _("This device already asks for another nickname. Wait for your teacher."),
                 code="move_device_busy",
             )
-        if pending.count() >= MAX_PENDING_MOVES:
+        if pending.count() >= settings.MAX_PENDING_MOVES:
             raise ActionRefused(
                 _(
                     "Your teacher has several device changes to answer already. "

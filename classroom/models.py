@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -124,10 +125,9 @@ class ClassSession(models.Model):
         return self.participants.filter(kicked=False).order_by("joined_at", "pk")
 
     def pending_join_requests(self):
-        """Return the join requests that wait for the teacher, oldest first."""
-        return self.join_requests.filter(status=JoinRequest.Status.PENDING).order_by(
-            "created_at", "pk"
-        )
+        """Return the join requests that wait for the teacher and have not expired, oldest
+        first."""
+        return JoinRequest.waiting().filter(session=self).order_by("created_at", "pk")
 
 
 class Participant(models.Model):
@@ -310,6 +310,8 @@ class JoinRequest(models.Model):
         PENDING = "pending", _("pending")
         APPROVED = "approved", _("approved")
         REFUSED = "refused", _("refused")
+        # Not answered within settings.JOIN_REQUEST_MINUTES: the device may ask again.
+        EXPIRED = "expired", _("expired")
 
     class Reason(models.TextChoices):
         APPROVAL = "approval", _("The teacher approves each new nickname")
@@ -350,3 +352,26 @@ class JoinRequest(models.Model):
 
     def __str__(self):
         return f"{self.nickname} ({self.status})"
+
+    @staticmethod
+    def expiry_cutoff(now=None):
+        """Return when a request still pending must have been made to be waiting yet."""
+        minutes = settings.JOIN_REQUEST_MINUTES
+        return (now or timezone.now()) - timedelta(minutes=minutes)
+
+    @classmethod
+    def waiting(cls, now=None):
+        """Return the requests that still wait for the teacher (pending, not expired)."""
+        return cls.objects.filter(status=cls.Status.PENDING, created_at__gte=cls.expiry_cutoff(now))
+
+    @property
+    def is_expired(self) -> bool:
+        """Tell whether the request expired (marked so, or pending for too long)."""
+        if self.status == self.Status.EXPIRED:
+            return True
+        return self.status == self.Status.PENDING and self.created_at < self.expiry_cutoff()
+
+    @property
+    def is_waiting(self) -> bool:
+        """Tell whether the request still waits for the teacher."""
+        return self.status == self.Status.PENDING and not self.is_expired

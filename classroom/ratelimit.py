@@ -2,12 +2,13 @@
 
 Wrong codes: ``JOIN_RATE_LIMIT`` a minute (so codes cannot be guessed).
 
-Joins with a valid code: at most ``JOINS_PER_BURST`` in ``BURST_SECONDS`` and
-``JOINS_PER_MINUTE`` in a minute from one address. A school puts a whole class behind
-one NAT address: thirty students pressing "Join" in the same second get fifteen seats
-at once and the rest after a few seconds' wait, so the class is in within half a minute;
-a script gets fifteen, then a trickle that the teacher sees on the dashboard (and the
-cap of students per address below asks the teacher from then on).
+Joins with a valid code: at most ``JOINS_PER_BURST`` in ``JOIN_BURST_SECONDS`` and
+``JOINS_PER_MINUTE`` in a minute from one address (settings, read at each join so that
+an administrator's values and the tests' overrides apply; docs/ops.md). A school puts a
+whole class behind one NAT address: thirty students pressing "Join" in the same second
+get fifteen seats at once and the rest after a few seconds' wait, so the class is in
+within half a minute; a script gets fifteen, then a trickle that the teacher sees on the
+dashboard (and the cap of students per address asks the teacher from then on).
 """
 
 import contextlib
@@ -16,9 +17,6 @@ from django.conf import settings
 from django.core.cache import cache
 
 WINDOW_SECONDS = 60
-BURST_SECONDS = 10
-JOINS_PER_BURST = int(getattr(settings, "JOINS_PER_BURST", 15))
-JOINS_PER_MINUTE = int(getattr(settings, "JOINS_PER_MINUTE", 35))
 
 
 def client_ip(request) -> str:
@@ -68,10 +66,11 @@ def join_wait_seconds(ip: str) -> int:
     else the seconds to wait (the count is then not kept, so waiting always works)."""
     burst_key = f"classroom:joins-burst:{ip}"
     minute_key = f"classroom:joins-minute:{ip}"
-    if _count(burst_key, BURST_SECONDS) > JOINS_PER_BURST:
+    burst_seconds = settings.JOIN_BURST_SECONDS
+    if _count(burst_key, burst_seconds) > settings.JOINS_PER_BURST:
         _uncount(burst_key)
-        return BURST_SECONDS
-    if _count(minute_key, WINDOW_SECONDS) > JOINS_PER_MINUTE:
+        return burst_seconds
+    if _count(minute_key, WINDOW_SECONDS) > settings.JOINS_PER_MINUTE:
         _uncount(minute_key)
         _uncount(burst_key)
         return WINDOW_SECONDS

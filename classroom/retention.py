@@ -9,6 +9,10 @@ quizzes and quiz answers, what other apps register here (the debrief exports wit
 their files), and the admin log's entries about any of these (a staff edit in the Django
 admin records the object's name, a nickname for a participant). Kept: the session row
 itself (game, variant, dates) with ``purged_at`` set, and the teacher's account.
+
+A join request the teacher left unanswered expires ``JOIN_REQUEST_MINUTES`` after it was
+made (it leaves the dashboard at once, and its device may ask again); the same hourly
+task deletes it, whether the session is still open or not.
 """
 
 from __future__ import annotations
@@ -128,8 +132,33 @@ def expired_sessions(retention_days: int, now=None):
     return ClassSession.objects.filter(finished | abandoned, purged_at__isnull=True)
 
 
+def purge_expired_join_requests(now=None) -> int:
+    """Delete the join requests that expired unanswered (marked expired, or pending for
+    longer than JOIN_REQUEST_MINUTES), with the admin log's entries about them; count them.
+
+    A refused request stays until its session is purged: it keeps its device out.
+    """
+    JoinRequest = _model("classroom.JoinRequest")
+    expired = JoinRequest.objects.filter(
+        Q(status=JoinRequest.Status.EXPIRED)
+        | Q(status=JoinRequest.Status.PENDING, created_at__lt=JoinRequest.expiry_cutoff(now))
+    )
+    with transaction.atomic():
+        if apps.is_installed("django.contrib.admin"):
+            from django.contrib.admin.models import LogEntry
+            from django.contrib.contenttypes.models import ContentType
+
+            ids = expired.annotate(text_pk=Cast("pk", CharField())).values("text_pk")
+            LogEntry.objects.filter(
+                content_type=ContentType.objects.get_for_model(JoinRequest), object_id__in=ids
+            ).delete()
+        return _delete(JoinRequest, pk__in=list(expired.values_list("pk", flat=True)))
+
+
 def purge_expired(retention_days: int, now=None) -> int:
-    """Purge every expired session's student data; return how many participants went."""
+    """Purge every expired session's student data and every expired join request; return
+    how many participants went."""
+    purge_expired_join_requests(now)
     deleted = 0
     for session in expired_sessions(retention_days, now):
         deleted += purge_session(session)["participants"]

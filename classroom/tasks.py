@@ -8,7 +8,8 @@ from classroom.retention import purge_expired
 
 @shared_task(name="classroom.tasks.purge_expired_sessions")
 def purge_expired_sessions() -> int:
-    """Delete student data of sessions ended more than RETENTION_DAYS days ago."""
+    """Delete student data of sessions ended more than RETENTION_DAYS days ago, and the
+    join requests that expired unanswered (JOIN_REQUEST_MINUTES)."""
     return purge_expired(settings.RETENTION_DAYS)
 
 

@@ -33,6 +33,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return items or default
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Read a whole-number environment variable, refusing one below ``minimum`` at start."""
+    value = os.environ.get(name, "").strip()
+    number = int(value) if value else default
+    if number < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {number}")
+    return number
+
+
 def secret_key() -> str:
     """Return SECRET_KEY, generating it once into var/ when it is not set."""
     if os.environ.get("SECRET_KEY"):
@@ -265,7 +274,24 @@ STUDENT_COOKIE_NAME = "dp_student"
 STUDENT_COOKIE_MAX_AGE = 12 * 3600
 DEVICE_COOKIE_NAME = "dp_device"
 # Wrong join codes allowed per client and minute before the join form refuses.
-JOIN_RATE_LIMIT = int(os.environ.get("JOIN_RATE_LIMIT", "10"))
+JOIN_RATE_LIMIT = env_int("JOIN_RATE_LIMIT", 10, minimum=1)
+# --- Who gets a seat (docs/ops.md, "Join limits"; classroom/ratelimit.py, actions) ---
+# Joins with a valid code from one network address: JOINS_PER_BURST in
+# JOIN_BURST_SECONDS, and JOINS_PER_MINUTE in a minute. A school's NAT gives a whole
+# class one address, so these are sized for a class pressing "Join" together.
+JOINS_PER_BURST = env_int("JOINS_PER_BURST", 15, minimum=1)
+JOIN_BURST_SECONDS = env_int("JOIN_BURST_SECONDS", 10, minimum=1)
+JOINS_PER_MINUTE = env_int("JOINS_PER_MINUTE", 35, minimum=1)
+# Past this many students from one address in a session, the next ones need approval.
+MAX_STUDENTS_PER_ADDRESS = env_int("MAX_STUDENTS_PER_ADDRESS", 40, minimum=1)
+# Minutes a new nickname from a removed student's network address waits for approval.
+REMOVED_ADDRESS_HOLD_MINUTES = env_int("REMOVED_ADDRESS_HOLD_MINUTES", 60)
+# Join requests and device-change requests waiting for the teacher, at most, per session.
+MAX_PENDING_JOINS = env_int("MAX_PENDING_JOINS", 20, minimum=1)
+MAX_PENDING_MOVES = env_int("MAX_PENDING_MOVES", 5, minimum=1)
+# Minutes a join request waits for the teacher before it expires (the student may ask
+# again; the purge deletes it).
+JOIN_REQUEST_MINUTES = env_int("JOIN_REQUEST_MINUTES", 15, minimum=1)
 # Days after a session ends before its student data is deleted.
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
 

@@ -118,4 +118,8 @@ def delete_session_data(request, pk):
 
 def privacy(request):
     """Say exactly what the platform stores, why, and for how long."""
-    return render(request, "privacy.html", {"retention_days": settings.RETENTION_DAYS})
+    context = {
+        "retention_days": settings.RETENTION_DAYS,
+        "join_request_minutes": settings.JOIN_REQUEST_MINUTES,
+    }
+    return render(request, "privacy.html", context)

@@ -148,8 +148,14 @@ def join_wait(request, pk):
     The device that asked sees it (its cookie); a program passes the ``token`` the
     join API answered, and gets JSON.
     """
-    join_request = get_object_or_404(JoinRequest.objects.select_related("session"), pk=pk)
+    join_request = JoinRequest.objects.select_related("session").filter(pk=pk).first()
     token = request.GET.get("token", "")
+    if join_request is None:  # expired, then deleted by the purge
+        if token:
+            if identity.join_request_from_token(token) != pk:
+                return JsonResponse({"status": "unknown"}, status=404)
+            return JsonResponse({"status": JoinRequest.Status.EXPIRED}, status=410)
+        return render(request, "classroom/join_wait.html", {"gone": True}, status=410)
     by_token = bool(token) and identity.join_request_from_token(token) == join_request.pk
     device_id = identity.device_id_from(request.COOKIES)
     if not by_token and device_id != join_request.device_id:
@@ -160,7 +166,8 @@ def join_wait(request, pk):
     approved = join_request.status == JoinRequest.Status.APPROVED
     participant = join_request.participant if approved else None
     if by_token:
-        body = {"status": join_request.status}
+        status = JoinRequest.Status.EXPIRED if join_request.is_expired else join_request.status
+        body = {"status": status}
         if participant is not None:
             body |= _seat_body(participant)
         return JsonResponse(body)
@@ -169,7 +176,9 @@ def join_wait(request, pk):
         response = HttpResponseClientRedirect(target) if request.htmx else redirect(target)
         return _seated(response, participant, join_request.device_id, request)
     context = {"join_request": join_request, "session": session}
-    return render(request, "classroom/join_wait.html", context)
+    # 286 stops htmx's polling once there is nothing left to wait for.
+    status = 286 if request.htmx and not join_request.is_waiting else 200
+    return render(request, "classroom/join_wait.html", context, status=status)
 
 
 def seat_move(request, pk):
@@ -348,12 +357,13 @@ def _generated(session, pseudonyms) -> bool:
 
 
 def _waiting_request(session, device_id):
-    """Return this device's join request in the session (pending or refused), if any."""
-    return (
-        session.join_requests.filter(device_id=device_id)
-        .exclude(status=JoinRequest.Status.APPROVED)
-        .first()
-    )
+    """Return this device's join request in the session that still waits or was refused,
+    if any (an expired one lets the device ask again)."""
+    waiting = JoinRequest.waiting().filter(session=session, device_id=device_id).first()
+    if waiting is not None:
+        return waiting
+    mine = session.join_requests.filter(device_id=device_id)
+    return mine.filter(status=JoinRequest.Status.REFUSED).first()
 
 
 def _was_removed(session, device_id) -> bool:

@@ -1,5 +1,7 @@
 """Every main page, teacher's and student's, in Chromium at a phone (360x740, 390x844),
-a tablet (1024x768) and a projector (1920x1080), in en, es, fr and ru.
+a tablet (1024x768) and a projector (1920x1080), in en, es, fr and ru: before the game,
+while it runs, and once the student's table is over (the end screen, the quiz's
+questions and result, a lesson's page).
 
 On each page and size: no horizontal overflow; on a phone no visible text under 12 px;
 the join code on one line; and an accessibility audit (axe-core, through
@@ -10,6 +12,8 @@ be looked at.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
@@ -19,8 +23,10 @@ from playwright.sync_api import expect
 
 from classroom import actions
 from classroom.models import ClassSession, Table
+from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
 from tests.live.conftest import open_session
+from tests.live.helpers import random_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -122,6 +128,36 @@ def student_joins(context, base_url: str, code: str) -> None:
     page.close()
 
 
+def finish_match(table: Table) -> None:
+    """Play the table's match to its end with random legal moves, for every seat."""
+    match = Match.objects.get(pk=table.match_id)
+    rng = random.Random(7)
+    for _ in range(5000):
+        if match.status == Match.Status.FINISHED:
+            return
+        random_step(match, rng)
+    raise AssertionError("the match did not end")
+
+
+def answer_the_quiz(context, base_url: str) -> tuple[str, int]:
+    """Answer every question (the first choice); return the last page's path and how
+    many questions there were."""
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(base_url + reverse("lessons:quiz"))
+    answered = 0
+    while page.locator(".quiz-form").count():
+        page.locator('.quiz-form input[name="choice"]').first.check()
+        with page.expect_navigation():
+            page.locator(".quiz-form [type=submit]").click()
+        expect(page.locator(".quiz-feedback")).to_be_visible()
+        answered += 1
+        assert answered <= 5
+    path = page.url.removeprefix(base_url)
+    page.close()
+    return path, answered
+
+
 def check(page, name: str, size: str, *, folder, problems: list[str], axe: Axe) -> None:
     """Screenshot the page, then collect what is wrong with it into ``problems``."""
     where = f"{name} @ {size}"
@@ -143,6 +179,17 @@ def check(page, name: str, size: str, *, folder, problems: list[str], axe: Axe) 
                 problems.append(f"{where}: axe {violation['id']} ({violation['impact']}) {targets}")
 
 
+# What shows that a page drew what it is checked for (a board draws from its socket).
+READY = {
+    "play": ".board > section",
+    "projector": ".board > section",
+    "end": ".panel--end",
+    "quiz": ".quiz-form",
+    "quiz-result": "#done-heading",
+    "lesson": "main h1",
+}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_main_page_at_every_size(language, browser, live_server_url, artifacts_dir):
     teacher = get_user_model().objects.create_user(username="screens", password=PASSWORD)
@@ -159,33 +206,8 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
     log_in(teacher_context, live_server_url)
     anonymous = browser.new_context(locale=language)
 
-    before_start = {
-        "home": (anonymous, "/"),
-        "login": (anonymous, "/login/"),
-        "join": (anonymous, f"/join/{session.join_code}/"),
-        "lobby": (student, f"/lobby/{session.join_code}/"),
-        "classes": (teacher_context, reverse("classroom:dashboard")),
-        "session-form": (
-            teacher_context,
-            reverse("classroom:session_create", args=[session.school_class_id]),
-        ),
-        "session": (teacher_context, reverse("classroom:session_detail", args=[session.pk])),
-    }
-    actions.do_start_session(session)
-    table = Table.objects.filter(session=session).first()
-    after_start = {
-        "play": (student, f"/play/{session.join_code}/"),
-        "class": (
-            teacher_context,
-            reverse("classroom:class_detail", args=[session.school_class_id]),
-        ),
-        "live": (teacher_context, reverse("live:session_live", args=[session.pk])),
-        "projector": (teacher_context, reverse("live:projector", args=[table.pk])),
-        "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
-        "lessons": (teacher_context, reverse("lessons:index")),
-        "privacy": (anonymous, reverse("debrief:privacy")),
-    }
-    for stage in (before_start, after_start):
+    def visit(stage: dict) -> None:
+        nonlocal pages_seen
         for name, (context, path) in stage.items():
             page = context.new_page()
             page.set_default_timeout(TIMEOUT)
@@ -193,8 +215,8 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
                 page.set_viewport_size({"width": width, "height": height})
                 page.goto(live_server_url + path)
                 expect(page.locator("html")).to_have_attribute("lang", language)
-                if name in {"play", "projector"}:  # the board draws from its socket
-                    expect(page.locator(".board > section").first).to_be_visible()
+                if name in READY:
+                    expect(page.locator(READY[name]).first).to_be_visible()
                 check(
                     page,
                     f"{language}-{name}",
@@ -205,8 +227,50 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
                 )
                 pages_seen += 1
             page.close()
+
+    visit(
+        {
+            "home": (anonymous, "/"),
+            "login": (anonymous, "/login/"),
+            "join": (anonymous, f"/join/{session.join_code}/"),
+            "lobby": (student, f"/lobby/{session.join_code}/"),
+            "classes": (teacher_context, reverse("classroom:dashboard")),
+            "session-form": (
+                teacher_context,
+                reverse("classroom:session_create", args=[session.school_class_id]),
+            ),
+            "session": (teacher_context, reverse("classroom:session_detail", args=[session.pk])),
+        }
+    )
+    actions.do_start_session(session)
+    table = Table.objects.filter(session=session).first()
+    visit(
+        {
+            "play": (student, f"/play/{session.join_code}/"),
+            "class": (
+                teacher_context,
+                reverse("classroom:class_detail", args=[session.school_class_id]),
+            ),
+            "live": (teacher_context, reverse("live:session_live", args=[session.pk])),
+            "projector": (teacher_context, reverse("live:projector", args=[table.pk])),
+            "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
+            "lessons": (teacher_context, reverse("lessons:index")),
+            "privacy": (anonymous, reverse("debrief:privacy")),
+        }
+    )
+    finish_match(table)
+    visit(
+        {
+            "end": (student, f"/play/{session.join_code}/"),
+            "quiz": (student, reverse("lessons:quiz")),
+            "lesson": (student, reverse("lessons:detail", args=["transparency"])),
+        }
+    )
+    result_path, answered = answer_the_quiz(student, live_server_url)
+    assert 3 <= answered <= 5
+    visit({"quiz-result": (student, result_path)})
     assert ClassSession.objects.get(pk=session.pk).state == ClassSession.State.RUNNING
     for context in (student, teacher_context, anonymous):
         context.close()
-    assert pages_seen == 14 * len(VIEWPORTS)
+    assert pages_seen == 18 * len(VIEWPORTS)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
