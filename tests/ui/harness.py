@@ -305,8 +305,8 @@ KIT_PAGE = """<!doctype html>
   <div class="countdown" data-slot="countdown" role="timer" aria-live="off" hidden></div>
   <div class="game-layout">
     <div class="board" data-slot="board" aria-busy="false" tabindex="-1"></div>
-    <section class="game-log"><div class="game-log__scroll">
-      <ol data-slot="log" role="log" aria-live="polite"></ol></div></section>
+    <section class="game-log"><div class="game-log__scroll" role="log" aria-live="polite">
+      <ol data-slot="log"></ol></div></section>
   </div>
 </div></main>
 <script src="/jsi18n/"></script>

@@ -73,7 +73,7 @@ export function namesCard(legal, id) {
 }
 
 /* Game log: the state's `log` lines (plain language, already translated) appended to
- * the page's role="log" list, once per version (a resync repeats the last action's
+ * the page's log list (in its role="log" box), once per version (a resync repeats the last action's
  * lines), the newest `max` kept and scrolled into view. `reset()` for a new match. */
 export function gameLog(list, max = 60, latest = null) {
   let version = null;
@@ -510,7 +510,8 @@ export function boardKit(board, ctx, options) {
       h("h2", { id: "end-title" }, gettext("Game over")),
       h("p", { class: "end__winner" }, iWon ? gettext("You win!") : interpolate(ngettext("Winner: %s", "Winners: %s", result.winners.length), [winners])),
       result.decided_by === undefined ? null : h("p", { class: "end__decided", dataset: { decidedBy: result.decided_by } }, decided || ""),
-      h("div", { class: "ranking-scroll" }, h("table", { class: "ranking" },
+      // a region one can scroll by keyboard too, when a narrow phone scrolls it sideways
+      h("div", { class: "ranking-scroll", role: "region", tabindex: "0", "aria-label": gettext("Final ranking") }, h("table", { class: "ranking" },
         h("caption", {}, gettext("Final ranking")),
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Rank")), h("th", { scope: "col" }, gettext("Player")),
           columns.map((c) => h("th", { scope: "col" }, c.label)))),
