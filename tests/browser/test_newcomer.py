@@ -204,6 +204,10 @@ def test_a_newcomer_reads_how_to_play_and_builds_a_data_treasure(
     expect(collection.get_by_role("heading", name="Data-Treasures", exact=True)).to_be_visible()
     expect(collection.get_by_text(re.compile(r"^For .+ \(6 cards\)$"))).to_be_visible()
     expect(collection).to_contain_text(re.compile(r"(?<!\d)1 Data-Treasure(?!s)"))
+    # on a phone the game log is folded: its newest line shows, a tap opens it
+    log_box = page.locator("details.game-log")
+    if log_box.count() and not log_box.evaluate("el => el.open"):
+        log_box.locator("summary").click()
     expect(page.get_by_role("log")).to_contain_text("Nina Wren builds a Data-Treasure for")
     collection.scroll_into_view_if_needed()
     newcomer.shot("treasure-built")
