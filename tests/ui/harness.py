@@ -371,7 +371,9 @@ def _page_and_catalog(factory, request, table, role, template):
             "table": {"number": 1},
             "game_name": _name(table),
             "game_stylesheet": game_stylesheet(table.game.slug),
-            "how_to_play": how_to_play(table.game.slug) if role == "seat" else None,
+            "how_to_play": how_to_play(table.game.slug, table.state.variant)
+            if role == "seat"
+            else None,
         },
         request=request,
     )

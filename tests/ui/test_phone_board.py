@@ -143,6 +143,13 @@ def test_the_phone_keeps_the_bar_the_hand_and_the_opponents_in_view(browser, gam
     # the log: collapsed, its newest line in the summary
     log = page.locator("[data-slot=log-box]")
     assert log.evaluate("el => el.open") is False
+    # folded, its newest line is what a screen reader hears; opened, the log itself
+    latest = page.locator("[data-slot=log-latest]")
+    expect(latest).to_have_attribute("aria-live", "polite")
+    log.locator("summary").click()
+    expect(latest).to_have_attribute("aria-live", "off")
+    log.locator("summary").click()
+    expect(latest).to_have_attribute("aria-live", "polite")
     page.screenshot(path=artifacts_dir / f"{game}-top.png")
     assert page.errors == []
     context.close()
@@ -152,6 +159,7 @@ def test_the_log_is_open_on_a_large_screen(browser):
     table = FakeTable(playing("data_tycoon"), seat=0, bots=False)
     context, page = open_board(browser, table, PROJECTOR)
     assert page.locator("[data-slot=log-box]").evaluate("el => el.open") is True
+    expect(page.locator("[data-slot=log-latest]")).to_have_attribute("aria-live", "off")
     assert page.locator(".panel--hand").evaluate("el => getComputedStyle(el).position") != "fixed"
     context.close()
 

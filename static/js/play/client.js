@@ -281,6 +281,11 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     wide.addEventListener("change", () => {
       els.logBox.open = wide.matches;
     });
+    // A folded log is hidden from screen readers too: its newest line (in the summary)
+    // speaks instead, and falls silent once the log is open, so nothing is read twice.
+    const speak = () => els.logLatest && els.logLatest.setAttribute("aria-live", els.logBox.open ? "off" : "polite");
+    els.logBox.addEventListener("toggle", speak);
+    speak();
   }
 
   // "?" (How to play) closes with Escape, focus back on its toggle.
