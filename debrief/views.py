@@ -121,5 +121,6 @@ def privacy(request):
     context = {
         "retention_days": settings.RETENTION_DAYS,
         "join_request_minutes": settings.JOIN_REQUEST_MINUTES,
+        "address_hold_minutes": settings.REMOVED_ADDRESS_HOLD_MINUTES,
     }
     return render(request, "privacy.html", context)

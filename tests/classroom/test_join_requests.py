@@ -386,3 +386,11 @@ def test_the_privacy_page_states_the_join_requests_expiry(client, settings):
     row = page[page.index('<tr id="join-requests">') :]
     row = row[: row.index("</tr>")]
     assert "expires after 25 minutes and is deleted within the next hour" in row
+
+
+def test_the_privacy_page_states_the_removed_address_hold(client, settings):
+    settings.REMOVED_ADDRESS_HOLD_MINUTES = 90
+    page = text(client.get(reverse("debrief:privacy")))
+    row = page[page.index('<tr id="network-addresses">') :]
+    row = row[: row.index("</tr>")]
+    assert "for 90 minutes after the teacher removes a student" in row
