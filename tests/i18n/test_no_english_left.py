@@ -58,6 +58,7 @@ SAME_IN = {
         "minutes",
         "Question",
         "Quiz",
+        "Sanction",
         "Score",
         "Standard",
         "Table",
