@@ -72,7 +72,7 @@ class _Context:
             return CALL_SCORE
         if kind == "counter":
             return COUNTER_SCORE
-        if kind == "accept":
+        if kind in ("accept", "end_turn"):
             return 0
         if kind == "build":
             return BUILD_SCORE + (1 if a["basis"] != "sensitive" else 0)

@@ -22,7 +22,7 @@ HOW_TO_PLAY = (
     HowToPlay(
         gettext_noop("Your turn"),
         (
-            gettext_noop("First you may build a Data-Treasure. Then you play one card."),
+            gettext_noop("You play one card. Before or after it, you may build a Data-Treasure."),
             gettext_noop(
                 "A Dataset card takes one table card of the same colour or the same "
                 "sensitive sign. Both go to your collection."

@@ -6,7 +6,8 @@ or 6 sensitive ones, plus a Purpose card) and attack each other with special
 cards that the victim may counter. The rules as implemented, with every
 decision the rule books leave open, are in ``docs/rules/data_tycoon.md``.
 
-Flow of a match: ``stage`` walks ``start -> play -> end -> next -> start``; an
+Flow of a match: ``stage`` walks ``start -> play -> after -> end -> next -> start``
+(``after``: the card is played, a build or a split may follow); an
 open *window* (a DATA!/DATABREACH! call, a counter, a freeze or a loss choice)
 pauses that walk until its one actor answers or the referee sends its expiry.
 """
@@ -261,7 +262,7 @@ class State(base.State):
             return []
         if self.windows:
             return [self.windows[0]["seat"]]
-        return [self.turn] if self.stage == "play" else []
+        return [self.turn] if self.stage in ("play", "after") else []
 
     def timers(self):
         """Return the running timers: the open window's, and each clock Time card's."""
@@ -445,8 +446,12 @@ class State(base.State):
         if self.windows:
             w = self.windows[0]
             return self._window_actions(w) if w["seat"] == seat else []
-        if self.stage == "play" and seat == self.turn:
+        if seat != self.turn:
+            return []
+        if self.stage == "play":
             return self._turn_actions(seat)
+        if self.stage == "after":
+            return [*self._free_actions(seat), {"type": "end_turn"}]
         return []
 
     def _window_actions(self, w):
@@ -469,16 +474,8 @@ class State(base.State):
 
     def _turn_actions(self, s):
         """Return the turn player's actions: free builds and splits, then one card play."""
-        acts = []
-        coll = self.collections[s]
-        if self.purposes[s] and len(coll) >= TREASURE_SIZE:
-            bases = _bases(coll)
-            acts.extend(
-                {"type": "build", "purpose": p, "basis": b} for p in self.purposes[s] for b in bases
-            )
+        acts = self._free_actions(s)
         splittable = [tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN]
-        if self.consents[s]:
-            acts.extend({"type": "split", "treasure": label} for label in splittable)
         blocked = self.undeclared[s] + self.hidden[s]
         for c in self.hands[s]:
             if c in blocked:
@@ -503,6 +500,22 @@ class State(base.State):
                 acts.extend({"type": "attack", "card": c, "target": t} for t in targets)
                 if not targets and not (rule.keep or rule.set_aside):
                     acts.append({"type": "discard", "card": c})
+        return acts
+
+    def _free_actions(self, s):
+        """Return the builds and the splits with a kept Consent: any time in one's turn."""
+        acts = []
+        coll = self.collections[s]
+        if self.purposes[s] and len(coll) >= TREASURE_SIZE:
+            bases = _bases(coll)
+            acts.extend(
+                {"type": "build", "purpose": p, "basis": b} for p in self.purposes[s] for b in bases
+            )
+        if self.consents[s]:
+            splittable = [
+                tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN
+            ]
+            acts.extend({"type": "split", "treasure": label} for label in splittable)
         return acts
 
     def _targetable(self, need, t):
@@ -552,6 +565,10 @@ class State(base.State):
     def _turn_action(self, s, a):
         """Apply a turn action: a free build or split, or the turn's one card play."""
         kind = a["type"]
+        if kind == "end_turn":
+            self.stage = "end"
+            self._emit("turn_ended", seat=s)
+            return
         if kind == "build":
             self._build(s, a["purpose"], a["basis"])
             return
@@ -560,7 +577,7 @@ class State(base.State):
             return
         c = a["card"]
         self.hands[s].remove(c)
-        self.stage = "end"
+        self.stage = "after"
         if kind == "play":
             if "capture" in a:
                 self.table.remove(a["capture"])
@@ -858,6 +875,11 @@ class State(base.State):
                 self._start_turn()
             elif stage == "play":
                 if self._has_play(self.turn):
+                    return
+                self.stage = "after"
+            elif stage == "after":
+                # a build or a split may follow the card play (or stand in for one)
+                if self._free_actions(self.turn):
                     return
                 self.stage = "end"
             elif stage == "end":

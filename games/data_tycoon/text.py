@@ -17,6 +17,7 @@ TEMPLATES = {
     "deal": gettext_noop("Cards are dealt; %(deck)s cards are left in the deck."),
     "turn": gettext_noop("It is %(player)s's turn."),
     "turn_skipped": gettext_noop("%(player)s skips this turn."),
+    "turn_ended": gettext_noop("%(player)s ends their turn."),
     "data_called": gettext_noop("%(player)s calls DATA!"),
     "data_missed": gettext_noop(
         "%(player)s did not call DATA! in time: %(cards)s goes to the pile, unused."

@@ -818,3 +818,63 @@ def test_only_special_cards_can_be_left_out(bad):
         GAME.new_state(2, 1, "expert", {"left_out": bad})
     with pytest.raises(ValueError):
         GAME.clean_options({"left_out": bad})
+
+
+# ------------------------------------------------------- building at once
+
+
+def test_a_purpose_kept_this_turn_becomes_a_treasure_at_once():
+    """The book: a Purpose is kept "to constitute a treasure immediately"."""
+    pick = Picker()
+    purpose, reds = pick("purpose"), pick.many(6, colour="red")
+    state = arrange(hands={0: [purpose, pick()], 1: [pick()]}, collections={0: reds})
+    state.apply(0, {"type": "keep", "card": purpose})
+    build = {"type": "build", "purpose": purpose, "basis": "red"}
+    assert state.legal_actions(0) == [build, {"type": "end_turn"}]
+    assert state.to_move() == [0] and state.legal_actions(1) == []
+    events = state.apply(0, build)
+    assert types(events)[0] == "treasure_built" and state.treasures[0][0]["label"] == purpose
+    assert state.turn == 1  # nothing left to do: the turn passes
+
+
+def test_a_capture_on_the_last_play_of_the_game_can_still_make_a_treasure():
+    pick = Picker()
+    purpose, reds = pick("purpose"), pick.many(5, colour="red")
+    card, target = pick(colour="red"), pick(colour="red")
+    state = arrange(
+        hands={0: [card]}, purposes={0: [purpose]}, collections={0: reds}, table=[target], deck=[]
+    )
+    state.apply(0, {"type": "play", "card": card, "capture": target})
+    assert not state.is_over()  # before, the game ended here with no treasure
+    state.apply(0, {"type": "build", "purpose": purpose, "basis": "red"})
+    assert state.is_over() and state.result()["scores"][0]["treasures"] == 1
+
+
+def test_a_player_may_end_the_turn_without_building():
+    pick = Picker()
+    purpose, reds = pick("purpose"), pick.many(6, colour="red")
+    state = arrange(hands={0: [purpose, pick()], 1: [pick()]}, collections={0: reds})
+    state.apply(0, {"type": "keep", "card": purpose})
+    events = state.apply(0, {"type": "end_turn"})
+    assert {"type": "turn_ended", "seat": 0} in events
+    assert state.turn == 1 and state.treasures[0] == [] and state.purposes[0] == [purpose]
+
+
+def test_a_contained_breach_with_no_card_left_still_offers_the_build():
+    pick = Picker()
+    breach, cyber, purpose = pick("databreach"), pick("cybersecurity"), pick("purpose")
+    reds = pick.many(6, colour="red")
+    state = arrange(
+        turn=1,
+        hands={0: [breach], 1: [pick(colour="blue"), pick(colour="blue")]},
+        reserves={0: [cyber]},
+        purposes={0: [purpose]},
+        collections={0: reds},
+        undeclared={0: [breach]},
+        table=[],
+    )
+    state.apply(1, state.legal_actions(1)[0])
+    state.apply(0, {"type": "call_databreach"})
+    state.apply(0, {"type": "counter", "kind": "cybersecurity"})
+    build = {"type": "build", "purpose": purpose, "basis": "red"}
+    assert state.legal_actions(0) == [build, {"type": "end_turn"}]

@@ -85,6 +85,7 @@ SCENARIOS = {
     "loss": seat_window("loss"),
     "build": lambda s: 0 in s.to_move() and any(a["type"] == "build" for a in s.legal_actions(0)),
     "split": lambda s: has_action(s, "split"),
+    "after_play": lambda s: has_action(s, "end_turn"),
     "attack": lambda s: has_action(s, "attack"),
     "discard": lambda s: has_action(s, "discard"),
     "keep_consent": lambda s: any(

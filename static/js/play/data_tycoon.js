@@ -11,7 +11,8 @@
  *   the prompt at the top; an attack says what happens if it is accepted and which
  *   card stops it, and its card what it does;
  * - free actions (build a Data-Treasure from a purpose and a basis, split with a kept
- *   Consent) are buttons in a box right under the prompt. */
+ *   Consent) are buttons in a box right under the prompt, before the card play and
+ *   after it (then with "End my turn"). */
 
 import { h } from "./dom.js";
 import { boardKit, nameParts } from "./kit.js";
@@ -196,13 +197,17 @@ function createDataTycoon(board, ctx) {
   /** Free actions (build, split with a kept Consent): before the card play, at the top. */
   function renderFree(legal) {
     const free = legal.filter((a) => a.type === "build" || (a.type === "split" && !a.card));
-    if (!free.length) return null;
+    const end = legal.filter((a) => a.type === "end_turn"); // the card is played: build now, or end
+    if (!free.length && !end.length) return null;
     const label = (a) => (a.type === "build"
       ? interpolate(gettext("Build a Data-Treasure for %(purpose)s with 6 %(basis)s cards"), { purpose: nameParts(cardName(a.purpose)).label, basis: a.basis === "sensitive" ? gettext("sensitive") : colourName(a.basis) }, true)
       : interpolate(gettext("Split the Data-Treasure for %s with your Consent"), [cardName(a.treasure)]));
     return h("section", { class: "free-actions", role: "group", "aria-labelledby": "free-title" },
-      h("h2", { id: "free-title", class: "free-actions__title" }, icon("treasure"), " ", gettext("Before your card play you may:")),
-      h("div", { class: "button-row" }, actionButtons(free, label, { variant: "button--build" })),
+      h("h2", { id: "free-title", class: "free-actions__title" }, icon("treasure"), " ",
+        end.length ? gettext("Your card is played. Before your turn ends you may:") : gettext("Before your card play you may:")),
+      h("div", { class: "button-row" },
+        actionButtons(free, label, { variant: "button--build" }),
+        actionButtons(end, () => gettext("End my turn"), { variant: "button--secondary" })),
     );
   }
 
@@ -356,7 +361,7 @@ function createDataTycoon(board, ctx) {
     }
     let ready = null;
     if (legal.some((a) => a.type === "build")) ready = gettext("You can build a Data-Treasure now: use the button at the top.");
-    else if (full && p.purposes.length) ready = gettext("Ready: build your Data-Treasure at the start of your turn.");
+    else if (full && p.purposes.length) ready = gettext("Ready: build your Data-Treasure on your turn, before or after your card play.");
     return h("div", { class: "group progress", "aria-labelledby": "progress-title" },
       h("h3", { id: "progress-title" }, icon("treasure"), " ", gettext("Towards a Data-Treasure")),
       p.treasures.length || p.collection.length > 1 ? null : h("p", { class: "progress__goal muted" }, gettext("A Purpose card and 6 Dataset cards of one colour (or 6 sensitive ones) make a Data-Treasure.")),
