@@ -500,6 +500,11 @@ class State(base.State):
                 acts.extend({"type": "attack", "card": c, "target": t} for t in targets)
                 if not targets and not (rule.keep or rule.set_aside):
                     acts.append({"type": "discard", "card": c})
+        # A card is thrown (laid without a capture, or discarded without effect) only
+        # when no card can capture or be used: the rule book's "if the player cannot
+        # pick up cards from the table or use special cards".
+        if any(_uses_card(a) for a in acts):
+            acts = [a for a in acts if not _throws_card(a)]
         return acts
 
     def _free_actions(self, s):
@@ -1032,6 +1037,17 @@ EFFECTS = {
 def _timer(timer_id, seconds):
     """Return a timer dict with its expiry action."""
     return {"id": timer_id, "seconds": seconds, "action": {"type": "expire", "timer": timer_id}}
+
+
+def _throws_card(action):
+    """Return whether ``action`` throws its card away: laid uncaptured, or discarded."""
+    kind = action["type"]
+    return kind == "discard" or (kind == "play" and "capture" not in action)
+
+
+def _uses_card(action):
+    """Return whether ``action`` is a card play that captures or uses its card."""
+    return "card" in action and not _throws_card(action)
 
 
 def _matches(card, target):

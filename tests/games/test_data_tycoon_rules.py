@@ -109,8 +109,33 @@ def test_a_sensitive_card_captures_the_same_sign_in_any_colour_but_a_simple_card
     state = arrange(hands={0: [red_health, red_simple], 1: [pick()]}, table=[green_health])
     acts = state.legal_actions(0)
     assert {"type": "play", "card": red_health, "capture": green_health} in acts
-    assert {"type": "play", "card": red_simple} in acts  # nothing to capture: laid down
-    assert not any(a.get("card") == red_simple and "capture" in a for a in acts)
+    # the simple card captures nothing, and may not be thrown while a capture is possible
+    assert not any(a.get("card") == red_simple for a in acts)
+
+
+def test_a_card_is_thrown_only_when_nothing_can_capture_or_be_used():
+    """The book: a player throws a card "if the player cannot pick up cards from the
+    table or use special cards"."""
+    pick = Picker()
+    red, blue, lawyer, sanction = (
+        pick(colour="red", sensitive=False),
+        pick(colour="blue", sensitive=False),
+        pick("lawyer"),
+        pick("sanction"),
+    )
+    green = pick(colour="green", sensitive=False)
+    # a capture is possible: the other card may not be laid
+    state = arrange(hands={0: [red, blue], 1: [pick()]}, table=[pick(colour="blue")])
+    assert [a["card"] for a in state.legal_actions(0)] == [blue]
+    # a special card can be used (set aside): no throwing either
+    state = arrange(hands={0: [red, lawyer], 1: [pick()]}, table=[green])
+    assert state.legal_actions(0) == [{"type": "set_aside", "card": lawyer}]
+    # nothing captures and nothing can be used: any card may be thrown
+    state = arrange(hands={0: [red, sanction], 1: [pick()]}, table=[green])
+    assert state.legal_actions(0) == [
+        {"type": "play", "card": red},
+        {"type": "discard", "card": sanction},
+    ]
 
 
 def test_one_card_is_captured_per_play_and_a_match_must_be_captured():
