@@ -27,10 +27,8 @@ HOW_TO_PLAY = (
                 "A Dataset card takes one table card of the same colour or the same "
                 "sensitive sign. Both go to your collection."
             ),
-            gettext_noop(
-                "A card that matches nothing is laid on the table, but only when no card "
-                "of yours can capture or be used."
-            ),
+            gettext_noop("If it matches nothing, it stays on the table."),
+            gettext_noop("You may do that only when no card of yours can capture or be used."),
         ),
     ),
     HowToPlay(

@@ -96,6 +96,7 @@ SCENARIOS = {
         len(s.view(0)["players"][0]["collection"]) >= 10
         and s.view(0)["players"][0]["treasures"]
         and 0 in s.to_move()
+        and s.view(0)["hand"]
     ),
     "over": lambda s: s.is_over(),
 }
