@@ -614,15 +614,7 @@ class State(base.State):
             left = min(FREEZE_COUNT, len(self.collections[t]))
             self._open("freeze", t, self.options["choice_seconds"], attacker=s, left=left)
         else:
-            self._open(
-                "counter",
-                t,
-                self.options["counter_seconds"],
-                attack=kind,
-                attacker=s,
-                card=c,
-                counters=list(CARD_RULES[kind].counters),
-            )
+            self._open_counter(t, kind, s, c)
 
     def _window_action(self, s, a):
         """Apply the answer of the active window's actor."""
@@ -642,7 +634,7 @@ class State(base.State):
             self.pile += breaches
             self._emit("databreach_called", seat=s, cards=breaches)
             for breach in breaches:  # each breach is contained, or costs a turn, alone
-                self._open_breach(s, breach, "databreach")
+                self._open_counter(s, "databreach", None, breach)
         elif kind == "counter":
             self.windows.pop(0)
             zone = next(
@@ -774,16 +766,17 @@ class State(base.State):
         if w["left"] <= 0 or not self.collections[t]:
             self.windows.pop(0)
 
-    def _open_breach(self, s, card, attack):
-        """Queue the Cybersecurity window of one breach card: called, or hidden and out."""
+    def _open_counter(self, victim, attack, attacker, card):
+        """Queue ``victim``'s counter window against ``card`` (an attack, or a breach
+        card: called, or hidden and out), with the counters its kind allows."""
         self._open(
             "counter",
-            s,
+            victim,
             self.options["counter_seconds"],
             attack=attack,
-            attacker=None,
+            attacker=attacker,
             card=card,
-            counters=list(CARD_RULES["databreach"].counters),
+            counters=list(CARD_RULES[KIND[card]].counters),
         )
 
     def _forfeit_play(self, s):
@@ -931,7 +924,7 @@ class State(base.State):
             self.pile += cards
             self._emit("databreach_discovered", seat=s, cards=cards)
             for card in cards:
-                self._open_breach(s, card, "hidden_breach")
+                self._open_counter(s, "hidden_breach", None, card)
         if self.transparent[s]:
             self.transparent[s] -= 1
         for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
