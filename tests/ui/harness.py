@@ -393,3 +393,32 @@ def _catalog(factory):
     from django.views.i18n import JavaScriptCatalog
 
     return JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
+
+
+PAGE_TIMEOUT = 10_000  # ms, for each step of a board test
+
+
+def open_table(
+    browser,
+    table: FakeTable,
+    viewport: dict,
+    *,
+    role: str = "seat",
+    template: str = "games/play.html",
+    reduced: bool = False,
+    context=None,
+):
+    """Open ``table``'s board in a new browser context (or ``context``); the page's
+    JavaScript errors and console errors are collected in ``page.errors``."""
+    context = context or browser.new_context(
+        viewport=viewport, locale="en-GB", reduced_motion="reduce" if reduced else "no-preference"
+    )
+    page = context.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    serve_page(page, table, role=role, template=template)
+    page.wait_for_selector(".board > section")
+    page.errors = errors
+    return context, page

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.data_tycoon.views import catalogue
-from tests.ui.harness import FakeTable, find_state, seat_window, serve_page
+from tests.ui import harness
+from tests.ui.harness import FakeTable, find_state, seat_window
 
 pytestmark = [pytest.mark.browser]
 
@@ -21,20 +22,10 @@ CATALOGUE = catalogue("expert")
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 PROJECTOR = {"width": 1280, "height": 720}
-TIMEOUT = 10_000
 
 
 def open_table(browser, table, viewport=PHONE, role="seat", template="games/play.html"):
-    context = browser.new_context(viewport=viewport, locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    serve_page(page, table, role=role, template=template)
-    page.wait_for_selector(".board > section")
-    page.errors = errors
-    return context, page
+    return harness.open_table(browser, table, viewport, role=role, template=template)
 
 
 def key(action):

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_screens import OVERFLOW, SMALL_TEXT
-from tests.ui.harness import FakeTable, find_state, serve_page
+from tests.ui.harness import FakeTable, find_state, open_table
 
 pytestmark = [pytest.mark.browser]
 
@@ -23,7 +23,6 @@ SMALL_PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 PROJECTOR = {"width": 1920, "height": 1080}
 SIZES = {"390x844": PHONE, "1024x768": TABLET, "1920x1080": PROJECTOR}
-TIMEOUT = 10_000
 GAMES = ["data_tycoon", "conspiranoia"]
 
 # Whether a box lies inside the viewport (vertically and horizontally).
@@ -85,18 +84,9 @@ def over(game):
 
 def open_board(browser, table, viewport=PHONE, *, role="seat", reduced=False, context=None):
     template = "games/play.html" if role == "seat" else "games/projector.html"
-    context = context or browser.new_context(
-        viewport=viewport, locale="en-GB", reduced_motion="reduce" if reduced else "no-preference"
+    return open_table(
+        browser, table, viewport, role=role, template=template, reduced=reduced, context=context
     )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    serve_page(page, table, role=role, template=template)
-    page.wait_for_selector(".board > section")
-    page.errors = errors
-    return context, page
 
 
 @pytest.mark.parametrize("game", GAMES)
