@@ -126,6 +126,21 @@ def test_open_session_sets_the_games_options(teacher_a, school_class):
     assert session.options == {"life_points": 9, "defence_seconds": 30}
 
 
+def test_open_session_takes_a_list_option_with_commas(teacher_a, school_class):
+    out = StringIO()
+    call_command(
+        "open_session",
+        "--teacher=teacher-a",
+        "--game=data_tycoon",
+        "--variant=expert",
+        "--table-size=2",
+        "--option=left_out=time, sanction",
+        stdout=out,
+    )
+    session = ClassSession.objects.get(join_code=out.getvalue().strip())
+    assert session.options == {"left_out": ["sanction", "time"]}
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
     [

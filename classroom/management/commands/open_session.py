@@ -1,5 +1,6 @@
 """Open a session from a terminal and print its join code."""
 
+from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -23,7 +24,10 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="KEY=VALUE",
-            help="one of the game's options (repeatable), e.g. --option life_points=15",
+            help=(
+                "one of the game's options (repeatable), e.g. --option life_points=15; "
+                "a list with commas: --option left_out=sanction,time"
+            ),
         )
         parser.add_argument(
             "--class",
@@ -43,11 +47,16 @@ class Command(BaseCommand):
             "table_size": options["table_size"],
             "bots_fill": options["bots"],
         }
+        fields = SessionForm().fields
         for pair in options["option"]:
             key, equals, value = pair.partition("=")
             if not equals:
                 raise CommandError(f"--option takes KEY=VALUE, not {pair!r}")
-            data[option_field_name(options["game"], key.strip())] = value.strip()
+            name = option_field_name(options["game"], key.strip())
+            if isinstance(fields.get(name), forms.MultipleChoiceField):  # KEY=a,b
+                data[name] = [item.strip() for item in value.split(",") if item.strip()]
+            else:
+                data[name] = value.strip()
         form = SessionForm(data)
         unknown = sorted(key.rsplit("__", 1)[-1] for key in set(data) - set(form.fields))
         if unknown:
