@@ -12,15 +12,17 @@ from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.translation import gettext
 
-from classroom import actions, identity, ratelimit
+from classroom import actions, identity
 from classroom.models import MAX_PARTICIPANTS, ClassSession, JoinRequest, Participant
 from classroom.retention import purge_expired_join_requests
 from classroom.tasks import purge_expired_sessions
 from tests.classroom.conftest import join_client, open_session
+from tests.classroom.test_moderation import (  # noqa: F401 (an autouse fixture)
+    HOME,
+    SCHOOL,
+    _fresh_join_counts,
+)
 from tests.platform.test_settings import run_python
-
-SCHOOL = "198.51.100.30"
-HOME = "203.0.113.9"
 
 pytestmark = pytest.mark.django_db
 
@@ -34,15 +36,6 @@ LIMITS = {
     "MAX_PENDING_MOVES": 5,
     "JOIN_REQUEST_MINUTES": 15,
 }
-
-
-@pytest.fixture(autouse=True)
-def _fresh_join_counts():
-    for address in (SCHOOL, HOME):
-        ratelimit.reset(address)
-    yield
-    for address in (SCHOOL, HOME):
-        ratelimit.reset(address)
 
 
 def device(address=SCHOOL):

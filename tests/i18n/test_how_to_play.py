@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from classroom import actions
-from classroom.identity import new_device_id, set_student_cookie
 from games.describe import how_to_play
 from games.registry import all_games
 from tests.i18n.test_catalogues import (  # noqa: F401
@@ -21,6 +20,7 @@ from tests.i18n.test_catalogues import (  # noqa: F401
     compiled_catalogues,
     fresh_translations,
 )
+from tests.i18n.test_student_language import student as joined
 from tests.live.conftest import open_session
 
 
@@ -44,13 +44,7 @@ def test_every_how_to_play_text_is_translated(language):
 
 def student(session, nickname: str) -> Client:
     """Return a client with the cookies of a new student of the session."""
-    participant = actions.do_join_session(session, nickname, new_device_id())
-    response = Client().get("/")
-    set_student_cookie(response, participant)
-    client = Client()
-    for name, morsel in response.cookies.items():
-        client.cookies[name] = morsel.value
-    return client
+    return joined(session, nickname)[0]
 
 
 def shown(slug: str, language: str, variant: str = "standard") -> list[str]:
