@@ -5,6 +5,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,6 +25,7 @@ from classroom.models import (
     Table,
 )
 from classroom.nicknames import nickname_key, validate_nickname
+from classroom.retention import purge_expired
 from classroom.signals import tables_changed
 from classroom.tables import CannotSplit, split
 from games import clock
@@ -707,14 +710,13 @@ def do_complete_seat_move(move: SeatMove) -> Participant:
 
 def do_seat_connected(seat_id: int, delta: int) -> None:
     """Count a socket opening (+1) or closing (-1) on a seat; tell the table and dashboard."""
-    from django.db.models import F
-    from django.db.models.functions import Greatest
-
     with transaction.atomic():
         Seat.objects.filter(pk=seat_id).update(
             connected=Greatest(F("connected") + delta, 0), last_seen_at=clock.now()
         )
-        seat = Seat.objects.select_related("table").get(pk=seat_id)
+        seat = Seat.objects.select_related("table").filter(pk=seat_id).first()
+        if seat is None:
+            return  # the session was deleted while the socket opened or closed
         broadcast.table_event(seat.table_id, "presence")
         broadcast.dashboard_changed(seat.table.session_id, reason="presence")
 
@@ -731,8 +733,6 @@ def do_purge_expired_sessions(retention_days: int) -> int:
 
     Return how many participants went; classroom.retention says what else goes.
     """
-    from classroom.retention import purge_expired
-
     return purge_expired(retention_days)
 
 

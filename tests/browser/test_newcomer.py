@@ -90,7 +90,10 @@ class Newcomer:
 
     def one_move(self) -> bool:
         """Make the move the page offers now, if it offers one; return whether it did."""
-        try_click(self.button("Got it"))  # a GDPR lesson card beside the board: read
+        if try_click(self.button("Got it")):  # a GDPR lesson card beside the board: read
+            # a move of its own: the caller looks for the treasure again before the next
+            # card play (the bots may have played meanwhile and handed the turn back)
+            return True
         if self.button("DATA!").count():
             self.shot("data-prompt")
             return try_click(self.button("DATA!"))

@@ -74,6 +74,19 @@ def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
     assert messages.players(messages.load_table(table.pk))[0]["connected"] is True
 
 
+def test_a_socket_closing_after_its_session_was_deleted_counts_nothing(table):
+    """A teacher deletes the session while a student's socket opens or closes: the count
+    goes nowhere, and nothing is raised in the server's log."""
+    from classroom.models import Seat
+
+    seat_pk = Seat.objects.get(table=table, number=0).pk
+    table.session.delete()
+    assert not Seat.objects.filter(pk=seat_pk).exists()
+    actions.do_seat_connected(seat_pk, -1)
+    actions.do_seat_connected(seat_pk, +1)
+    assert not Seat.objects.filter(pk=seat_pk).exists()
+
+
 def test_the_write_paths_states_are_the_ones_a_socket_would_read(table, school_class):
     """After an action the write path builds each seat's state once (live.write): it must
     be what a socket reading the table builds, log aside, for every student's seat and the
