@@ -96,10 +96,10 @@ class Newcomer:
             return True
         if self.button("DATA!").count():
             self.shot("data-prompt")
-            return try_click(self.button("DATA!"))
+            return self.settled(try_click(self.button("DATA!")))
         if self.button(BUILD).count():
             self.shot("build-offered")
-            return try_click(self.button(BUILD))
+            return self.settled(try_click(self.button(BUILD)))
         cards = self.hand().count()
         if not cards:
             return False
@@ -124,10 +124,18 @@ class Newcomer:
         return self.play(self.button("Lay it on the table"))
 
     def play(self, control) -> bool:
-        if try_click(control):
+        if self.settled(try_click(control)):
             self.turns += 1
             return True
         return False
+
+    def settled(self, moved: bool) -> bool:
+        """After a move, wait for the server's answer (the board stops being busy), as a
+        person waits to see their move: the next look at the page sees its outcome."""
+        if moved:
+            board = self.page.locator("[data-slot=board]")
+            expect(board).to_have_attribute("aria-busy", "false")
+        return moved
 
 
 def reads_how_to_play(page, newcomer) -> None:
@@ -212,7 +220,8 @@ def test_a_newcomer_reads_how_to_play_and_builds_a_data_treasure(
     if log_box.count() and not log_box.evaluate("el => el.open"):
         log_box.locator("summary").click()
     expect(page.get_by_role("log")).to_contain_text("Nina Wren builds a Data-Treasure for")
-    collection.scroll_into_view_if_needed()
+    with contextlib.suppress(PlaywrightError):  # the bots play on: the board may re-render
+        collection.scroll_into_view_if_needed(timeout=2_000)
     newcomer.shot("treasure-built")
     print(
         f"newcomer: seed {NEWCOMER_SEED}, {newcomer.turns} turns, {seconds:.1f} s of play, "
