@@ -38,21 +38,23 @@ def _param(value):
     return value
 
 
-def how_to_play(game_slug: str, variant: str) -> list[dict]:
-    """Return a game's "How to play" for ``variant`` in the active language:
-    ``{"heading", "lines"}`` per section (none for a game not registered)."""
+def how_to_play(game_slug: str, variant: str, options: dict | None = None) -> list[dict]:
+    """Return a game's "How to play" for ``variant`` (and the session's ``options``: the
+    cards a teacher left out) in the active language: ``{"heading", "lines"}`` per
+    section (none for a game not registered)."""
     try:
-        sections = get_game(game_slug).how_to_play
+        game = get_game(game_slug)
     except KeyError:
         return []
-    return [
-        {
-            "heading": translate(section.heading),
-            "lines": [translate(line) for line in section.lines],
-        }
-        for section in sections
-        if section.applies_to(variant)
-    ]
+    kinds = game.dealt_kinds(variant, options)
+    shown = []
+    for section in game.how_to_play:
+        lines = section.lines_for(kinds) if section.applies_to(variant) else []
+        if lines:
+            shown.append(
+                {"heading": translate(section.heading), "lines": [translate(x) for x in lines]}
+            )
+    return shown
 
 
 @cache

@@ -60,7 +60,7 @@ def play(request, code):
             "table_id": seat.table_id if seat else None,
             "game_name": game_name(session.game),
             "game_stylesheet": game_stylesheet(session.game),
-            "how_to_play": how_to_play(session.game, session.variant),
+            "how_to_play": how_to_play(session.game, session.variant, session.options),
         },
     )
 

@@ -390,6 +390,6 @@ def lobby(request, code):
             "participant": participant,
             "participants": session.active_participants(),
             "game_name": game_name(session.game),
-            "how_to_play": how_to_play(session.game, session.variant),
+            "how_to_play": how_to_play(session.game, session.variant, session.options),
         },
     )

@@ -1,8 +1,11 @@
 """Data-Tycoon's "How to play" for students: the goal, a turn, DATA! and the special
 cards, in short plain sentences (docs/rules/data_tycoon.md is the full version)."""
 
-from games.engine.base import HowToPlay
+from games.engine.base import HowToPlay, Line
 from games.engine.i18n import gettext_noop
+
+# The cards a player may set aside, face down, to counter an attack later.
+SET_ASIDE_KINDS = ("lawyer", "cybersecurity", "consent", "minimization", "time", "transparency")
 
 HOW_TO_PLAY = (
     HowToPlay(
@@ -42,22 +45,36 @@ HOW_TO_PLAY = (
         ),
     ),
     HowToPlay(
-        gettext_noop("Sanction and Lawyer"),
+        gettext_noop("Attacks and defences"),
         (
-            gettext_noop("Sanction: a player loses all their Data-Treasures. A Lawyer stops it."),
-            gettext_noop("Set a card aside, face down, to stop an attack later."),
+            Line(gettext_noop("Sanction: a player loses all their Data-Treasures."), ("sanction",)),
+            Line(gettext_noop("A Lawyer stops a Sanction."), ("sanction", "lawyer")),
+            Line(
+                gettext_noop(
+                    "Transparency: a player shows their hand for 3 turns. A Transparency stops it."
+                ),
+                ("transparency",),
+            ),
+            Line(
+                gettext_noop("Set a card aside, face down, to stop an attack later."),
+                any_of=SET_ASIDE_KINDS,
+            ),
         ),
         variants=("lawyers", "standard", "expert"),
     ),
     HowToPlay(
-        gettext_noop("Transparency and data breaches"),
+        gettext_noop("Data breaches"),
         (
-            gettext_noop(
-                "Transparency: a player shows their hand for 3 turns. A Transparency stops it."
+            Line(
+                gettext_noop(
+                    "Databreach: say DATABREACH! at once and lose your turn. Hide it and you "
+                    "lose more."
+                ),
+                ("databreach",),
             ),
-            gettext_noop(
-                "Databreach: say DATABREACH! at once and lose your turn (a Cybersecurity "
-                "card saves it). Hide it and you lose more."
+            Line(
+                gettext_noop("A Cybersecurity card saves you from a Databreach."),
+                ("databreach", "cybersecurity"),
             ),
         ),
         variants=("standard", "expert"),
@@ -65,19 +82,29 @@ HOW_TO_PLAY = (
     HowToPlay(
         gettext_noop("Expert cards"),
         (
-            gettext_noop(
-                "Complaint: a player loses 3 Dataset cards that are not in a Data-Treasure. "
-                "A Lawyer or a Consent stops it."
+            Line(
+                gettext_noop(
+                    "Complaint: a player loses 3 Dataset cards that are not in a Data-Treasure."
+                ),
+                ("complaint",),
             ),
-            gettext_noop(
-                "Minimization: a player loses every Dataset card that is not in a "
-                "Data-Treasure. A Minimization stops it."
+            Line(gettext_noop("A Lawyer stops a Complaint."), ("complaint", "lawyer")),
+            Line(gettext_noop("A Consent stops a Complaint."), ("complaint", "consent")),
+            Line(
+                gettext_noop(
+                    "Minimization: a player loses every Dataset card that is not in a "
+                    "Data-Treasure. A Minimization stops it."
+                ),
+                ("minimization",),
             ),
-            gettext_noop(
-                "Time: a player must soon give up 6 Dataset cards or a Data-Treasure. "
-                "A Time card stops it."
+            Line(
+                gettext_noop(
+                    "Time: a player must soon give up 6 Dataset cards or a Data-Treasure. "
+                    "A Time card stops it."
+                ),
+                ("time",),
             ),
-            gettext_noop("Consent: split one Data-Treasure into two."),
+            Line(gettext_noop("Consent: split one Data-Treasure into two."), ("consent",)),
         ),
         variants=("expert",),
     ),

@@ -187,6 +187,11 @@ class DataTycoon(base.Game):
             raise ValueError(f"unknown variant {variant!r}")
         return _cards(variant)
 
+    def dealt_kinds(self, variant, options=None):
+        """Return the kinds the variant deals, without those the teacher left out."""
+        left_out = set((options or {}).get("left_out") or ())
+        return {kind for kind in super().dealt_kinds(variant) if kind not in left_out}
+
     def new_state(self, num_players, seed, variant=None, options=None):
         """Return a new match: shuffled from ``seed``, table laid, hands dealt."""
         return State(self, num_players, seed, variant or self.default_variant, options)

@@ -77,6 +77,24 @@ class Zone:
     label: str  # marked with gettext_noop
 
 
+class Line(str):
+    """A line of "How to play" about certain card kinds: shown only when every kind it
+    ``needs`` is dealt, and one at least of ``any_of`` (if given), so that a class
+    playing without a card never reads about it. A plain ``str`` line is always shown."""
+
+    needs: tuple[str, ...]
+    any_of: tuple[str, ...]
+
+    def __new__(cls, text: str, needs: tuple[str, ...] = (), any_of: tuple[str, ...] = ()) -> Line:
+        line = super().__new__(cls, text)
+        line.needs, line.any_of = tuple(needs), tuple(any_of)
+        return line
+
+    def shown_with(self, kinds: set[str]) -> bool:
+        """Tell whether the line belongs in the rules of a match dealing ``kinds``."""
+        return set(self.needs) <= kinds and (not self.any_of or bool(kinds & set(self.any_of)))
+
+
 @dataclass(frozen=True)
 class HowToPlay:
     """One section of a game's "How to play" for students: a heading and a few short
@@ -92,6 +110,10 @@ class HowToPlay:
 
     def applies_to(self, variant: str) -> bool:
         return not self.variants or variant in self.variants
+
+    def lines_for(self, kinds: set[str]) -> list[str]:
+        """Return the lines to show when the cards dealt are of ``kinds``."""
+        return [line for line in self.lines if not isinstance(line, Line) or line.shown_with(kinds)]
 
 
 class Debrief:
@@ -186,6 +208,10 @@ class Game:
     def from_json(self, data):
         """Return the state that ``state.to_json()`` produced ``data`` from."""
         raise NotImplementedError
+
+    def dealt_kinds(self, variant: str, options: dict | None = None) -> set[str]:
+        """Return the kinds of the cards a match of ``variant`` with ``options`` deals."""
+        return {card["kind"] for card in self.cards(variant)}
 
     def clean_options(self, options: dict) -> dict:
         """Return ``options`` checked against ``self.options``; raise ValueError if bad."""

@@ -8,6 +8,7 @@ import pytest
 from babel.messages.extract import extract
 
 import games
+from games.describe import how_to_play
 from games.engine.base import HowToPlay
 from games.registry import all_games, get_game
 from tests.i18n.test_catalogues import KEYWORDS, extracted
@@ -73,7 +74,42 @@ def test_data_tycoon_explains_a_special_card_exactly_in_the_variants_that_deal_i
     kinds |= {"consent", "minimization", "time", "complaint"}
     for variant in game.variants:
         dealt = {card["kind"] for card in game.cards(variant)}
-        text = " ".join(line for s in game.how_to_play if s.applies_to(variant) for line in s.lines)
+        text = " ".join(line for s in how_to_play("data_tycoon", variant) for line in s["lines"])
         for kind in kinds:
             named = re.search(rf"\b{kind.capitalize()}\b", text) is not None
             assert named == (kind in dealt), (variant, kind)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_a_line_about_cards_names_kinds_the_game_deals(game):
+    """A typo in a line's card kinds would hide the line in every game: each kind a line
+    needs is dealt by at least one variant of the section."""
+    for section in game.how_to_play:
+        variants = section.variants or tuple(game.variants)
+        dealt = set().union(*(game.dealt_kinds(variant) for variant in variants))
+        for line in section.lines:
+            assert set(getattr(line, "needs", ())) <= dealt, line
+            assert set(getattr(line, "any_of", ())) <= dealt, line
+
+
+def test_data_tycoon_never_explains_a_card_the_teacher_left_out():
+    """The teacher may leave out any special cards: the students' How to play then names
+    none of them, and says what the cards still dealt do."""
+    game = get_game("data_tycoon")
+    every = ["sanction", "lawyer", "transparency", "cybersecurity", "databreach"]
+    every += ["consent", "minimization", "time", "complaint"]
+    for left_out in (["lawyer"], ["cybersecurity", "sanction"], ["time", "consent"], every):
+        options = {"left_out": left_out}
+        dealt = game.dealt_kinds("expert", options)
+        assert not dealt & set(left_out)
+        shown = how_to_play("data_tycoon", "expert", options)
+        text = " ".join(line for section in shown for line in section["lines"])
+        for kind in every:
+            named = re.search(rf"\b{kind.capitalize()}\b", text) is not None
+            assert named == (kind not in left_out), (left_out, kind)
+    headings = [s["heading"] for s in how_to_play("data_tycoon", "expert", {"left_out": every})]
+    assert headings == ["The goal", "Your turn", "DATA!"]
+    only_lawyers = {"left_out": [kind for kind in every if kind != "lawyer"]}
+    shown = how_to_play("data_tycoon", "expert", only_lawyers)
+    assert [s["heading"] for s in shown][3:] == ["Attacks and defences"]
+    assert shown[3]["lines"] == ["Set a card aside, face down, to stop an attack later."]

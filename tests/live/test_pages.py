@@ -283,8 +283,8 @@ def test_the_lobby_shows_how_to_play_open(school_class):
 @pytest.mark.parametrize(
     ("variant", "shown", "not_shown"),
     [
-        ("beginner", "Build the most Data-Treasures.", "Sanction and Lawyer"),
-        ("lawyers", "Sanction and Lawyer", "Transparency and data breaches"),
+        ("beginner", "Build the most Data-Treasures.", "Attacks and defences"),
+        ("lawyers", "Attacks and defences", "Data breaches"),
         ("expert", "Expert cards", None),
     ],
 )
@@ -299,6 +299,17 @@ def test_the_lobby_explains_only_the_cards_of_the_sessions_variant(
     assert html.escape(shown) in content
     if not_shown:
         assert html.escape(not_shown) not in content
+
+
+def test_the_lobby_says_nothing_of_the_special_cards_the_teacher_left_out(school_class):
+    session = open_session(
+        school_class, variant="expert", options={"left_out": ["sanction", "cybersecurity"]}
+    )
+    page = join_form(session, "Ana").get(reverse("classroom:lobby", args=[session.join_code]))
+    content = html.unescape(page.content.decode())
+    assert "Sanction" not in content and "Cybersecurity" not in content
+    assert "A Lawyer stops a Complaint." in content  # the Lawyer is still dealt
+    assert "Databreach: say DATABREACH! at once" in content
 
 
 def test_a_conspiranoia_lobby_shows_its_own_rules(school_class):

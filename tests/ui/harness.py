@@ -371,7 +371,7 @@ def _page_and_catalog(factory, request, table, role, template):
             "table": {"number": 1},
             "game_name": _name(table),
             "game_stylesheet": game_stylesheet(table.game.slug),
-            "how_to_play": how_to_play(table.game.slug, table.state.variant)
+            "how_to_play": how_to_play(table.game.slug, table.state.variant, table.state.options)
             if role == "seat"
             else None,
         },
