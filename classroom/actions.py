@@ -97,13 +97,17 @@ def do_create_session(
     options: dict | None = None,
     approve_joins: bool = False,
     generated_nicknames: bool = False,
+    bot: str = "",
 ) -> ClassSession:
     """Open a session for a class, in the lobby, with a fresh join code.
 
-    ``options``: the game's options, already checked by its ``clean_options``.
+    ``options``: the game's options, already checked by its ``clean_options``; ``bot``:
+    the kind of the game's bot that plays the bot seats ("" for the server's default).
     """
     if school_class.is_archived:
         raise ActionRefused(_("This class is archived. Unarchive it to launch a session."))
+    if bot and bot not in get_game(game).bots:
+        raise ActionRefused(_("This game has no such bot."), code="bot")
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -117,6 +121,7 @@ def do_create_session(
                     options=options or {},
                     approve_joins=approve_joins,
                     generated_nicknames=generated_nicknames,
+                    bot=bot,
                     join_code=new_open_session_code(),
                 )
         except IntegrityError:  # another session took the same code meanwhile
@@ -197,9 +202,14 @@ def _deal_tables(session: ClassSession) -> list[Table]:
             if seat < plan.humans:
                 Seat.objects.create(table=table, number=seat, participant=next(queue))
             else:
-                Seat.objects.create(table=table, number=seat, bot=settings.LIVE_BOT_KIND)
+                Seat.objects.create(table=table, number=seat, bot=session_bot(session))
         tables.append(table)
     return tables
+
+
+def session_bot(session: ClassSession) -> str:
+    """Return the kind of bot that plays the session's bot seats."""
+    return session.bot or settings.LIVE_BOT_KIND
 
 
 def _schedule_matches(tables, again: bool = False) -> None:
@@ -304,8 +314,8 @@ def do_hand_seat_to_bot(seat: Seat, to_bot: bool) -> Seat:
         if seat.participant_id is None:
             raise ActionRefused(_("This seat is a bot's already."), code="bot_seat")
         if seat.bot_takeover != to_bot:
-            seat.bot_takeover = to_bot
-            seat.save(update_fields=["bot_takeover"])
+            seat.bot_takeover, seat.bot = to_bot, session_bot(session) if to_bot else ""
+            seat.save(update_fields=["bot_takeover", "bot"])
             _seat_changed(seat)
     return seat
 
@@ -624,8 +634,8 @@ def do_kick_participant(participant: Participant) -> Participant:
                 status=SeatMove.Status.REFUSED, device_label=""
             )
             for seat in participant.seats.select_related("table"):
-                seat.bot_takeover = True  # the table plays on
-                seat.save(update_fields=["bot_takeover"])
+                seat.bot_takeover, seat.bot = True, session_bot(session)  # the table plays on
+                seat.save(update_fields=["bot_takeover", "bot"])
                 _seat_changed(seat)
     return participant
 

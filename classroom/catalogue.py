@@ -1,7 +1,8 @@
 """The games a teacher may launch, read from games.registry."""
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
+from games.engine.bots import LEVELS
 from games.registry import all_games
 
 
@@ -11,6 +12,20 @@ def available_games() -> list:
     if isinstance(games, dict):
         games = games.values()
     return list(games)
+
+
+def bot_for_level(game, level: str) -> str | None:
+    """Return the kind of the game's bot that plays at ``level`` (games.engine.bots.LEVELS),
+    or None when the game has no bot of that level."""
+    for kind, bot in getattr(game, "bots", {}).items():
+        if getattr(bot, "level", "") == level:
+            return kind
+    return None
+
+
+def bot_levels(game) -> list[str]:
+    """Return the levels the game's bots offer, in the order of LEVELS."""
+    return [level for level in LEVELS if bot_for_level(game, level)]
 
 
 def find_game(slug: str):
@@ -33,6 +48,13 @@ def game_name(slug: str, language: str | None = None) -> str:
     """Return a game's name in the language, or its slug when it is not registered."""
     game = find_game(slug)
     return localized(game.name, language) if game else slug
+
+
+def bot_level_label(slug: str, kind: str) -> str:
+    """Return the level of a game's bot kind as a teacher reads it ("Strong"), or ""."""
+    game = find_game(slug)
+    level = getattr(game.bots.get(kind), "level", "") if game is not None else ""
+    return gettext(LEVELS[level][0]) if level in LEVELS else ""
 
 
 def variant_label(slug: str, variant: str, language: str | None = None) -> str:

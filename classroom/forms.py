@@ -15,6 +15,7 @@ from classroom.codes import CODE_LENGTH, normalize_code
 from classroom.models import MAX_PARTICIPANTS, SchoolClass
 from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
 from games.describe import translate
+from games.engine.bots import LEVELS
 
 
 class SignUpForm(UserCreationForm):
@@ -156,6 +157,15 @@ class SessionForm(forms.Form):
     bots_fill = forms.BooleanField(
         label=gettext_lazy("Bots fill empty seats"), required=False, initial=True
     )
+    bot_level = forms.ChoiceField(
+        label=gettext_lazy("Bots"),
+        required=False,
+        initial="friendly",
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "How the bots play: on empty seats, and for a student you hand to a bot."
+        ),
+    )
     approve_joins = forms.BooleanField(
         label=gettext_lazy("Approve each new nickname"),
         required=False,
@@ -180,6 +190,10 @@ class SessionForm(forms.Form):
         self.games = catalogue.available_games()
         self.fields["game"].choices = game_choices()
         self.fields["variant"].choices = variant_choices()
+        self.fields["bot_level"].choices = [
+            (level, _("%(level)s: %(what)s") % {"level": _(label), "what": _(what)})
+            for level, (label, what) in LEVELS.items()
+        ]
         self.fields["language"].choices = list(settings.LANGUAGES)
         self.fields["language"].initial = (get_language() or settings.LANGUAGE_CODE)[:2]
         for game in self.games:
@@ -239,6 +253,7 @@ class SessionForm(forms.Form):
         given = {
             name: cleaned.pop(name) for name in list(cleaned) if name.startswith(OPTION_PREFIX)
         }
+        level = cleaned.pop("bot_level", "")
         game = catalogue.find_game(cleaned.get("game") or "")
         if game is None:
             return cleaned
@@ -247,6 +262,7 @@ class SessionForm(forms.Form):
             self.add_error("variant", _("This variant does not belong to the chosen game."))
         cleaned["variant"] = variant
         cleaned["options"] = self._chosen_options(game, given)
+        cleaned["bot"] = self._chosen_bot(game, level or "friendly")
         size = cleaned.get("table_size")
         if size is not None and not game.min_players <= size <= game.max_players:
             self.add_error(
@@ -259,6 +275,20 @@ class SessionForm(forms.Form):
                 },
             )
         return cleaned
+
+    def _chosen_bot(self, game, level: str) -> str:
+        """Return the kind of the game's bot of ``level``; note an error if it has none."""
+        if not catalogue.bot_levels(game):
+            return ""  # a game without bots a teacher may choose: the server's default
+        kind = catalogue.bot_for_level(game, level)
+        if kind is None:
+            self.add_error(
+                "bot_level",
+                _("%(game)s has no bot of this level yet: choose another.")
+                % {"game": localized(game.name)},
+            )
+            return ""
+        return kind
 
     def _chosen_options(self, game, given: dict) -> dict:
         """Return the chosen game's filled-in options (``given``: by field name), checked."""

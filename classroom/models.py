@@ -80,6 +80,9 @@ class ClassSession(models.Model):
     language = models.CharField(_("language"), max_length=10)
     table_size = models.PositiveSmallIntegerField(_("table size"))
     bots_fill = models.BooleanField(_("bots fill empty seats"), default=False)
+    # The kind of bot (a key of the game's ``bots``) that fills empty seats and plays for
+    # an absent student; "" for the server's LIVE_BOT_KIND.
+    bot = models.CharField(_("bot"), max_length=30, blank=True, default="")
     # The game's options the teacher set (the game's clean_options checked them); a
     # missing key takes the game's, or its variant's, default.
     options = models.JSONField(_("game options"), default=dict, blank=True)
@@ -196,11 +199,6 @@ class Table(models.Model):
 class Seat(models.Model):
     """A seat at a table: a student, or a bot; a student's seat may be handed to a bot."""
 
-    class Bot(models.TextChoices):
-        NONE = "", _("none")
-        RANDOM = "random", _("random bot")
-        HEURISTIC = "heuristic", _("clever bot")
-
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
     )
@@ -214,7 +212,8 @@ class Seat(models.Model):
         related_name="seats",
         verbose_name=_("participant"),
     )
-    bot = models.CharField(_("bot"), max_length=20, choices=Bot.choices, blank=True, default="")
+    # The kind of bot (a key of the game's ``bots``) that plays this seat, "" for a student.
+    bot = models.CharField(_("bot"), max_length=30, blank=True, default="")
     # The teacher handed this student's seat to a bot (the student may get it back).
     bot_takeover = models.BooleanField(_("played by a bot"), default=False)
     # Open sockets on this seat, and when one was last seen.
@@ -263,7 +262,7 @@ class Seat(models.Model):
         """Return the kind of bot that plays this seat now, or "" when a person does."""
         if self.participant is None:
             return self.bot or "random"
-        return (self.bot or "heuristic") if self.bot_takeover else ""
+        return (self.bot or settings.LIVE_BOT_KIND) if self.bot_takeover else ""
 
 
 class SeatMove(models.Model):

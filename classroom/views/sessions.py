@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classroom import actions
-from classroom.catalogue import game_name, variant_label
+from classroom.catalogue import bot_level_label, game_name, variant_label
 from classroom.forms import SessionForm
 from classroom.models import ClassSession
 from classroom.qr import qr_svg
@@ -57,6 +57,7 @@ def session_detail(request, pk):
             "qr": qr,
             "game_name": game_name(session.game),
             "variant_label": variant_label(session.game, session.variant),
+            "bot_level": bot_level_label(session.game, actions.session_bot(session)),
         },
     )
 

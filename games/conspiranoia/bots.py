@@ -47,6 +47,7 @@ class HeuristicBot(ScoringBot):
     """
 
     name = "heuristic"
+    level = "friendly"
 
     def context(self, view):
         """Return what the heuristic derives once from ``view`` to score each action."""

@@ -25,6 +25,7 @@ class HeuristicBot(ScoringBot):
     """Play greedily: call, counter, build, capture sensitive cards, hit the leader."""
 
     name = "heuristic"
+    level = "friendly"
 
     def context(self, view):
         """Return what the heuristic derives once from ``view`` to score each action."""

@@ -1,5 +1,22 @@
 """The bot interface: a bot sees one seat's view and its legal actions, nothing more."""
 
+from games.engine.i18n import gettext_noop
+
+# The levels a teacher chooses from, the same words for every game: a game's bot that
+# declares a ``level`` plays the seats of a session launched at that level.
+LEVELS = {
+    "friendly": (
+        gettext_noop("Friendly"),
+        gettext_noop("Plays greedily, one move at a time: a fair opponent for beginners."),
+    ),
+    "strong": (
+        gettext_noop("Strong"),
+        gettext_noop(
+            "Thinks ahead over the cards it cannot see: for students who know the game well."
+        ),
+    ),
+}
+
 
 class Bot:
     """Choose an action for one seat.
@@ -10,6 +27,7 @@ class Bot:
 
     name = "bot"
     needs_view = True
+    level = ""  # a key of LEVELS when teachers may choose this bot, else ""
 
     def choose(self, view, legal_actions, rng):
         """Return one element of ``legal_actions`` (``rng`` is a ``random.Random``)."""

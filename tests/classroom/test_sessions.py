@@ -235,3 +235,45 @@ def test_the_form_says_what_each_variant_is_and_fills_tables_with_bots(client_a,
             assert escape(game.variant_descriptions[slug]["en"]) in page, (game.slug, slug)
     bots = page.split('name="bots_fill"')[1].split(">")[0]
     assert "checked" in bots
+
+
+def test_the_teacher_chooses_how_the_bots_play(client_a, school_class):
+    """The level a teacher picks is stored as the game's bot kind: the bot seats are
+    dealt to it, and so is a student's seat handed to a bot."""
+    body = client_a.get(create_url(school_class)).content.decode()
+    assert "<legend>Bots</legend>" in body
+    assert 'type="radio" name="bot_level" value="friendly"' in body
+    response = launch(client_a, school_class, game="data_tycoon", variant="expert", bot_level="")
+    assert response.status_code == 302
+    session = ClassSession.objects.get()
+    assert session.bot == "heuristic"  # no choice sent: friendly
+    page = client_a.get(reverse("classroom:session_detail", args=[session.pk])).content.decode()
+    assert "bots: Friendly" in page
+    for nickname in ("Ana", "Ben"):
+        key = nickname.lower()
+        session.participants.create(nickname=nickname, nickname_key=key, device_id=key * 16)
+    session.table_size = 4
+    session.save(update_fields=["table_size"])
+    actions.do_start_session(session)
+    seats = session.tables.get().seats.order_by("number")
+    assert [seat.bot_kind for seat in seats] == ["", "", "heuristic", "heuristic"]
+    handed = actions.do_hand_seat_to_bot(seats[0], True)
+    assert handed.bot_kind == "heuristic"
+    assert actions.do_hand_seat_to_bot(seats[0], False).bot_kind == ""
+
+
+def test_a_level_the_game_has_no_bot_for_is_refused_with_a_message(client_a, school_class):
+    games = catalogue.available_games()
+    assert games
+    weak = [game for game in games if catalogue.bot_levels(game) == ["friendly"]]
+    assert weak, "a game whose bots are all friendly"
+    game = weak[0]
+    response = launch(client_a, school_class, game=game.slug, variant="", bot_level="strong")
+    assert response.status_code == 200
+    assert "has no bot of this level yet: choose another." in response.content.decode()
+    assert not ClassSession.objects.exists()
+    with pytest.raises(actions.ActionRefused, match="no such bot"):
+        actions.do_create_session(
+            school_class, game=game.slug, variant=game.default_variant, language="en",
+            table_size=2, bots_fill=True, bot="a-bot-it-does-not-have",
+        )  # fmt: skip

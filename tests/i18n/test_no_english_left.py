@@ -47,11 +47,12 @@ SAME_EVERYWHERE = {
 }
 # Words spelled as in English in one language.
 SAME_IN = {
-    "es": {"no", "Expert"},
+    "es": {"no", "Expert", "Bots"},
     "fr": {
         "Actions",
         "Article",
         "Articles",
+        "Bots",
         "Classes",
         "Date",
         "Expert",

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from classroom.actions import ActionRefused, do_create_class, do_create_session
 from classroom.forms import SessionForm, option_field_name
+from games.engine.bots import LEVELS
 
 
 class Command(BaseCommand):
@@ -18,6 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--variant", default="", help="the variant (default: the game's)")
         parser.add_argument("--table-size", type=int, required=True)
         parser.add_argument("--bots", action="store_true", help="bots fill empty seats")
+        parser.add_argument(
+            "--bot-level",
+            default="friendly",
+            choices=sorted(LEVELS),
+            help="how the bots play (default: friendly)",
+        )
         parser.add_argument("--language", default=settings.LANGUAGE_CODE)
         parser.add_argument(
             "--option",
@@ -46,6 +53,7 @@ class Command(BaseCommand):
             "language": options["language"],
             "table_size": options["table_size"],
             "bots_fill": options["bots"],
+            "bot_level": options["bot_level"],
         }
         fields = SessionForm().fields
         for pair in options["option"]:
