@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.apps import apps
+from django.conf import settings
 from django.db import transaction
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
@@ -153,6 +154,15 @@ def purge_expired_join_requests(now=None) -> int:
                 content_type=ContentType.objects.get_for_model(JoinRequest), object_id__in=ids
             ).delete()
         return _delete(JoinRequest, pk__in=list(expired.values_list("pk", flat=True)))
+
+
+def purge_login_attempts(now=None) -> int:
+    """Delete the records of failed teacher logins older than LOGIN_ATTEMPT_HOURS; return
+    how many went (django-axes keeps them to count wrong passwords)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.LOGIN_ATTEMPT_HOURS)
+    attempts = apps.get_model("axes", "AccessAttempt").objects.filter(attempt_time__lt=cutoff)
+    return attempts.delete()[0]
 
 
 def purge_expired(retention_days: int, now=None) -> int:

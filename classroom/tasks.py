@@ -1,15 +1,19 @@
 """Background work of the classroom app."""
 
+from importlib import import_module
+
 from celery import shared_task
 from django.conf import settings
 
-from classroom.retention import purge_expired
+from classroom.retention import purge_expired, purge_login_attempts
 
 
 @shared_task(name="classroom.tasks.purge_expired_sessions")
 def purge_expired_sessions() -> int:
-    """Delete student data of sessions ended more than RETENTION_DAYS days ago, and the
-    join requests that expired unanswered (JOIN_REQUEST_MINUTES)."""
+    """Delete student data of sessions ended more than RETENTION_DAYS days ago, the join
+    requests that expired unanswered (JOIN_REQUEST_MINUTES) and the records of failed
+    teacher logins older than LOGIN_ATTEMPT_HOURS."""
+    purge_login_attempts()
     return purge_expired(settings.RETENTION_DAYS)
 
 
@@ -20,6 +24,4 @@ def clear_expired_logins() -> None:
     Django keeps an expired login's row until it is cleared: without this task, a
     teacher's login record would outlive the two weeks that /privacy/ states.
     """
-    from importlib import import_module
-
     import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()

@@ -8,6 +8,7 @@ that ``make run`` starts; ``PRODUCTION=1`` switches on the HTTPS-only hardening 
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -86,6 +87,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "classroom",
     "games",
     "live",
@@ -105,7 +107,29 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.unavailable.ServiceUnavailableMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Teacher logins are throttled by django-axes: after LOGIN_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair waits LOGIN_LOCKOUT_MINUTES. The pair, not
+# the address: the other teachers behind a school's shared address still log in.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 8, minimum=1)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+# A failed login's record (username, address, browser, time) is deleted after this.
+LOGIN_ATTEMPT_HOURS = env_int("LOGIN_ATTEMPT_HOURS", 24, minimum=1)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # no record of successful logins: nothing needs one
+AXES_CLIENT_IP_CALLABLE = "classroom.ratelimit.client_ip"
+AXES_LOCKOUT_CALLABLE = "classroom.views.accounts.locked_out"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

@@ -122,5 +122,6 @@ def privacy(request):
         "retention_days": settings.RETENTION_DAYS,
         "join_request_minutes": settings.JOIN_REQUEST_MINUTES,
         "address_hold_minutes": settings.REMOVED_ADDRESS_HOLD_MINUTES,
+        "login_attempt_hours": settings.LOGIN_ATTEMPT_HOURS,
     }
     return render(request, "privacy.html", context)

@@ -1,5 +1,6 @@
 """Teacher sign-up (log in, log out and password change are Django's own views)."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import redirect, render
@@ -19,3 +20,14 @@ def signup(request):
         messages.success(request, _("Welcome! Create your first class to get started."))
         return redirect("classroom:dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def locked_out(request, response=None, credentials=None):
+    """Say why a teacher's login is refused after too many wrong passwords (django-axes
+    calls this instead of logging in), and for how long, with status 429."""
+    return render(
+        request,
+        "registration/locked_out.html",
+        {"lockout_minutes": settings.LOGIN_LOCKOUT_MINUTES},
+        status=429,
+    )
