@@ -198,6 +198,17 @@ WS_PING_SECONDS = 10
 WS_MAX_BYTES = 1024 * 1024
 
 
+def proxy_arguments(env: dict[str, str]) -> list[str]:
+    """Return uvicorn's arguments for X-Forwarded-For: believed only from the addresses in
+    TRUSTED_PROXIES (comma-separated), never by default. uvicorn itself would believe any
+    process on the same machine, which would let it pick the address that rate limits
+    count."""
+    trusted = ",".join(a.strip() for a in env.get("TRUSTED_PROXIES", "").split(",") if a.strip())
+    if not trusted:
+        return ["--no-proxy-headers"]
+    return ["--proxy-headers", "--forwarded-allow-ips", trusted]
+
+
 def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
     """Describe the ASGI server (uvicorn) serving HTTP and WebSocket."""
     return python_service(
@@ -223,6 +234,7 @@ def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
             # 16 KiB with a reason); a frame over this is dropped by the server itself.
             "--ws-max-size",
             str(WS_MAX_BYTES),
+            *proxy_arguments(env),
         ],
         env,
     )
