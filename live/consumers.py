@@ -37,6 +37,13 @@ from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import messages, write
 from live.session_sockets import scope_language
 from live.sockets import PlatformConsumer
+from live.throttle import (
+    MESSAGE_BURST,
+    MESSAGES_PER_SECOND,
+    RESYNC_BURST,
+    RESYNCS_PER_SECOND,
+    Bucket,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -99,11 +106,16 @@ class TableConsumer(PlatformConsumer):
     last_version: int | None = None
     # Whether a bot plays this socket's seat now (the teacher handed it to a bot).
     bot_playing = False
+    # The (game, variant) whose card catalogue this socket was sent.
+    catalogue_sent: tuple[str, str] | None = None
 
     # Connection
 
     async def connect(self):
         """Accept, authenticate, then send ``hello`` and ``state`` (or ``waiting``)."""
+        self.messages_in = Bucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
+        self.resyncs = Bucket(RESYNCS_PER_SECOND, RESYNC_BURST)
+        self.told_too_fast = False
         await self.accept()
         try:
             await database_sync_to_async(self.authenticate)()
@@ -188,6 +200,11 @@ class TableConsumer(PlatformConsumer):
         state = messages.state_message(snap, self.seat, self.language)
         hello = messages.hello_message(snap, self.seat, self.language)
         hello.setdefault("version", state["version"])
+        # The catalogue is the bulk of a hello: a socket gets it once per game and variant.
+        deck = (hello["game"], hello["variant"])
+        if deck == self.catalogue_sent:
+            del hello["catalogue"]
+        self.catalogue_sent = deck
         return hello, state
 
     def build_state(self, since: int | None = None) -> dict:
@@ -210,6 +227,16 @@ class TableConsumer(PlatformConsumer):
         self.last_version = state["version"]
         await self.send_json(messages.in_language(state, self.language))
 
+    async def send_too_fast(self) -> None:
+        await self.send_error(
+            "too_fast",
+            message_in(
+                self.language,
+                gettext_noop("Too many messages at once: wait a moment, the table is up to date."),
+            ),
+            self.last_version,
+        )
+
     async def send_error(self, code: str, message: str, version: int | None = None) -> None:
         await self.send_json(
             {"type": "error", "code": code, "message": message, "version": version}
@@ -219,6 +246,14 @@ class TableConsumer(PlatformConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         """Answer ``act``, ``resync`` and ``ping``; refuse anything else."""
+        if not self.messages_in.take():
+            # One answer per flood, not one per message: a flood must not make the
+            # server write as much as it reads.
+            if not self.told_too_fast:
+                self.told_too_fast = True
+                await self.send_too_fast()
+            return
+        self.told_too_fast = False
         try:
             message = parse_payload(text_data if text_data is not None else bytes_data)
             kind = message["type"]
@@ -234,7 +269,10 @@ class TableConsumer(PlatformConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong", "server_time": messages.iso(clock.now())})
         elif kind == "resync":
-            await self.find_table()
+            if self.resyncs.take():
+                await self.find_table()
+            else:
+                await self.send_too_fast()
         elif kind == "act":
             await self.act(message)
         elif kind == "dismiss":

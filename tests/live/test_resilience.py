@@ -65,12 +65,16 @@ async def open_socket(url: str, origin: str, cookie: str | None = None):
     headers = {"Cookie": cookie} if cookie else None
     # No client keepalive: what these tests check is the server's side (its own pings
     # drop dead sockets); a client ping timing out on a loaded machine would end the
-    # socket a test still reads.
+    # socket a test still reads. No receive queue limit: a browser reads every message
+    # at once, while a test may leave a socket unread for a while (hundreds of presence
+    # notices); a full queue would stop the client reading, so answering the server's
+    # pings, and the server would rightly drop it.
     return await websockets.connect(
         url,
         origin=origin,
         additional_headers=headers,
         max_size=2**23,
+        max_queue=None,
         open_timeout=WAIT,
         ping_interval=None,
     )

@@ -220,7 +220,10 @@ class FakeTable:
         if kind == "ping":
             ws.send(json.dumps({"type": "pong", "server_time": iso(datetime.now(UTC))}))
         elif kind == "resync":
-            ws.send(json.dumps(self.hello()))
+            # as the server does: this socket has the catalogue already
+            hello = self.hello()
+            del hello["catalogue"]
+            ws.send(json.dumps(hello))
             ws.send(json.dumps(self.state_message()))
         elif kind == "act" and self.answering:
             self.act(ws, message)

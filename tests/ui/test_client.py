@@ -4,6 +4,8 @@ The page talks to tests/ui/harness.py's FakeTable through Playwright's WebSocket
 routing, so the test can drop the socket, skip versions or refuse a move.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -83,12 +85,19 @@ def test_a_version_gap_is_drawn_without_a_resync(seat_page):
 def test_reconnects_after_a_drop_and_resyncs(seat_page):
     table = FakeTable(first_turn(), bots=False)
     page = seat_page(table)
+    first = page.locator(".dt-cards--hand button.dt-card").first
+    named = first.aria_snapshot()  # '- button "Simple dataset yellow"'
+    assert "dataset" in named.lower()
     table.sockets[0].close(code=1011, reason="server restart")
     table.sockets.clear()
     expect(page.locator("[data-slot=status]")).to_contain_text("Connection lost")
     wait_for_sent(page, table, "resync")
     expect(page.locator("[data-slot=status]")).to_have_text("Connected.")
     assert len(table.sockets) == 1
+    # the resync's hello has no catalogue: the page keeps the one it got, cards named
+    page.wait_for_function("window.dpSockets && window.dpSockets.opened === 2")
+    expect(first).to_have_attribute("data-card", re.compile(r"^dt-"))
+    assert first.aria_snapshot() == named
 
 
 def test_a_move_without_an_answer_is_reported_then_checked_by_reconnecting(seat_page):

@@ -217,6 +217,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
   const role = root.dataset.role || "seat";
   const shell = {
     hello: null,
+    catalogue: {}, // {card id: card}, from the socket's first hello
     renderer: null,
     last: null,
     deadline: null,
@@ -525,6 +526,9 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
       hello(message) {
         if (!shell.hello || shell.hello.match !== message.match) log.reset();
         shell.hello = message;
+        // A socket is sent the card catalogue once per game and variant: a resync's
+        // hello leaves it out, and the one this page has stays right.
+        if (message.catalogue) shell.catalogue = message.catalogue;
         const create = rendererFor(message.game);
         if (!create) {
           els.board.replaceChildren(
@@ -537,7 +541,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
           role,
           seat: message.seat ?? null,
           players: message.players || [],
-          catalogue: message.catalogue || {},
+          catalogue: shell.catalogue,
           language: message.language || root.dataset.language || document.documentElement.lang,
           variant: message.variant,
           icons: root.dataset.icons,
