@@ -51,6 +51,19 @@ CASES = {
     "scientific-research": (2017, ["1.6"], None),  # ICO, Royal Free / DeepMind
     "ai-training": (2024, ["15"], None),  # Garante, OpenAI, December 2024
     "geolocation": (2019, ["1.2"], None),  # Datatilsynet, Taxa 4x35 (DKK)
+    "paper-files": (2019, ["275000", "500000", "92000"], None),  # ICO, Doorstep Dispensaree
+    "clean-desk": (2018, ["35000", "18"], None),  # ICO, Bayswater Medical Centre (DPA 1998)
+    "shredding": (2020, ["72"], None),  # Datatilsynet criticises its own paper waste
+    "phishing": (2022, ["4.4", "113000"], None),  # ICO, Interserve
+    "ransomware-backups": (2021, ["14"], None),  # HSE Ireland, Conti, 14 May 2021
+    "malware-updates": (2018, ["500000", "15"], None),  # ICO, Equifax Ltd (DPA 1998)
+    "passwords-mfa": (2025, ["3.07", "79404", "890"], None),  # ICO, Advanced
+    "encryption": (2022, ["8000"], None),  # UODO, Dobrzyniewo Duże (PLN)
+    "misdirected-email": (2021, ["10000", "105", "65"], None),  # ICO, HIV Scotland
+    "access-rights": (2019, ["460000", "350000"], None),  # Dutch AP, HagaZiekenhuis
+    "security-by-design": (2020, ["18.4", "339"], None),  # ICO, Marriott
+    "breach-after-theft": (2021, ["136437"], None),  # UODO, ENEA (PLN)
+    "incident-records": (2020, ["450000", "72"], None),  # DPC, Twitter
 }
 
 
