@@ -31,6 +31,11 @@ VARIANT_IDS = {
     for variant, kinds in VARIANT_KINDS.items()
 }
 
+# The rule book's numbers that the card texts speak of (the rules and the bots read them).
+TREASURE_SIZE = 6  # Dataset cards in a new Data-Treasure
+FREEZE_COUNT = 3  # cards a Purpose attack freezes
+COMPLAINT_COUNT = 3  # cards a Complaint returns to the deck
+LOSS_COUNT = 6  # cards a hidden Databreach or an expired Time card costs
 
 # The declarative card table: how each special card may be played from the hand.
 #   keep      -- may be placed face up beside the player's collection

@@ -23,9 +23,13 @@ from games.data_tycoon.cards import (
     CARD_RULES,
     COLOUR,
     COLOURS,
+    COMPLAINT_COUNT,
     DATA,
+    FREEZE_COUNT,
     KIND,
+    LOSS_COUNT,
     SENSITIVE,
+    TREASURE_SIZE,
     VARIANT_KINDS,
     card_ids,
     matches,
@@ -39,11 +43,7 @@ FORMAT = 1
 
 HAND_SIZE = 3  # cards dealt to each player per round (Scopa style)
 TABLE_START = 5  # cards laid face up at the start
-TREASURE_SIZE = 6  # Dataset cards in a new Data-Treasure
 SPLIT_MIN = 3  # each half of a Consent split keeps at least this many cards
-FREEZE_COUNT = 3  # cards a Purpose attack freezes
-COMPLAINT_COUNT = 3  # cards a Complaint returns to the deck
-LOSS_COUNT = 6  # cards a hidden Databreach or an expired Time card costs
 TRANSPARENCY_TURNS = 3  # turns a Transparency victim plays with an open hand
 HIDDEN_BREACH_SKIPS = 2  # turns skipped when a hidden breach cannot be paid
 
