@@ -277,8 +277,8 @@ class _Context:
 
     def keep_value(self, kind):
         """Return what keeping one counter card of ``kind`` is worth to me: a share of the
-        worst attack it could still stop (a Sanction counts a treasure I am about to
-        build), never below KEEP_FLOOR, and little when I hold a second one."""
+        worst attack it could still stop, never below KEEP_FLOOR, and little when I hold
+        a second one. A Sanction counts at least the treasure I am about to build."""
         if sum(KIND[c] == kind for c in self.held) >= 2:
             return SPARE_COUNTER
         worst = 0
@@ -286,7 +286,7 @@ class _Context:
             if kind in rule.counters and self.unseen[attack]:
                 loss = self.loss(self.me, attack)
                 if attack == "sanction" and self.about_to_build():
-                    loss += TREASURE
+                    loss = max(loss, TREASURE)
                 worst = max(worst, loss)
         return max(KEEP_FLOOR, KEEP_SHARE * worst)
 
