@@ -129,13 +129,15 @@ class _Context:
         }
         others = [s for s in self.strength if s != self.me]
         self.leader = max(others, key=lambda s: self.strength[s]) if others else None
-        # Transparency: the hands the others must play open, and what they can capture.
-        self.open_hands = {
-            p["seat"]: p["hand"] for p in players if p["seat"] != self.me and "hand" in p
-        }
-        open_datasets = [c for h in self.open_hands.values() for c in h if KIND[c] == "dataset"]
-        self.open_datasets = open_datasets
-        self.wanted = {t for t in view["table"] for c in open_datasets if matches(c, t)}
+        # Transparency: the Dataset cards others must play open, and what they capture.
+        self.open_datasets = [
+            c
+            for p in players
+            if p["seat"] != self.me
+            for c in p.get("hand", ())
+            if KIND[c] == "dataset"
+        ]
+        self.wanted = {t for t in view["table"] for c in self.open_datasets if matches(c, t)}
         self.unseen = self._unseen()
 
     def _unseen(self):
