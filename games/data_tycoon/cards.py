@@ -2,11 +2,13 @@
 
 The fixture is the one source of the 120 cards, of their names and of what each
 card does (its ``effect``, in plain words) in every language; this module indexes
-it for the rules (kind, colour, sign by id).
+it for the rules (kind, colour, sign by id) and holds the card table ``CARD_RULES``
+(how each special card may be played), which the rules and the bots both read.
 """
 
 import copy
 import json
+from collections import namedtuple
 from pathlib import Path
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "data_tycoon.json"
@@ -27,6 +29,33 @@ VARIANT_KINDS = {variant: frozenset(kinds) for variant, kinds in DATA["variants"
 VARIANT_IDS = {
     variant: tuple(card["id"] for card in ALL_CARDS if card["kind"] in kinds)
     for variant, kinds in VARIANT_KINDS.items()
+}
+
+# The rule book's numbers that the card texts speak of (the rules and the bots read them).
+TREASURE_SIZE = 6  # Dataset cards in a new Data-Treasure
+FREEZE_COUNT = 3  # cards a Purpose attack freezes
+COMPLAINT_COUNT = 3  # cards a Complaint returns to the deck
+LOSS_COUNT = 6  # cards a hidden Databreach or an expired Time card costs
+
+# The declarative card table: how each special card may be played from the hand.
+#   keep      -- may be placed face up beside the player's collection
+#   set_aside -- may be kept face down in the reserve, to counter later
+#   target    -- who it may attack (None: not an attack card), see rules.State._targetable
+#   counters  -- the card kinds that neutralise it (a counter window opens)
+Rule = namedtuple("Rule", "keep set_aside target counters")
+CARD_RULES = {
+    "purpose": Rule(keep=True, set_aside=False, target="free_datasets", counters=()),
+    "sanction": Rule(keep=False, set_aside=False, target="treasure", counters=("lawyer",)),
+    "lawyer": Rule(keep=False, set_aside=True, target=None, counters=()),
+    "transparency": Rule(keep=False, set_aside=True, target="anyone", counters=("transparency",)),
+    "cybersecurity": Rule(keep=False, set_aside=True, target=None, counters=()),
+    "databreach": Rule(keep=False, set_aside=False, target=None, counters=("cybersecurity",)),
+    "consent": Rule(keep=True, set_aside=True, target=None, counters=()),
+    "minimization": Rule(keep=False, set_aside=True, target="datasets", counters=("minimization",)),
+    "time": Rule(keep=False, set_aside=True, target="assets", counters=("time",)),
+    "complaint": Rule(
+        keep=False, set_aside=False, target="datasets", counters=("lawyer", "consent")
+    ),
 }
 
 
@@ -65,3 +94,11 @@ def effect(card_id, variant):
 def card_ids(variant):
     """Return the ids of the cards used in ``variant``, in catalogue order."""
     return VARIANT_IDS[variant]
+
+
+def matches(card, target):
+    """Return whether ``card`` captures ``target``: same colour, or both sensitive of one sign."""
+    if COLOUR[card] == COLOUR[target]:
+        return True
+    sign = SIGN[card]
+    return sign is not None and sign == SIGN[target]

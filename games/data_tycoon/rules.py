@@ -13,7 +13,6 @@ pauses that walk until its one actor answers or the referee sends its expiry.
 """
 
 import json
-from collections import namedtuple
 
 from games.data_tycoon import bots as _bots
 from games.data_tycoon import debrief as _debrief
@@ -21,14 +20,19 @@ from games.data_tycoon import how_to_play as _how_to_play
 from games.data_tycoon import text as _text
 from games.data_tycoon import views as _views
 from games.data_tycoon.cards import (
+    CARD_RULES,
     COLOUR,
     COLOURS,
+    COMPLAINT_COUNT,
     DATA,
+    FREEZE_COUNT,
     KIND,
+    LOSS_COUNT,
     SENSITIVE,
-    SIGN,
+    TREASURE_SIZE,
     VARIANT_KINDS,
     card_ids,
+    matches,
 )
 from games.data_tycoon.cards import cards as _cards
 from games.engine import IllegalAction, base, gettext_noop
@@ -39,11 +43,7 @@ FORMAT = 1
 
 HAND_SIZE = 3  # cards dealt to each player per round (Scopa style)
 TABLE_START = 5  # cards laid face up at the start
-TREASURE_SIZE = 6  # Dataset cards in a new Data-Treasure
 SPLIT_MIN = 3  # each half of a Consent split keeps at least this many cards
-FREEZE_COUNT = 3  # cards a Purpose attack freezes
-COMPLAINT_COUNT = 3  # cards a Complaint returns to the deck
-LOSS_COUNT = 6  # cards a hidden Databreach or an expired Time card costs
 TRANSPARENCY_TURNS = 3  # turns a Transparency victim plays with an open hand
 HIDDEN_BREACH_SKIPS = 2  # turns skipped when a hidden breach cannot be paid
 
@@ -70,27 +70,6 @@ VARIANT_OPTIONS = {"beginner": {"call_seconds": 2 * CALL_SECONDS}}
 TIME_MODES = ("clock", "turns")
 TIE_BREAK = ("treasures", "sensitive", "datasets", "shared")
 CALLS = ("call_data", "call_databreach")
-
-# The declarative card table: how each special card may be played from the hand.
-#   keep      -- may be placed face up beside the player's collection
-#   set_aside -- may be kept face down in the reserve, to counter later
-#   target    -- who it may attack (None: not an attack card), see _targetable
-#   counters  -- the card kinds that neutralise it (a counter window opens)
-Rule = namedtuple("Rule", "keep set_aside target counters")
-CARD_RULES = {
-    "purpose": Rule(keep=True, set_aside=False, target="free_datasets", counters=()),
-    "sanction": Rule(keep=False, set_aside=False, target="treasure", counters=("lawyer",)),
-    "lawyer": Rule(keep=False, set_aside=True, target=None, counters=()),
-    "transparency": Rule(keep=False, set_aside=True, target="anyone", counters=("transparency",)),
-    "cybersecurity": Rule(keep=False, set_aside=True, target=None, counters=()),
-    "databreach": Rule(keep=False, set_aside=False, target=None, counters=("cybersecurity",)),
-    "consent": Rule(keep=True, set_aside=True, target=None, counters=()),
-    "minimization": Rule(keep=False, set_aside=True, target="datasets", counters=("minimization",)),
-    "time": Rule(keep=False, set_aside=True, target="assets", counters=("time",)),
-    "complaint": Rule(
-        keep=False, set_aside=False, target="datasets", counters=("lawyer", "consent")
-    ),
-}
 
 # The special cards a teacher may leave out, in the rule book's order, with their names.
 KIND_NAMES = {
@@ -487,7 +466,7 @@ class State(base.State):
                 continue
             kind = KIND[c]
             if kind == "dataset":
-                caps = [t for t in self.table if _matches(c, t)]
+                caps = [t for t in self.table if matches(c, t)]
                 if caps:
                     acts.extend({"type": "play", "card": c, "capture": t} for t in caps)
                 else:
@@ -1046,14 +1025,6 @@ def _throws_card(action):
 def _uses_card(action):
     """Return whether ``action`` is a card play that captures or uses its card."""
     return "card" in action and not _throws_card(action)
-
-
-def _matches(card, target):
-    """Return whether ``card`` captures ``target``: same colour, or both sensitive of one sign."""
-    if COLOUR[card] == COLOUR[target]:
-        return True
-    sign = SIGN[card]
-    return sign is not None and sign == SIGN[target]
 
 
 def _bases(collection):

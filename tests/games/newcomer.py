@@ -13,6 +13,11 @@ offers" is a rule over the seat's legal actions and view:
    collection");
 5. else lay the first card on the table ("Lay it on the table").
 
+Any other prompt (a bot froze some of the newcomer's cards with a Purpose and the page
+asks which) is not one of these moves: the newcomer presses nothing and the prompt's
+timer runs out, as the live server's referee then does (the engine freezes the least
+valuable cards).
+
 The bots play as live.background.play_bot does: the session's bot kind, a
 ``random.Random`` seeded by the match's seed, the match's version (one per stored
 action) and the bot's seat, choosing from the view of a state read back from its JSON
@@ -74,6 +79,7 @@ class Newcomer:
     turns: int = 0  # the newcomer's card plays before the Data-Treasure
     actions: int = 0  # actions stored (the match's version) when it was built
     stuck: str = ""  # why the strategy could not go on, if it could not
+    waited: int = 0  # prompts the newcomer left to run out (the browser test waits for each)
     moves: list[dict] = field(default_factory=list)  # the newcomer's actions, in order
 
 
@@ -95,10 +101,15 @@ def play_newcomer(seed: int, bot_kind: str = "heuristic", max_turns: int = 99) -
         legal = state.legal_actions(seat)
         if seat == STUDENT:
             action = newcomer_choice(state.view(seat), legal)
-            if action is None:
-                out.stuck = f"the page asks for {state.view(seat)['window']}"
+            window = state.view(seat)["window"]
+            if action is None and window is None:
+                out.stuck = "the page offers no move"
                 return out
-            out.moves.append(action)
+            if action is None:  # a prompt the newcomer does not know: its timer runs out
+                seat, action = None, {"type": "expire", "timer": window["id"]}
+                out.waited += 1
+            else:
+                out.moves.append(action)
             if action["type"] in ("play", "keep"):
                 out.turns += 1
                 if out.turns > max_turns:

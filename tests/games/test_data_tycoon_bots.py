@@ -119,3 +119,93 @@ def test_mixed_bots_finish_every_variant_and_table_size(variant, players):
         state = GAME.new_state(players, seed, variant)
         play(state, bots, random.Random(seed), expire=0.05)
         assert state.is_over() and state.result()["winners"]
+
+
+def test_heuristic_freezes_a_rival_close_to_a_treasure_with_a_purpose_it_cannot_use_soon():
+    pick = Picker()
+    spare, waiting = pick("purpose"), pick("purpose")
+    rival_purpose = pick("purpose")
+    hand = [spare, pick(colour="red", sensitive=False)]
+    mine = [pick(colour="green", sensitive=False), pick(colour="yellow", sensitive=False)]
+    # the rival holds a Purpose and 5 blue cards, none to spare: a freeze breaks that treasure
+    state = arrange(
+        hands={0: hand, 1: [pick()]},
+        purposes={0: [waiting], 1: [rival_purpose]},
+        collections={0: mine, 1: pick.many(5, colour="blue")},
+    )
+    assert choice(state, 0) == {"type": "attack", "card": spare, "target": 1}
+    # a rival far from any treasure is not worth the Purpose: it is kept
+    state = arrange(
+        hands={0: hand, 1: [pick()]},
+        purposes={0: [waiting]},
+        collections={0: mine, 1: [pick(colour=colour) for colour in ("red", "blue", "green")]},
+    )
+    assert choice(state, 0) == {"type": "keep", "card": spare}
+
+
+def attacked(pick, attack, **zones):
+    """Return the position after seat 0 throws an ``attack`` card at seat 1."""
+    card = pick(attack)
+    state = arrange(hands={0: [card, pick()], 1: [pick()]}, **zones)
+    state.apply(0, {"type": "attack", "card": card, "target": 1})
+    return state
+
+
+def test_heuristic_keeps_its_only_lawyer_for_a_sanction_and_lets_a_complaint_through():
+    pick = Picker()
+    zones = {
+        "reserves": {1: [pick("lawyer")]},
+        "collections": {1: pick.many(3, colour="green")},
+        "treasures": {1: [(pick("purpose"), pick.many(6, colour="red"))]},
+    }
+    assert choice(attacked(pick, "complaint", **zones), 1) == {"type": "accept"}
+    assert choice(attacked(pick, "sanction", **zones), 1) == {"type": "counter", "kind": "lawyer"}
+
+
+def test_heuristic_spends_a_counter_only_on_an_attack_that_costs_something():
+    pick = Picker()
+    # two frozen simple cards are all a Complaint could take: not worth the Lawyer
+    harmless = attacked(
+        pick,
+        "complaint",
+        reserves={1: [pick("lawyer")]},
+        frozen={1: pick.many(2, sensitive=False)},
+    )
+    assert choice(harmless, 1) == {"type": "accept"}
+    # three sensitive cards and no treasure to protect: the Lawyer stops the Complaint
+    costly = attacked(
+        pick,
+        "complaint",
+        reserves={1: [pick("lawyer")]},
+        collections={1: pick.many(3, sensitive=True)},
+    )
+    assert choice(costly, 1) == {"type": "counter", "kind": "lawyer"}
+
+
+def test_heuristic_reads_an_open_hand_to_pick_the_target_without_a_counter():
+    pick = Picker()
+    sanction = pick("sanction")
+    # both rivals play with an open hand; the leader (seat 1) visibly holds a Lawyer
+    state = arrange(
+        players=3,
+        hands={0: [sanction, pick()], 1: [pick("lawyer"), pick()], 2: [pick(), pick()]},
+        treasures={
+            1: [(pick("purpose"), pick.many(6, colour="red", sensitive=True))],
+            2: [(pick("purpose"), pick.many(6, colour="blue", sensitive=False))],
+        },
+        transparent=[0, 2, 2],
+    )
+    assert choice(state, 0) == {"type": "attack", "card": sanction, "target": 2}
+
+
+def test_heuristic_takes_the_card_an_open_hand_would_capture_next():
+    pick = Picker()
+    mine = pick(colour="green", sensitive=False)
+    # two green love and health cards are worth the same to me, but the rival's open hand
+    # (a blue health card) can take only the health one: take that one first
+    love = pick(colour="green", sign="love")
+    health = pick(colour="green", sign="health")
+    hands = {0: [mine], 1: [pick(colour="blue", sign="health")]}
+    for table in ([love, health], [health, love]):
+        state = arrange(hands=hands, table=table, transparent=[0, 1])
+        assert choice(state, 0) == {"type": "play", "card": mine, "capture": health}

@@ -12,6 +12,7 @@ def test_the_browser_tests_seed_builds_a_treasure_in_a_few_turns():
     game = play_newcomer(NEWCOMER_SEED, settings.LIVE_BOT_KIND)
     assert game.built, game.stuck
     assert game.turns == NEWCOMER_TURNS, game.moves
+    assert game.waited == 0  # no prompt the page-guided newcomer would leave to run out
     # DATA! first, then captures and the kept Purpose, and the build last
     assert game.moves[0] == {"type": "call_data"}
     assert game.moves[-1]["type"] == "build"
