@@ -6,15 +6,16 @@ from games.registry import all_games
 
 
 def available_games() -> list:
-    """Return the registered games."""
+    """Return the registered games a teacher may launch: those whose board exists
+    (``Game.in_class``)."""
     games = all_games()
     if isinstance(games, dict):
         games = games.values()
-    return list(games)
+    return [game for game in games if getattr(game, "in_class", True)]
 
 
 def find_game(slug: str):
-    """Return the registered game with this slug, or None."""
+    """Return the game a teacher may launch with this slug, or None."""
     for game in available_games():
         if game.slug == slug:
             return game
