@@ -22,6 +22,15 @@ def find_game(slug: str):
     return None
 
 
+def _registered(slug: str):
+    """Return the registered game with this slug, offered on the form or not, or None."""
+    games = all_games()
+    for game in games.values() if isinstance(games, dict) else games:
+        if game.slug == slug:
+            return game
+    return None
+
+
 def localized(labels, language: str | None = None) -> str:
     """Return a {language: label} mapping's label in the language, else English."""
     if isinstance(labels, str):
@@ -32,13 +41,13 @@ def localized(labels, language: str | None = None) -> str:
 
 def game_name(slug: str, language: str | None = None) -> str:
     """Return a game's name in the language, or its slug when it is not registered."""
-    game = find_game(slug)
+    game = _registered(slug) or find_game(slug)
     return localized(game.name, language) if game else slug
 
 
 def variant_label(slug: str, variant: str, language: str | None = None) -> str:
     """Return a variant's label in the language, or its slug."""
-    game = find_game(slug)
+    game = _registered(slug) or find_game(slug)
     if game is None or variant not in game.variants:
         return variant
     return localized(game.variants[variant], language)

@@ -31,15 +31,16 @@ def _instances() -> list[dict]:
                 card.update(id=f"{prefix}-{entry['key']}-{copy_number}", kind=kind)
                 if kind == "data":
                     card["points"] = POINTS[entry["category"]]
+                    card["data"] = entry["key"]
                     card["measure"] = card["attack"] = ""
                 else:
-                    card["measure"], card["category"] = entry["key"], ""
+                    card["measure"], card["category"], card["data"] = entry["key"], "", ""
                 out.append(card)
     for entry in DATA["attacks"]:
         for copy_number in range(1, entry["copies"] + 1):
             card = {k: v for k, v in entry.items() if k != "copies"}
             card.update(id=f"a-{entry['key']}-{copy_number}", kind="attack", attack=entry["key"])
-            card["category"] = ""
+            card["category"] = card["data"] = ""
             out.append(card)
     return out
 

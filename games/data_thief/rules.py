@@ -99,7 +99,7 @@ class DataThief(base.Game):
     notable_events = _text.NOTABLE_EVENTS
     event_labels = _text.EVENT_LABELS
     seat_fields = ("seat", "target", "attacker")
-    link_attributes = ("attack", "measure", "category", "nature")
+    link_attributes = ("data", "attack", "measure", "category", "nature")
     seat_zones = _views.SEAT_ZONES
     table_zones = _views.TABLE_ZONES
     highlight = ""
