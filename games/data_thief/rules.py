@@ -655,6 +655,8 @@ class State(base.State):
         self._emit(
             "stolen", seat=self.thief, target=m, board=nature, cards=list(cards), points=points
         )
+        # The data left move to the front: a board's first card stays a data card.
+        board.sort(key=lambda c: KIND[c] != "data")
         if board and not self.board_data(m, nature):
             # Nothing left to protect: the board's measures go face up to the discard pile,
             # so that a board always starts with a data card.
