@@ -527,3 +527,24 @@ def test_heuristic_managers_beat_random_managers_against_the_heuristic_thief():
             play(state, [bot(), bot(), heuristic()], random.Random(seed))
             thief_wins[name] += 2 in state.result()["winners"]
     assert thief_wins["heuristic"] + 10 < thief_wins["random"], thief_wins
+
+
+def test_the_steal_timer_takes_the_first_data_listed():
+    pick = Picker()
+    board = [pick("data", category="standard"), pick("data", category="sensitive")]
+    wifi = pick("attack", attack="public_wifi")
+    state = thief_turn(pick, hands={1: [wifi]}, boards={0: {"digital": board}})
+    state.apply(1, {"type": "attack", "card": wifi, "target": 0, "board": "digital"})
+    timer = state.timers()[0]
+    assert state.timer_info(timer["id"])["kind"] == "steal"
+    events = state.apply(None, timer["action"])
+    assert events[0] == {"type": "timeout", "seat": 1, "window": "steal"}
+    assert state.loot == [board[0]]
+    refused(state, None, timer["action"], "stale_timer")
+
+
+def test_the_rounds_option_is_checked():
+    with pytest.raises(ValueError):
+        GAME.new_state(2, 1, "standard", {"rounds": -1})
+    with pytest.raises(ValueError):
+        GAME.new_state(6, 1, "standard")
