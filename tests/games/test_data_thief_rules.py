@@ -548,3 +548,19 @@ def test_the_rounds_option_is_checked():
         GAME.new_state(2, 1, "standard", {"rounds": -1})
     with pytest.raises(ValueError):
         GAME.new_state(6, 1, "standard")
+
+
+def test_the_replay_shows_the_hands_the_proofs_and_each_board_as_a_group():
+    pick = Picker()
+    data, lock = pick("data"), pick("measure", measure="locked_cabinet")
+    state = arrange(boards={0: {"paper": [data, lock]}}, skips=[2, 0])
+    d = state.to_json()
+    for zone in (*GAME.seat_zones, *GAME.table_zones):
+        assert zone.key in d
+    assert GAME.card_groups(d, 0) == [
+        {"title": "Paper board, opened with %(label)s", "label": data, "cards": [data, lock]}
+    ]
+    assert GAME.card_groups(d, 1) == []
+    notes = GAME.seat_notes(d, 0)
+    assert notes[0].message == "data manager" and notes[1].count == 2
+    assert GAME.seat_notes(d, 1)[0].message == "the thief"
