@@ -200,6 +200,13 @@ def format_stats(stats):
         lines.append(f"  {kind:<14} {count:7d}  ({stats['attacks_countered'].get(kind, 0)})")
     if "databreach" in stats["attacks_countered"]:
         lines.append(f"  databreach countered: {stats['attacks_countered']['databreach']}")
+    # a game whose countered events name the attack rather than a card kind
+    by_attack = {
+        k: v for k, v in stats["attacks_countered"].items() if k not in stats["cards_played"]
+    }
+    by_attack.pop("databreach", None)
+    if by_attack:
+        lines.append(f"attacks countered, by attack: {by_attack}")
     lines.append(f"counters used: {stats['counters_used']}")
     lines.append(f"calls: {stats['calls']}")
     lines.append(f"decided by: {stats['decided_by']}")
