@@ -7,11 +7,12 @@ from games.registry import all_games
 
 
 def available_games() -> list:
-    """Return the registered games."""
+    """Return the registered games a teacher may launch: those whose board exists
+    (``Game.in_class``)."""
     games = all_games()
     if isinstance(games, dict):
         games = games.values()
-    return list(games)
+    return [game for game in games if getattr(game, "in_class", True)]
 
 
 def bot_for_level(game, level: str) -> str | None:
@@ -29,8 +30,17 @@ def bot_levels(game) -> list[str]:
 
 
 def find_game(slug: str):
-    """Return the registered game with this slug, or None."""
+    """Return the game a teacher may launch with this slug, or None."""
     for game in available_games():
+        if game.slug == slug:
+            return game
+    return None
+
+
+def _registered(slug: str):
+    """Return the registered game with this slug, offered on the form or not, or None."""
+    games = all_games()
+    for game in games.values() if isinstance(games, dict) else games:
         if game.slug == slug:
             return game
     return None
@@ -46,7 +56,7 @@ def localized(labels, language: str | None = None) -> str:
 
 def game_name(slug: str, language: str | None = None) -> str:
     """Return a game's name in the language, or its slug when it is not registered."""
-    game = find_game(slug)
+    game = _registered(slug) or find_game(slug)
     return localized(game.name, language) if game else slug
 
 
@@ -59,7 +69,7 @@ def bot_level_label(slug: str, kind: str) -> str:
 
 def variant_label(slug: str, variant: str, language: str | None = None) -> str:
     """Return a variant's label in the language, or its slug."""
-    game = find_game(slug)
+    game = _registered(slug) or find_game(slug)
     if game is None or variant not in game.variants:
         return variant
     return localized(game.variants[variant], language)

@@ -6,7 +6,8 @@
 Bots are given per seat (the list repeats when shorter than the table) and
 rotate one seat per game, so every bot plays every seat. The referee's timers
 are fired only when nobody may act, or with probability ``--expire`` per step.
-Prints the win rate per bot and per seat, the turns per game, how often each
+Prints the win rate per bot, per seat and (for a game whose seats have roles,
+``Game.seat_role``) per role, the turns per game, how often each
 card kind is played and countered, and which tie-break level decided.
 """
 
@@ -78,7 +79,8 @@ def simulate(opts, progress=True):
     options = _options(game, opts.get("option") or [])
     kinds = {card["id"]: card["kind"] for card in game.cards(variant)}
     bot_games, bot_wins = Counter(), Counter()
-    seat_wins = Counter()
+    seat_wins, role_seats, role_wins = Counter(), Counter(), Counter()
+    roles = [game.seat_role(players, s) for s in range(players)]
     played, countered, counters_used, calls, decided = (Counter() for _ in range(5))
     turns, actions = [], []
     for i in tqdm(range(games), desc=game.slug, file=sys.stderr, disable=not progress):
@@ -106,11 +108,9 @@ def simulate(opts, progress=True):
             state, bots, random.Random(seed), expire=opts.get("expire") or 0.0, on_step=on_step
         )
         result = state.result()
-        share = 1 / len(result["winners"])
         bot_games.update(seat_bots)
-        for s in result["winners"]:
-            bot_wins[seat_bots[s]] += share
-            seat_wins[s] += share
+        role_seats.update(role for role in roles if role)
+        _share_win(result["winners"], seat_bots, roles, (bot_wins, seat_wins, role_wins))
         decided[result["decided_by"]] += 1
         turns.append(turn_count[0])
         actions.append(len(log))
@@ -129,6 +129,14 @@ def simulate(opts, progress=True):
             for name in sorted(bot_games)
         },
         "seats": {str(s): round(seat_wins[s] / games, 4) for s in range(players)},
+        # a role's win rate: its wins over its seats played (``Game.seat_role``)
+        "roles": {
+            role: {
+                "seats_played": role_seats[role],
+                "win_rate": round(role_wins[role] / role_seats[role], 4),
+            }
+            for role in sorted(role_seats)
+        },
         "turns": _spread(turns),
         "actions": _spread(actions),
         "cards_played": dict(sorted(played.items())),
@@ -137,6 +145,17 @@ def simulate(opts, progress=True):
         "calls": dict(sorted(calls.items())),
         "decided_by": dict(sorted(decided.items())),
     }
+
+
+def _share_win(winners, seat_bots, roles, tallies):
+    """Count one game's win for its winners' bots, seats and roles (a shared win 1/k)."""
+    bot_wins, seat_wins, role_wins = tallies
+    share = 1 / len(winners)
+    for s in winners:
+        bot_wins[seat_bots[s]] += share
+        seat_wins[s] += share
+        if roles[s]:
+            role_wins[roles[s]] += share
 
 
 def _spread(values):
@@ -165,6 +184,12 @@ def format_stats(stats):
         )
     lines.append("win rate per seat:")
     lines.extend(f"  seat {s:<7} {rate:7.1%}" for s, rate in stats["seats"].items())
+    if stats["roles"]:
+        lines.append("win rate per role (per seat of that role):")
+        lines.extend(
+            f"  {role:<12} {r['win_rate']:7.1%}  ({r['seats_played']} seats)"
+            for role, r in stats["roles"].items()
+        )
     t, a = stats["turns"], stats["actions"]
     lines.append(
         f"turns per game: mean {t['mean']}, stdev {t['stdev']}, min {t['min']}, max {t['max']}"
@@ -175,6 +200,13 @@ def format_stats(stats):
         lines.append(f"  {kind:<14} {count:7d}  ({stats['attacks_countered'].get(kind, 0)})")
     if "databreach" in stats["attacks_countered"]:
         lines.append(f"  databreach countered: {stats['attacks_countered']['databreach']}")
+    # a game whose countered events name the attack rather than a card kind
+    by_attack = {
+        k: v for k, v in stats["attacks_countered"].items() if k not in stats["cards_played"]
+    }
+    by_attack.pop("databreach", None)
+    if by_attack:
+        lines.append(f"attacks countered, by attack: {by_attack}")
     lines.append(f"counters used: {stats['counters_used']}")
     lines.append(f"calls: {stats['calls']}")
     lines.append(f"decided by: {stats['decided_by']}")

@@ -196,6 +196,8 @@ class Game:
     highlight: str = ""
     # The rules in a few plain sentences, shown to students in the lobby and the game.
     how_to_play: tuple[HowToPlay, ...] = ()
+    # Offered on the session form: False until the game's browser board exists.
+    in_class: bool = True
 
     def cards(self, variant):
         """Return the card catalogue of ``variant``: one dict per card instance."""
@@ -208,6 +210,11 @@ class Game:
     def from_json(self, data):
         """Return the state that ``state.to_json()`` produced ``data`` from."""
         raise NotImplementedError
+
+    def seat_role(self, num_players: int, seat: int) -> str:
+        """Return the role of ``seat`` at a table of ``num_players`` ("" when every seat
+        plays the same game); the simulator reports win rates per role."""
+        return ""
 
     def dealt_kinds(self, variant: str, options: dict | None = None) -> set[str]:
         """Return the kinds of the cards a match of ``variant`` with ``options`` deals."""

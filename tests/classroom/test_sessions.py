@@ -39,7 +39,27 @@ def test_form_says_no_game_is_available(client_a, school_class, no_game):
 
 def test_catalogue_reads_the_real_registry():
     registry = pytest.importorskip("games.registry")
-    assert [g.slug for g in catalogue.available_games()] == [g.slug for g in registry.all_games()]
+    offered = [g.slug for g in registry.all_games() if g.in_class]
+    assert offered
+    assert [g.slug for g in catalogue.available_games()] == offered
+
+
+def test_a_game_without_its_board_is_not_offered(client_a, school_class):
+    """A registered game whose browser board does not exist yet (``in_class`` False)
+    is left off the session form, and a launch naming it is refused."""
+    registry = pytest.importorskip("games.registry")
+    hidden = [g for g in registry.all_games() if not g.in_class]
+    assert hidden, "no registered game is kept off the session form"
+    offered = {g.slug for g in catalogue.available_games()}
+    page = client_a.get(create_url(school_class)).content.decode()
+    for game in hidden:
+        assert game.slug not in offered
+        assert catalogue.find_game(game.slug) is None
+        assert f'value="{game.slug}"' not in page
+        variant = game.default_variant
+        response = launch(client_a, school_class, game=game.slug, variant=variant)
+        assert response.status_code == 200
+    assert not ClassSession.objects.exists()
 
 
 def test_form_offers_registered_games(client_a, school_class, fake_game):

@@ -66,3 +66,28 @@ def test_manage_py_simulate_wraps_the_simulator():
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["games"] == 2
+
+
+def test_a_game_without_roles_reports_none(capsys):
+    assert simulate.main(["data_tycoon", "--games", "2", "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["roles"] == {}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("variant", ["standard", "expert"])
+def test_the_data_thief_wins_30_to_45_percent_between_heuristic_bots(players, variant, capsys):
+    """The balance of docs/rules/data_thief.md: the simulator reports the thief's win
+    rate per role, and it stays between 30 % and 45 % at every table size."""
+    args = ["data_thief", "--games", "400", "--players", str(players), "--variant", variant]
+    assert simulate.main([*args, "--bots", "heuristic", "--json", "--quiet"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    thief = stats["roles"]["thief"]
+    assert thief["seats_played"] == 400
+    assert stats["roles"]["manager"]["seats_played"] == 400 * (players - 1)
+    assert 0.30 <= thief["win_rate"] <= 0.45, thief
+
+
+def test_the_report_has_a_line_per_role(capsys):
+    simulate.main(["data_thief", "--games", "4", "--players", "3", "--quiet"])
+    out = capsys.readouterr().out
+    assert "win rate per role" in out and "thief" in out and "manager" in out
