@@ -36,7 +36,8 @@ def card_label(game: str, kind: str, attributes: dict | None = None, language="e
         names = get_game(game).link_attributes
     except KeyError:
         cards, names = [], ()
-    wanted = {name: attributes.get(name, "") for name in names}
+    # The attributes the link names; a link naming none wants a card with none of them.
+    wanted = {k: v for k, v in attributes.items() if v} or {name: "" for name in names}
     for card in cards:
         if card["kind"] == kind and all((card.get(k) or "") == v for k, v in wanted.items()):
             return _card_name(card, language)

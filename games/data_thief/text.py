@@ -100,6 +100,7 @@ NOTABLE_EVENTS = frozenset(
 )
 # The events a lesson may be linked to, as a teacher reads them in the lesson library.
 EVENT_LABELS = {
+    "data_laid": gettext_noop("a data card laid on a board"),
     "measure_laid": gettext_noop("a security measure laid face down"),
     "attack": gettext_noop("an attack by the data thief"),
     "countered": gettext_noop("an attack countered by a security measure"),

@@ -1,0 +1,87 @@
+"""Every lesson linked to Data Thief comes up in play: each attack opens its own lesson,
+a countered attack the lesson of the measure that stopped it and then the one about
+keeping proof, a theft the lesson about who must be told."""
+
+import random
+
+import pytest
+
+from games.engine.driver import play
+from games.registry import get_game
+from lessons.links import lesson_for_event
+from lessons.models import LessonLink
+from lessons.moments import lessons_opened
+
+pytestmark = pytest.mark.django_db
+
+GAME = get_game("data_thief")
+GAMES = 60
+EXPIRE = 0.05  # now and then a manager lets the counter window lapse
+
+
+def linked_lessons() -> set[str]:
+    links = LessonLink.objects.filter(game=GAME.slug).select_related("lesson")
+    return {link.lesson.slug for link in links if link.lesson is not None}
+
+
+def card_of(kind: str, **attributes) -> str:
+    for card in GAME.cards("standard"):
+        if card["kind"] == kind and all(card.get(k) == v for k, v in attributes.items()):
+            return card["id"]
+    raise LookupError((kind, attributes))
+
+
+def test_every_lesson_linked_to_the_game_opens_in_seeded_games():
+    linked = linked_lessons()
+    assert {"phishing", "paper-files", "encryption", "incident-records"} <= linked
+    shown: dict[str, int] = {}
+    bot_names = sorted(GAME.bots)
+    for i in range(GAMES):
+        variant = list(GAME.variants)[i % len(GAME.variants)]
+        players = GAME.min_players + i % (GAME.max_players - GAME.min_players + 1)
+        state = GAME.new_state(players, i, variant)
+        bots = [GAME.bots[bot_names[(s + i) % len(bot_names)]]() for s in range(players)]
+        seen: set[int] = set()
+
+        def on_step(seat, action, events, seen=seen):
+            for lesson, _event, _seats in lessons_opened(GAME, events, lambda x: x.pk in seen):
+                seen.add(lesson.pk)
+                shown[lesson.slug] = shown.get(lesson.slug, 0) + 1
+
+        play(state, bots, random.Random(i), expire=EXPIRE, on_step=on_step)
+    assert sorted(linked - set(shown)) == []
+
+
+@pytest.mark.parametrize(
+    "attack,slug",
+    [
+        ("phishing", "phishing"),
+        ("ransomware", "ransomware-backups"),
+        ("bin_raiding", "shredding"),
+        ("lost_file", "paper-files"),
+        ("stolen_laptop", "encryption"),
+        ("misdirected_email", "misdirected-email"),
+    ],
+)
+def test_an_attack_opens_its_own_lesson(attack, slug):
+    card = card_of("attack", attack=attack)
+    event = {"type": "attack", "seat": 2, "target": 0, "board": "paper", "card": card}
+    assert lesson_for_event(GAME, event).slug == slug
+
+
+def test_a_countered_attack_opens_the_measures_lesson_then_the_proof():
+    attack, measure = (
+        card_of("attack", attack="bin_raiding"),
+        card_of("measure", measure="shredder"),
+    )
+    event = {
+        "type": "countered", "seat": 0, "attacker": 2, "board": "paper", "card": attack,
+        "attack": "bin_raiding", "measure": measure, "kind": "shredder", "source": "board",
+    }  # fmt: skip
+    assert lesson_for_event(GAME, event).slug == "shredding"
+    first = lessons_opened(GAME, [event], lambda x: False)
+    assert [lesson.slug for lesson, _e, _s in first] == ["shredding"]
+    seen = {lesson.pk for lesson, _e, _s in first}
+    # the measure's lesson was shown at this table: the next counter opens the proof's
+    opened = lessons_opened(GAME, [event], lambda x: x.pk in seen)
+    assert [lesson.slug for lesson, _e, _s in opened] == ["incident-records"]
