@@ -51,7 +51,9 @@ def add_arguments(parser):
 
 def _options(game, pairs):
     """Return the game options from ``KEY=VALUE`` strings (ints parsed)."""
-    options = {"time_mode": "turns"} if "time_mode" in getattr(game, "options", {}) else {}
+    # No clock in a simulation: a game with a Time deadline counts it in turns.
+    keys = {option.key for option in game.options}
+    options = {"time_mode": "turns"} if "time_mode" in keys else {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:

@@ -21,6 +21,15 @@ def test_simulate_prints_json_statistics(capsys):
     assert abs(sum(stats["seats"].values()) - 1) < 1e-3
     assert stats["turns"]["mean"] > 0 and stats["cards_played"]["dataset"] > 0
     assert sum(stats["decided_by"].values()) == 6
+    assert stats["options"] == {"time_mode": "turns"}  # no clock in a simulation
+
+
+def test_a_simulation_counts_time_deadlines_in_turns_unless_told(capsys):
+    args = ["data_tycoon", "--games", "2", "--json", "--quiet", "--option", "time_mode=clock"]
+    assert simulate.main(args) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"time_mode": "clock"}
+    assert simulate.main(["conspiranoia", "--games", "2", "--json", "--quiet"]) == 0
+    assert "time_mode" not in json.loads(capsys.readouterr().out)["options"]
 
 
 def test_simulate_prints_a_report_and_a_progress_bar_on_stderr(capsys):
