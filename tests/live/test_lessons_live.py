@@ -350,6 +350,7 @@ async def test_a_lesson_pause_nobody_ends_is_released_by_the_sweeper_after_six_h
     assert not await sync_to_async(match.holds.exists)()
     due_at = (await sync_to_async(MatchTimer.objects.get)(pk=timer.pk)).due_at
     moved = (due_at - timer.due_at).total_seconds()
-    assert LESSON_HOLD_SECONDS <= moved < LESSON_HOLD_SECONDS + 1
+    # pushed back by the hold, plus the real seconds the test took (more on a busy machine)
+    assert LESSON_HOLD_SECONDS <= moved < LESSON_HOLD_SECONDS + 10
     for communicator in (*sockets.values(), projector):
         await communicator.disconnect()
