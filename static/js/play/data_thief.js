@@ -14,7 +14,7 @@
  * sees which one), the attack cards each kept, the thief's loot, scores and rounds. */
 
 import { h } from "./dom.js";
-import { boardKit } from "./kit.js";
+import { boardKit, syllables } from "./kit.js";
 import { register } from "./registry.js";
 
 const NATURES = ["paper", "digital"];
@@ -98,10 +98,13 @@ function createDataThief(board, ctx) {
   /** Under a card: a data card's category, an attack's stake. */
   function cardBadge(id) {
     const c = kit.entry(id);
-    if (c.kind === "data") return h("span", { class: "dt-card__badge" }, categoryName(c.category));
-    if (c.kind === "attack") return h("span", { class: "dt-card__badge dth-stake" }, stake(c));
+    if (c.kind === "data") return h("span", { class: "dth-note", lang: ctx.language }, breakable(categoryName(c.category)));
+    if (c.kind === "attack") return h("span", { class: "dth-note dth-stake", lang: ctx.language }, breakable(stake(c)));
     return null;
   }
+
+  /** Long words with soft hyphens, so that a narrow card breaks them with a hyphen. */
+  const breakable = (text) => text.split(" ").map((word) => (word.length > 8 ? syllables(word) : word)).join(" ");
 
   function stake(c) {
     return c.steals
@@ -127,7 +130,7 @@ function createDataThief(board, ctx) {
   function slot(entry, owner) {
     if (entry.face_down && !entry.card) return back();
     if (entry.face_down) {
-      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge dth-hidden" }, "◐ ", gettext("face down: only you see it")) });
+      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge dth-hidden" }, "◐ ", gettext("face down"), h("span", { class: "visually-hidden" }, " ", gettext("(only you see it)"))) });
     }
     if (entry.kind === "measure") {
       return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge" }, "✓ ", gettext("revealed")) });
@@ -143,9 +146,9 @@ function createDataThief(board, ctx) {
     const underAttack = v.window && v.window.kind === "counter" && v.window.target === owner && v.window.board === nature;
     return h("div", { class: `dth-board dth-board--${nature}${attack ? " is-target" : ""}${underAttack ? " is-attacked" : ""}`, role: "group", "aria-label": name, dataset: { owner, board: nature } },
       h("h4", { class: "dth-board__title" }, h("span", { class: "dth-board__mark", "aria-hidden": "true" }, nature === "paper" ? "▤" : "⌨"), " ",
-        nature === "paper" ? gettext("Paper board") : gettext("Digital board"),
-        attack ? h("span", { class: "dth-board__target" }, " — ✓ ", gettext("can be attacked")) : null,
-        underAttack ? h("span", { class: "dth-board__target" }, " — ⚠ ", gettext("under attack")) : null),
+        nature === "paper" ? gettext("Paper board") : gettext("Digital board")),
+      attack ? h("p", { class: "dth-board__target" }, "✓ ", gettext("can be attacked")) : null,
+      underAttack ? h("p", { class: "dth-board__target" }, "⚠ ", gettext("under attack")) : null,
       h("ul", { class: "dt-cards dth-slots", role: "list", "aria-label": name },
         entries.map((e) => slot(e, owner)),
         Array.from({ length: free }, () => h("li", { class: "dth-slot--free" }, gettext("free place")))),
@@ -290,12 +293,13 @@ function createDataThief(board, ctx) {
       ]),
       roleLine(v),
       seated ? kit.prompt(renderPrompt(v, legal)) : null,
+      // the others as a short strip near the top on a seat (after what must be answered)
+      seated ? kit.players(v.players.map((p) => p.seat), { isTurn: (seat) => seat === v.turn && !over, lines: (seat) => playerLines(v, seat) }) : null,
       over ? null : renderWindow(v),
       thiefSeat ? drawThief(v) : null,
       drawManagers(v, legal),
       thiefSeat ? null : drawThief(v),
       seated && !over ? kit.hand(v.hand || [], legal) : null,
-      seated ? kit.players(v.players.map((p) => p.seat), { isTurn: (seat) => seat === v.turn && !over, lines: (seat) => playerLines(v, seat) }) : null,
     ];
   }
 
