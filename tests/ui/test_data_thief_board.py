@@ -277,7 +277,7 @@ def test_a_manager_lays_data_then_a_measure_the_others_never_see(browser, states
     table = FakeTable(state, seat=0, bots=False, names=NAMES)
     context, page = open_table(browser, table, PHONE)
     own = page.locator(f'.dth-board[data-owner="0"] [data-card="{measure["card"]}"]')
-    expect(own).to_contain_text("face down: only you see it")
+    expect(own).to_contain_text("face down (only you see it)")
     context.close()
     # every other page shows a back, and never the measure's name
     for seat in (1, THIEF, None):
