@@ -142,6 +142,9 @@ function createDataThief(board, ctx) {
     const entries = v.players[owner].boards[nature];
     const free = Math.max(0, BOARD_SIZE - entries.length);
     const attack = attacks.find((a) => a.target === owner && a.board === nature);
+    const attackLabel = (a) => (nature === "paper"
+      ? interpolate(gettext("Attack %(player)s's paper board with %(card)s"), { player: playerName(owner), card: cardName(a.card) }, true)
+      : interpolate(gettext("Attack %(player)s's digital board with %(card)s"), { player: playerName(owner), card: cardName(a.card) }, true));
     const name = boardName(owner, nature);
     const underAttack = v.window && v.window.kind === "counter" && v.window.target === owner && v.window.board === nature;
     return h("div", { class: `dth-board dth-board--${nature}${attack ? " is-target" : ""}${underAttack ? " is-attacked" : ""}`, role: "group", "aria-label": name, dataset: { owner, board: nature } },
@@ -152,7 +155,7 @@ function createDataThief(board, ctx) {
       h("ul", { class: "dt-cards dth-slots", role: "list", "aria-label": name },
         entries.map((e) => slot(e, owner)),
         Array.from({ length: free }, () => h("li", { class: "dth-slot--free" }, gettext("free place")))),
-      attack ? kit.actionButton(attack, interpolate(gettext("Attack %(board)s with %(card)s"), { board: name, card: cardName(attack.card) }, true), { variant: "button--danger dth-attack is-target" }) : null);
+      attack ? kit.actionButton(attack, attackLabel(attack), { variant: "button--danger dth-attack is-target" }) : null);
   }
 
   function drawManager(v, seat, attacks) {
@@ -214,12 +217,20 @@ function createDataThief(board, ctx) {
     const w = v.window;
     if (!w || w.seat !== me || !legal.length) return [];
     const attack = kit.entry(w.attack);
-    const board = boardName(w.target, w.board);
     if (w.kind === "counter") {
       const counters = legal.filter((a) => a.type === "counter");
-      const question = counters.length === 1
-        ? interpolate(gettext("The thief attacks your %(board)s with %(attack)s: counter with %(measure)s?"), { board: w.board === "paper" ? gettext("paper board") : gettext("digital board"), attack: cardName(w.attack), measure: cardName(counters[0].card) }, true)
-        : interpolate(gettext("The thief attacks your %(board)s with %(attack)s: counter it?"), { board: w.board === "paper" ? gettext("paper board") : gettext("digital board"), attack: cardName(w.attack) }, true);
+      const params = { attack: cardName(w.attack), measure: counters.length ? cardName(counters[0].card) : "" };
+      let question;
+      if (counters.length === 1) {
+        question = w.board === "paper"
+          ? gettext("The thief attacks your paper board with %(attack)s: counter with %(measure)s?")
+          : gettext("The thief attacks your digital board with %(attack)s: counter with %(measure)s?");
+      } else {
+        question = w.board === "paper"
+          ? gettext("The thief attacks your paper board with %(attack)s: counter it?")
+          : gettext("The thief attacks your digital board with %(attack)s: counter it?");
+      }
+      question = interpolate(question, params, true);
       const cost = attack.steals
         ? interpolate(ngettext("If you let it pass: the thief steals %s data card from this board.", "If you let it pass: the thief steals %s data cards from this board.", attack.steals), [attack.steals])
         : interpolate(ngettext("If you let it pass: you miss %s turn.", "If you let it pass: you miss %s turns.", attack.skips), [attack.skips]);
@@ -236,12 +247,12 @@ function createDataThief(board, ctx) {
     const steals = legal.filter((a) => a.type === "steal");
     const left = w.left || 1;
     return [
-      h("p", { class: "prompt__text" }, interpolate(gettext("Your attack on %s succeeds!"), [board])),
+      h("p", { class: "prompt__text" }, interpolate(w.board === "paper" ? gettext("Your attack on %s's paper board succeeds!") : gettext("Your attack on %s's digital board succeeds!"), [playerName(w.target)])),
       h("p", {}, steals.some((a) => a.category)
         ? gettext("Choose the category of data to take: every data card of it goes to your loot.")
         : interpolate(ngettext("Choose the data card to take (%s to take).", "Choose the data cards to take (%s to take).", left), [left])),
       steals.some((a) => a.category)
-        ? h("div", { class: "button-row" }, actionButtons(steals, (a) => interpolate(gettext("Take every %s data card"), [categoryName(a.category)])))
+        ? h("div", { class: "button-row" }, actionButtons(steals, (a) => interpolate(gettext("Take every data card of the category: %s"), [categoryName(a.category)])))
         : h("ul", { class: "dt-cards dt-cards--choice", role: "list", "aria-label": gettext("The data you may take") },
           steals.map((a) => kit.card(a.card, { action: a, badge: cardBadge(a.card), label: interpolate(gettext("Take %(card)s (%(points)s)"), { card: cardName(a.card), points: points(kit.entry(a.card).points) }, true) }))),
     ];
@@ -251,9 +262,23 @@ function createDataThief(board, ctx) {
   function renderWindow(v) {
     const w = v.window;
     if (!w || w.seat === me) return null;
-    const text = w.kind === "counter"
-      ? interpolate(gettext("The thief attacks %(board)s with %(attack)s: %(player)s may counter it with a security measure from the hand."), { board: boardName(w.target, w.board), attack: cardName(w.attack), player: playerName(w.target) }, true)
-      : interpolate(gettext("The attack on %s succeeds: the thief chooses the data to take."), [boardName(w.target, w.board)]);
+    const paper = w.board === "paper";
+    const params = { attack: cardName(w.attack), player: playerName(w.target) };
+    let text;
+    if (w.kind === "counter") {
+      text = paper
+        ? gettext("The thief attacks %(player)s's paper board with %(attack)s: %(player)s may counter it with a security measure from the hand.")
+        : gettext("The thief attacks %(player)s's digital board with %(attack)s: %(player)s may counter it with a security measure from the hand.");
+    } else if (w.target === me) {
+      text = paper
+        ? gettext("The attack on your paper board succeeds: the thief chooses the data to take.")
+        : gettext("The attack on your digital board succeeds: the thief chooses the data to take.");
+    } else {
+      text = paper
+        ? gettext("The attack on %(player)s's paper board succeeds: the thief chooses the data to take.")
+        : gettext("The attack on %(player)s's digital board succeeds: the thief chooses the data to take.");
+    }
+    text = interpolate(text, params, true);
     return h("section", { class: "panel dth-window", "aria-label": gettext("Now") },
       h("p", { class: "dth-window__text" }, text),
       kit.cardList([w.attack], { size: "mini", badge: cardBadge(w.attack) }, { label: gettext("The attack") }));
