@@ -375,3 +375,30 @@ def test_screenshots_at_three_sizes(browser, states, language):
                 page.screenshot(path=SHOTS / name, full_page=width == "390")
                 assert page.errors == []
                 context.close()
+
+
+def test_five_players_on_the_projector(browser):
+    """Four managers side by side at 1920 px: every board's cards inside its board."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    state = find_state(
+        lambda s: s.round >= 5 and sum(len(s.board_cards(m)) for m in s.managers()) >= 10,
+        game="data_thief",
+        players=5,
+    )
+    table = FakeTable(state, seat=None, bots=False, names=["Ann", "Bob", "Cy", "Dee", "Robo"])
+    context, page = open_table(
+        browser, table, PROJECTOR, role="spectator", template="games/projector.html"
+    )
+    expect(page.locator(".dth-manager")).to_have_count(4)
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('.dth-slots > *')].filter(card => {
+            const board = card.closest('.dth-board').getBoundingClientRect();
+            const box = (card.querySelector('.dt-card') || card).getBoundingClientRect();
+            return box.right > board.right + 1 || box.left < board.left - 1;
+        }).length"""
+    )
+    assert outside == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"]
+    page.screenshot(path=SHOTS / "five-players-projector-1920-en.png")
+    assert page.errors == []
+    context.close()

@@ -188,7 +188,8 @@ function createDataThief(board, ctx) {
     return h("section", { class: "panel dth-managers-panel", "aria-labelledby": "managers-title" },
       h("h2", { id: "managers-title" }, gettext("The data managers' boards"),
         attacks.length ? h("span", { class: "panel__hint" }, " — ", gettext("choose a highlighted board to attack")) : null),
-      h("div", { class: "dth-managers" }, seats.map((seat) => drawManager(v, seat, attacks))));
+      // the projector puts every manager in one row: it needs their number
+      h("div", { class: "dth-managers", style: `--managers: ${seats.length}` }, seats.map((seat) => drawManager(v, seat, attacks))));
   }
 
   function drawThief(v) {
