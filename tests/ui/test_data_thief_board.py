@@ -402,3 +402,26 @@ def test_five_players_on_the_projector(browser):
     page.screenshot(path=SHOTS / "five-players-projector-1920-en.png")
     assert page.errors == []
     context.close()
+
+
+def test_an_expert_thief_takes_a_whole_category(browser):
+    """Expert variant: the thief chooses a category, every data card of it goes."""
+    state = find_state(
+        lambda s: seat_window("steal", THIEF)(s) and len(s.legal_actions(THIEF)) >= 2,
+        game="data_thief",
+        variant="expert",
+    )
+    table = FakeTable(state, seat=THIEF, bots=False, names=NAMES)
+    context, page = open_table(browser, table, PHONE)
+    steals = state.legal_actions(THIEF)
+    assert all("category" in a for a in steals)
+    prompt = page.locator(".prompt")
+    expect(prompt.locator("[data-action]")).to_have_count(len(steals))
+    words = {"standard": "standard", "highly_confidential": "highly confidential"}
+    choice = steals[0]
+    name = f"Take every data card of the category: {words.get(choice['category'], 'sensitive')}"
+    prompt.get_by_role("button", name=name).click()
+    wait_for_move(page, table)
+    assert acts(table) == [choice]
+    assert page.errors == []
+    context.close()
