@@ -84,8 +84,8 @@ class DataThief(base.Game):
     variants = VARIANTS
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
-    # The browser board is not written yet: not offered on the session form.
-    in_class = False
+    # Its browser board is static/js/play/data_thief.js: offered on the session form.
+    in_class = True
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
     how_to_play = _how_to_play.HOW_TO_PLAY
     options = OPTIONS

@@ -11,9 +11,10 @@ TIMEOUT = 15_000
 
 
 def teacher_launches(
-    page, base_url, *, username, class_name, game, variant, options=(), language="en"
+    page, base_url, *, username, class_name, game, variant, options=(), language="en", players=3
 ):
-    """Log in, create a class, open a lobby of tables of 3 with bots; return the code.
+    """Log in, create a class, open a lobby of tables of ``players`` (3) with bots; return
+    the code.
 
     ``options``: (label, value) pairs of the game's own options in the launch form;
     ``language``: the session's (the students' pages and the projector's).
@@ -32,9 +33,9 @@ def teacher_launches(
     shown = page.locator("details.game-options:visible")
     expect(shown).to_have_count(1)
     expect(shown).to_have_attribute("data-game", game)
-    page.get_by_label("Variant").select_option(variant)
+    page.locator("#id_variant").select_option(variant)  # a game option may say "variant" too
     page.locator("#id_language").select_option(language)
-    page.get_by_label("Players per table").fill("3")
+    page.get_by_label("Players per table").fill(str(players))
     page.get_by_label("Bots fill empty seats").check()
     if options:
         fieldset = page.locator(f"details.game-options[data-game={game}]")

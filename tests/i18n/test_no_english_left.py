@@ -56,6 +56,7 @@ SAME_IN = {
         "Classes",
         "Date",
         "Expert",
+        "Experts",
         "minutes",
         "Question",
         "Quiz",

@@ -2,6 +2,7 @@
 
 import { boot } from "./client.js";
 import "./conspiranoia.js";
+import "./data_thief.js";
 import "./data_tycoon.js";
 
 const root = document.getElementById("game");

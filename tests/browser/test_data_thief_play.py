@@ -1,0 +1,134 @@
+"""In Chromium, on the live server: a whole Data Thief game between two students, one
+a data manager (seat 0), the other the thief (seat 1, the last seat), from the
+teacher's session form to the end screen.
+
+Everything is real: the ASGI server, the Redis channel layer, the Celery worker that
+fires the timers. Humans take the first seats and bots the last, so the thief is a
+student only when every seat is a student's: a table of two. The students play by
+clicking the board's controls: "Got it" on a lesson card, the first control of the
+answer box (a counter, a data card to steal), else the first hand card and its first
+play (a lay, a discard) or, for an attack, the first highlighted board's button. After
+every click the board must update (new log lines).
+"""
+
+import os
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.classroom import (
+    PASSWORD,
+    reach_the_table,
+    student_joins,
+    teacher_launches,
+    try_click,
+)
+from tests.browser.sockets import assert_no_reconnect
+from tests.browser.test_conspiranoia_play import COUNT_LOG_LINES, is_over
+
+os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GAME_SECONDS = 120
+
+
+@pytest.fixture
+def teacher(django_user_model):
+    return django_user_model.objects.create_user(username="mr-thief", password=PASSWORD)
+
+
+def play_one_step(page) -> bool:
+    """Click one legal control, if the page offers any now; return whether it did."""
+    if page.locator("#game.is-busy").count():
+        return False
+    try_click(page.locator("[data-slot=lesson]:not([hidden])").get_by_role("button", name="Got it"))
+    before = page.evaluate("window.logLines")
+    clicked = try_click(page.locator(".prompt [data-action]"))
+    if not clicked:
+        hand = page.locator(".dt-cards--hand button.dt-card")
+        if hand.count() == 0 or not try_click(hand):
+            return False
+        clicked = try_click(page.locator(".tray button[data-action]")) or try_click(
+            page.locator("button.dth-attack")
+        )
+    if clicked:
+        page.wait_for_function("n => window.logLines > n", arg=before, timeout=5_000)
+    return clicked
+
+
+def test_a_manager_and_a_thief_play_data_thief_to_the_end(
+    browser, live_server_url, celery_worker, teacher, artifacts_dir
+):
+    from games.matches import load_state
+    from games.models import Match
+
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    teacher_page = teacher_context.new_page()
+    code = teacher_launches(
+        teacher_page,
+        live_server_url,
+        username="mr-thief",
+        class_name="Year 10 Data Thief",
+        game="data_thief",
+        variant="standard",
+        players=2,
+    )
+    contexts, students, errors = [], [], []
+    for nickname in ("Alice Fox", "Bob Owl"):
+        context, page = student_joins(
+            browser,
+            live_server_url,
+            code,
+            nickname,
+            viewport=(390, 844),
+            init_script=COUNT_LOG_LINES,
+        )
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        contexts.append(context)
+        students.append(page)
+    teacher_page.get_by_role("button", name="Start").click()
+    for page in students:
+        reach_the_table(page, code)
+        expect(page.locator(".dth-manager")).to_have_count(1)
+    match = Match.objects.get()
+    seats = {s.participant.nickname: s.number for s in match.table.seats.all()}
+    manager, thief = (students[0], students[1]) if seats["Alice Fox"] == 0 else students[::-1]
+    expect(manager.locator(".dth-role")).to_contain_text("You are a data manager")
+    expect(thief.locator(".dth-role")).to_contain_text("You are the thief")
+    manager.screenshot(path=artifacts_dir / "manager-start-390.png", full_page=True)
+
+    deadline = time.monotonic() + GAME_SECONDS
+    clicks = {"manager": 0, "thief": 0}
+    while not all(is_over(page) for page in students):
+        assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
+        moved = False
+        for role, page in (("manager", manager), ("thief", thief)):
+            if not is_over(page) and play_one_step(page):
+                moved = True
+                clicks[role] += 1
+        if not moved:
+            manager.wait_for_timeout(50)
+    # 8 rounds: the manager plays each, the thief from the third on
+    assert clicks["manager"] >= 6 and clicks["thief"] >= 4, clicks
+
+    match.refresh_from_db()
+    state = load_state(match)
+    assert state.is_over()
+    for seat in (0, 1):
+        assert match.actions.filter(seat=seat).exists(), f"seat {seat} never moved"
+    result = state.result()
+    for page in students:
+        expect(page.locator(".panel--end")).to_be_visible()
+        expect(page.locator(".ranking tbody tr")).to_have_count(2)
+        expect(page.locator(".end__decided")).to_have_attribute(
+            "data-decided-by", result["decided_by"]
+        )
+    thief.evaluate("window.scrollTo(0, 0)")
+    thief.screenshot(path=artifacts_dir / "thief-end-390.png")
+    assert errors == []
+    assert_no_reconnect(manager, "the manager")
+    assert_no_reconnect(thief, "the thief")
+    for context in (*contexts, teacher_context):
+        context.close()
