@@ -11,7 +11,6 @@ Flow of a match: ``stage`` walks ``choose`` (each player picks a character) ->
 the referee ends with the next deal) -> ``play`` -> ... -> ``over``.
 """
 
-import json
 from collections import namedtuple
 from collections.abc import Callable
 
@@ -147,8 +146,39 @@ class Conspiranoia(base.Game):
         return _views.seat_notes(data, seat)
 
 
-class State(base.State):
+_FIELDS = (
+    "variant",
+    "seed",
+    "options",
+    "deck",
+    "table",
+    "pile",
+    "box",
+    "hands",
+    "identity",
+    "character",
+    "life",
+    "rounds",
+    "damage_dealt",
+    "blocks",
+    "out",
+    "dealer",
+    "turn",
+    "round",
+    "stage",
+    "window",
+    "serial",
+    "over",
+    "ended_by",
+    "ply",
+    "last_events",
+)
+
+
+class State(base.FieldsState):
     """One match of Conspiranoia."""
+
+    slug, format, fields = SLUG, FORMAT, _FIELDS
 
     def __init__(
         self,
@@ -276,13 +306,7 @@ class State(base.State):
             return None
         scores = self.scores()
         keys = [(sc["life"], sc["rounds"], sc["damage_dealt"], sc["blocks"]) for sc in scores]
-        order = sorted(range(self.n), key=lambda s: (tuple(-k for k in keys[s]), s))
-        ranking = []
-        for s in order:
-            if ranking and keys[ranking[-1][0]] == keys[s]:
-                ranking[-1].append(s)
-            else:
-                ranking.append([s])
+        ranking = base.ranking(keys)
         winners = ranking[0]
         if self.ended_by == "last_standing":
             decided_by = "last_standing"
@@ -299,26 +323,6 @@ class State(base.State):
             "ended_by": self.ended_by,
             "tie_break": list(TIE_BREAK),
         }
-
-    def to_json(self) -> dict:
-        """Return the whole state as JSON-able data (an independent copy)."""
-        d = {"game": SLUG, "format": FORMAT, "num_players": self.n, "rng": str(self.rng.state)}
-        for name in _FIELDS:
-            d[name] = getattr(self, name)
-        return json.loads(json.dumps(d))
-
-    @classmethod
-    def from_json(cls, game: Conspiranoia, data: dict) -> "State":
-        """Rebuild a state from ``to_json`` output."""
-        d = json.loads(json.dumps(data))
-        if d.get("game") != SLUG or d.get("format") != FORMAT:
-            raise ValueError("not a Conspiranoia state of this format")
-        self = cls.__new__(cls)
-        self.game, self.n, self.rng = game, d["num_players"], Rng(int(d["rng"]))
-        for name in _FIELDS:
-            setattr(self, name, d[name])
-        self._legal, self._events = {}, []
-        return self
 
     # ------------------------------------------------------------ legal actions
 
@@ -674,34 +678,6 @@ class State(base.State):
         """Record an event of the current action (every event is public)."""
         self._events.append({"type": event_type, **fields})
 
-
-_FIELDS = (
-    "variant",
-    "seed",
-    "options",
-    "deck",
-    "table",
-    "pile",
-    "box",
-    "hands",
-    "identity",
-    "character",
-    "life",
-    "rounds",
-    "damage_dealt",
-    "blocks",
-    "out",
-    "dealer",
-    "turn",
-    "round",
-    "stage",
-    "window",
-    "serial",
-    "over",
-    "ended_by",
-    "ply",
-    "last_events",
-)
 
 # Why an action type is refused when none of its kind is open to the seat now.
 _ACTION_REFUSALS = {

@@ -13,7 +13,6 @@ from the hand) or a ``steal`` window (the thief picks the data to take) may inte
 the thief's turn. The match ends after the last round.
 """
 
-import json
 from collections.abc import Callable
 
 from games.data_thief import bots as _bots
@@ -142,8 +141,37 @@ class DataThief(base.Game):
         return _views.card_groups(data, seat)
 
 
-class State(base.State):
+_FIELDS = (
+    "variant",
+    "seed",
+    "options",
+    "rounds",
+    "thief",
+    "deck",
+    "thief_deck",
+    "discard",
+    "thief_discard",
+    "loot",
+    "hands",
+    "boards",
+    "revealed",
+    "proofs",
+    "skips",
+    "successes",
+    "round",
+    "turn",
+    "window",
+    "serial",
+    "over",
+    "ply",
+    "last_events",
+)
+
+
+class State(base.FieldsState):
     """One match of Data Thief."""
+
+    slug, format, fields = SLUG, FORMAT, _FIELDS
 
     def __init__(
         self, game: DataThief, num_players: int, seed: int, variant: str, options: dict | None
@@ -286,13 +314,7 @@ class State(base.State):
             return None
         scores = self.scores()
         keys = [(sc["points"], sc["data_cards"]) for sc in scores]
-        order = sorted(range(self.n), key=lambda s: (-keys[s][0], -keys[s][1], s))
-        ranking = []
-        for s in order:
-            if ranking and keys[ranking[-1][0]] == keys[s]:
-                ranking[-1].append(s)
-            else:
-                ranking.append([s])
+        ranking = base.ranking(keys)
         winners = ranking[0]
         if len(winners) > 1:
             decided_by = "shared"
@@ -307,26 +329,6 @@ class State(base.State):
             "thief": self.thief,
             "tie_break": list(TIE_BREAK),
         }
-
-    def to_json(self) -> dict:
-        """Return the whole state as JSON-able data (an independent copy)."""
-        d = {"game": SLUG, "format": FORMAT, "num_players": self.n, "rng": str(self.rng.state)}
-        for name in _FIELDS:
-            d[name] = getattr(self, name)
-        return json.loads(json.dumps(d))
-
-    @classmethod
-    def from_json(cls, game: DataThief, data: dict) -> "State":
-        """Rebuild a state from ``to_json`` output."""
-        d = json.loads(json.dumps(data))
-        if d.get("game") != SLUG or d.get("format") != FORMAT:
-            raise ValueError("not a Data Thief state of this format")
-        self = cls.__new__(cls)
-        self.game, self.n, self.rng = game, d["num_players"], Rng(int(d["rng"]))
-        for name in _FIELDS:
-            setattr(self, name, d[name])
-        self._legal, self._events = {}, []
-        return self
 
     # -------------------------------------------------------------- the boards
 
@@ -747,33 +749,6 @@ class State(base.State):
     def _emit(self, event_type, /, **fields):
         """Record an event of the current action (every event is public)."""
         self._events.append({"type": event_type, **fields})
-
-
-_FIELDS = (
-    "variant",
-    "seed",
-    "options",
-    "rounds",
-    "thief",
-    "deck",
-    "thief_deck",
-    "discard",
-    "thief_discard",
-    "loot",
-    "hands",
-    "boards",
-    "revealed",
-    "proofs",
-    "skips",
-    "successes",
-    "round",
-    "turn",
-    "window",
-    "serial",
-    "over",
-    "ply",
-    "last_events",
-)
 
 
 def _illegal(code, message):

@@ -334,13 +334,7 @@ class State(base.State):
             return None
         scores = self.scores()
         keys = [(sc["treasures"], sc["sensitive"], sc["datasets"]) for sc in scores]
-        order = sorted(range(self.n), key=lambda s: (tuple(-k for k in keys[s]), s))
-        ranking = []
-        for s in order:
-            if ranking and keys[ranking[-1][0]] == keys[s]:
-                ranking[-1].append(s)
-            else:
-                ranking.append([s])
+        ranking = base.ranking(keys)
         winners = ranking[0]
         if len(winners) > 1:
             decided_by = "shared"

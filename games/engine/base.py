@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 
 from games.engine.i18n import Text
+from games.engine.rng import Rng
 
 
 @dataclass(frozen=True)
@@ -289,6 +290,19 @@ def _subsets(items: list, size: int) -> list[tuple]:
     return [(head, *tail) for tail in _subsets(rest, size - 1)] + _subsets(rest, size)
 
 
+def ranking(keys: list[tuple]) -> list[list[int]]:
+    """Return the seats grouped by equal score ``keys`` (one tuple per seat, compared in
+    order, higher first), the best group first; a group lists its seats in seat order."""
+    order = sorted(range(len(keys)), key=lambda s: (tuple(-k for k in keys[s]), s))
+    groups: list[list[int]] = []
+    for s in order:
+        if groups and keys[groups[-1][0]] == keys[s]:
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return groups
+
+
 class State:
     """One match: who moves, what is legal, what each seat sees, how it ends."""
 
@@ -348,3 +362,38 @@ class State:
     def dumps(self):
         """Return ``to_json()`` as canonical JSON text (stable key order)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+class FieldsState(State):
+    """A State kept as plain JSON attributes named in ``fields``, beside its game, its
+    seat count ``n`` and its ``rng``: ``to_json`` and ``from_json`` once for such games.
+    ``slug`` and ``format`` mark what ``from_json`` accepts."""
+
+    slug = ""
+    format = 1
+    fields: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """Return the whole state as JSON-able data (an independent copy)."""
+        d = {
+            "game": self.slug,
+            "format": self.format,
+            "num_players": self.n,
+            "rng": str(self.rng.state),
+        }
+        for name in self.fields:
+            d[name] = getattr(self, name)
+        return json.loads(json.dumps(d))
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict) -> FieldsState:
+        """Rebuild a state from ``to_json`` output."""
+        d = json.loads(json.dumps(data))
+        if d.get("game") != cls.slug or d.get("format") != cls.format:
+            raise ValueError(f"not a {cls.slug} state of this format")
+        self = cls.__new__(cls)
+        self.game, self.n, self.rng = game, d["num_players"], Rng(int(d["rng"]))
+        for name in cls.fields:
+            setattr(self, name, d[name])
+        self._legal, self._events = {}, []
+        return self
