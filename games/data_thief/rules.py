@@ -365,15 +365,6 @@ class State(base.FieldsState):
 
     # ------------------------------------------------------------ legal actions
 
-    def _legal_list(self, seat):
-        """Return the cached list of legal actions of ``seat`` (do not mutate)."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            return []
-        acts = self._legal.get(seat)
-        if acts is None:
-            acts = self._legal[seat] = self._compute_legal(seat)
-        return acts
-
     def _compute_legal(self, seat):
         """Compute the legal actions of ``seat``: the one source of legality."""
         if self.over:

@@ -310,6 +310,21 @@ class State:
         """Return the seats that may act now."""
         raise NotImplementedError
 
+    def _compute_legal(self, seat):
+        """Compute the legal actions of ``seat``: a game's one source of legality."""
+        raise NotImplementedError
+
+    def _legal_list(self, seat):
+        """Return the legal actions of ``seat`` (do not mutate), computed once per state
+        (``self._legal``, emptied by every ``apply``); anything but a seat number or
+        ``None`` has none."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            return []
+        acts = self._legal.get(seat)
+        if acts is None:
+            acts = self._legal[seat] = self._compute_legal(seat)
+        return acts
+
     def legal_actions(self, seat):
         """Return the actions ``seat`` (or the referee, ``None``) may take now."""
         raise NotImplementedError
