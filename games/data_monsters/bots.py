@@ -29,12 +29,14 @@ class HeuristicBot(ScoringBot):
         return _Context(view)
 
 
-def _value(card: str) -> int:
-    """Return what a card in the hand is worth keeping."""
-    entry = BY_ID[card]
-    if KIND[card] in ("monster", "equipment"):
-        return 4 + entry["level"]
-    return entry["tech"] + entry["sci"] + entry["draw"] + (2 if entry["safeguard"] else 0)
+def _counts(entry: dict, keys: set[str], components: int) -> bool:
+    """Tell whether a card of the hand would add its TECH and SCI to this turn's build."""
+    words = entry["keywords"]
+    if entry["kind"] not in ("tool", "hack") or "global" in words or "interrupt" in words:
+        return False
+    if "component" in words:
+        return components >= 2
+    return "stack" not in words or set(entry["recipe"]) <= keys
 
 
 class _Context:
@@ -44,11 +46,15 @@ class _Context:
         self.view = view
         self.hand = view.get("hand", [])
         pool = view["pool"]
+        self.lab = view["players"][view["seat"]]["lab"] if view["seat"] is not None else []
         tech = sci = 0
+        keys = {BY_ID[c]["key"] for c in self.hand}
+        components = sum(1 for c in self.hand if "component" in BY_ID[c]["keywords"])
         for card in self.hand:
             entry = BY_ID[card]
-            if KIND[card] in ("tool", "hack") and "global" not in entry["keywords"]:
-                tech, sci = tech + entry["tech"], sci + entry["sci"]
+            if not _counts(entry, keys, components):
+                continue
+            tech, sci = tech + entry["tech"], sci + entry["sci"]
         self.reach = {"tech": pool["tech"] + tech, "sci": pool["sci"] + sci}
         costs = view["costs"]
         self.within = [
@@ -73,18 +79,37 @@ class _Context:
         if kind == "play":
             return self._play(action["card"])
         if kind == "discard":
-            return -_value(action["card"])
+            return -self.value(action["card"])
         if kind == "interrupt":
             return INTERRUPT
         return 0  # end_turn, pass
+
+    def value(self, card: str) -> int:
+        """Return what a card in the hand is worth keeping (a monster the lab has outgrown
+        or already holds is worth nothing)."""
+        entry = BY_ID[card]
+        if KIND[card] == "monster":
+            return 0 if self._outgrown(entry) else 4 + entry["level"]
+        if KIND[card] == "equipment":
+            return 0 if any(BY_ID[c]["key"] == entry["key"] for c in self.lab) else 4
+        return entry["tech"] + entry["sci"] + entry["draw"] + (2 if entry["safeguard"] else 0)
+
+    def _outgrown(self, entry: dict) -> bool:
+        """Tell whether the lab already holds this monster's name at its level or higher."""
+        here = [c for c in self.lab if BY_ID[c]["monster"] == entry["monster"]]
+        return bool(here) and BY_ID[here[0]]["level"] >= entry["level"]
 
     def _safeguard_in_hand(self):
         return any(BY_ID[c]["safeguard"] and KIND[c] in ("tool", "hack") for c in self.hand)
 
     def _play(self, card):
         entry = BY_ID[card]
-        if KIND[card] in ("monster", "equipment"):
+        if KIND[card] == "monster":
+            if self._outgrown(entry):
+                return WASTE  # never demote nor swap a monster for its twin
             return LAB + entry["level"]
+        if KIND[card] == "equipment":
+            return LAB
         if entry["safeguard"] and self.unsafe_target:
             return SAFEGUARD
         if "global" in entry["keywords"]:
