@@ -160,6 +160,7 @@ _FIELDS = (
     "pool",
     "limit_used",
     "safe_turn",
+    "blocked",
     "window",
     "serial",
     "over",
@@ -193,6 +194,7 @@ class State(base.FieldsState):
         self.unsafe = [[] for _ in range(n)]
         self.build, self.globals = [], []
         self.pool, self.limit_used, self.safe_turn = dict(ZERO), False, False
+        self.blocked = []  # challenges a Scope Creep kept from the turn player this turn
         self.window, self.serial, self.over, self.ply = None, 0, False, 0
         self.first = self.rng.below(n)
         self.round, self.turn, self.phase = 1, self.first, "main"
@@ -438,7 +440,9 @@ class State(base.FieldsState):
             if self.play_refusal(seat, c) is None
         ]
         completes = [
-            {"type": "complete", "challenge": c} for c in self.market if self.affords(self.cost(c))
+            {"type": "complete", "challenge": c}
+            for c in self.market
+            if c not in self.blocked and self.affords(self.cost(c))
         ]
         return [*plays, *completes, {"type": "end_turn"}]
 
@@ -479,6 +483,11 @@ class State(base.FieldsState):
             )
         elif kind == "play" and not self.window and self.phase == "main":
             reason = self.play_refusal(seat, card)
+        elif kind == "complete" and action.get("challenge") in self.blocked:
+            reason = _illegal(
+                "blocked",
+                gettext_noop("Scope Creep: you cannot complete this challenge this turn."),
+            )
         elif kind == "complete" and action.get("challenge") in self.market:
             reason = _illegal(
                 "not_enough",
@@ -601,6 +610,8 @@ class State(base.FieldsState):
             cost = {"tech": cost["tech"] + 1, "sci": cost["sci"] + 1}
             if self.affords(cost):
                 self._take(s, challenge, cost, w["safe"])
+            else:
+                self.blocked.append(challenge)
         else:  # a complaint: the work is spent, the challenge stays
             self.pool["tech"] -= cost["tech"]
             self.pool["sci"] -= cost["sci"]
@@ -633,6 +644,7 @@ class State(base.FieldsState):
         """Start ``s``'s turn: its globals leave, start effects, the draw, maybe a discard."""
         self.turn, self.pool = s, dict(ZERO)
         self.limit_used = self.safe_turn = False
+        self.blocked = []
         for g in [g for g in self.globals if g["owner"] == s]:
             self.globals.remove(g)
             self.recycle[self.pile[s]].append(g["card"])
