@@ -74,6 +74,13 @@ TIE_BREAK = ("points", "hardest", "shared")
 NAME = DATA["name"]
 VARIANTS = DATA["variant_names"]  # ordered: standard, quick, office
 ZERO = {"tech": 0, "sci": 0}
+# Why a card with a requirement is refused, one sentence per monster class.
+NEEDS_CLASS = {
+    "engineer": gettext_noop("This card needs an Engineer monster in your lab."),
+    "designer": gettext_noop("This card needs a Designer monster in your lab."),
+    "scientist": gettext_noop("This card needs a Scientist monster in your lab."),
+    "guardian": gettext_noop("This card needs a Guardian monster in your lab."),
+}
 
 
 class DataMonsters(base.Game):
@@ -387,11 +394,7 @@ class State(base.FieldsState):
             )
         missing = [c for c in entry["requires"] if c not in self.lab_classes(s)]
         if missing:
-            return IllegalAction(
-                "requirement",
-                gettext_noop("This card needs a %(class)s in your lab."),
-                {"class": missing[0]},
-            )
+            return _illegal("requirement", NEEDS_CLASS[missing[0]])
         if entry["kind"] == "monster":
             return self._hire_refusal(s, card)
         if entry["kind"] == "equipment" and any(key(c) == entry["key"] for c in self.labs[s]):
