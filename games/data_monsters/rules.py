@@ -433,7 +433,10 @@ class State(base.FieldsState):
         if seat not in self.to_move():
             return []
         if self.window:
-            fits = [c for c in self.hands[seat] if self._interrupt_fits(c)]
+            w = self.window
+            fits = [
+                c for c in self.hands[seat] if self._interrupt_fits(c, w["challenge"], w["safe"])
+            ]
             return [*({"type": "interrupt", "card": c} for c in fits), {"type": "pass"}]
         if self.phase == "discard":
             return [{"type": "discard", "card": c} for c in self.hands[seat]]
@@ -449,15 +452,12 @@ class State(base.FieldsState):
         ]
         return [*plays, *completes, {"type": "end_turn"}]
 
-    def _interrupt_fits(self, card):
-        """Tell whether interrupt ``card`` answers the completion the window holds."""
+    def _interrupt_fits(self, card, challenge, safe):
+        """Tell whether interrupt ``card`` answers the completion of ``challenge``."""
         kind = BY_ID[card]["interrupt"]
-        if kind == "scope_creep":
-            return True
         if kind == "complaint":
-            w = self.window
-            return BY_ID[w["challenge"]]["personal"] and not w["safe"]
-        return False
+            return BY_ID[challenge]["personal"] and not safe
+        return kind == "scope_creep"
 
     def _refusal(self, seat, action):
         """Return the IllegalAction that explains why ``action`` is refused."""
@@ -575,15 +575,12 @@ class State(base.FieldsState):
         safe = self.safeguarded(s)
         cost = self.cost(challenge)
         others = [o for o in range(self.n) if o != s]
-        self.window = {"challenge": challenge, "seat": s, "safe": safe, "cost": cost}
-        holders = [o for o in others if any(self._interrupt_fits(c) for c in self.hands[o])]
-        if not holders:
-            self.window = None
+        if not any(self._interrupt_fits(c, challenge, safe) for o in others for c in self.hands[o]):
             self._take(s, challenge, cost, safe)
             return
         self.serial += 1
-        seconds = self.options["interrupt_seconds"]
-        self.window.update(id=f"w{self.serial}", seconds=seconds, waiting=others)
+        self.window = {"id": f"w{self.serial}", "seconds": self.options["interrupt_seconds"]}
+        self.window.update(challenge=challenge, seat=s, safe=safe, cost=cost, waiting=others)
         self._emit("window", seat=s, challenge=challenge, waiting=list(others))
 
     def _expire(self):

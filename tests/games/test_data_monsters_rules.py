@@ -34,9 +34,7 @@ def arrange(players=2, variant="standard", **fields):
     JSON field as is. The cards placed leave the zone they were dealt to, so every card
     stays in exactly one zone."""
     d = GAME.new_state(players, 1, variant).to_json()
-    placed = {
-        seat_cards for name in ZONES for ids in fields.get(name, {}).values() for seat_cards in ids
-    }
+    placed = {card for name in ZONES for ids in fields.get(name, {}).values() for card in ids}
     placed |= set(fields.get("market", [])) | set(fields.get("build", []))
     for name in ("decks", "recycle", "hands", "labs", "completed"):
         d[name] = [[c for c in zone if c not in placed] for zone in d[name]]
@@ -185,7 +183,7 @@ def test_the_build_goes_to_the_recycle_bin_and_unused_points_are_lost():
     assert state.pool["tech"] == 2 and state.build == [script]
     act(state, 0, type="end_turn")
     assert script in state.recycle[0] and not state.build
-    assert state.pool == {"tech": 0, "sci": 0} or state.turn == 1
+    assert state.turn == 1 and state.pool == {"tech": 0, "sci": 0}  # seat 1 starts afresh
 
 
 def test_an_empty_lab_deck_is_refilled_from_the_recycle_bin():
