@@ -6,7 +6,12 @@ imported on the first lookup.
 
 import importlib
 
-GAME_MODULES = ("games.conspiranoia", "games.data_thief", "games.data_tycoon")
+GAME_MODULES = (
+    "games.conspiranoia",
+    "games.data_monsters",
+    "games.data_thief",
+    "games.data_tycoon",
+)
 
 _games = {}
 _loaded = []
