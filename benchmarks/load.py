@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
 from collections.abc import Callable
@@ -210,8 +211,11 @@ def post_join(base: str, code: str, nickname: str) -> dict:
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.load(response)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as refused:
+        raise RuntimeError(f"could not join {code}: {refused.read()[:300]!r}") from refused
 
 
 def open_classes(bases: list[str], students: int, variant: str) -> list[tuple[dict, str]]:
@@ -234,10 +238,12 @@ def open_classes(bases: list[str], students: int, variant: str) -> list[tuple[di
             table_size=TABLE_SIZE,
             bots_fill=True,
             options=MATCH_OPTIONS,
+            # The server names each student (a digit can spell a refused word in leetspeak).
+            generated_nicknames=True,
         )
         sessions.append(session)
         size = min(CLASS_SIZE, students - k * CLASS_SIZE)
-        plan += [(session.join_code, f"Student {k + 1}-{n + 1}") for n in range(size)]
+        plan += [(session.join_code, "") for _n in range(size)]
     joined = []
     with (
         ThreadPoolExecutor(8) as pool,
