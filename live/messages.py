@@ -72,23 +72,33 @@ def load_table(table_id: int) -> TableSnapshot:
 def load_applied(applied: Applied) -> TableSnapshot | None:
     """Read the table of a match that has just accepted an action (None: no table).
 
-    The engine state is the one the write path applied, not parsed again from the
-    snapshot, unless another action was stored since (then the stored one is newer).
+    The engine state and running timers are the ones the write path applied and
+    recorded, not read again, unless the match changed since (another action, a pause:
+    then the stored ones are newer).
     """
     table = Table.objects.select_related("match", "session").filter(match=applied.match).first()
     if table is None:
         return None
-    known = applied.state if table.match.version == applied.version else None
-    return _snapshot(table, known)
+    stored, written = table.match, applied.match
+    if (stored.version, stored.status, stored.paused_at) != (
+        written.version,
+        written.status,
+        written.paused_at,
+    ):
+        return _snapshot(table)
+    return _snapshot(table, applied.state, applied.timers)
 
 
-def _snapshot(table: Table, state: object | None = None) -> TableSnapshot:
+def _snapshot(
+    table: Table, state: object | None = None, timers: list[MatchTimer] | None = None
+) -> TableSnapshot:
     seats = list(table.seats.select_related("participant").order_by("number"))
     match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
     pause = _lesson_pause(list(match.holds.all())) if paused else None
-    timers = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
+    if timers is None:
+        timers = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
     if state is None:
         state = load_state(match)
     return TableSnapshot(table, match, state, seats, paused, pause, timers)
