@@ -323,7 +323,9 @@ class Student:
 
     async def run(self, stats: Stats, stop: asyncio.Event) -> None:
         try:
-            ws = await websockets.connect(self.url, origin=self.origin, max_size=2**23)
+            ws = await websockets.connect(
+                self.url, origin=self.origin, max_size=2**23, open_timeout=CONNECT_TIMEOUT
+            )
         except (TimeoutError, OSError, websockets.WebSocketException):
             stats.failed_connects += 1
             self.ready.set()
