@@ -443,7 +443,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_state(force=True)
 
     def build_players(self) -> list[dict]:
-        return messages.players(messages.load_table(self.table_id))
+        return messages.table_players(self.table_id)
 
     async def lobby_changed(self, event):
         """Session-wide news: the start, the end, a removal."""

@@ -92,7 +92,7 @@ def load_applied(applied: Applied) -> TableSnapshot | None:
 def _snapshot(
     table: Table, state: object | None = None, timers: list[MatchTimer] | None = None
 ) -> TableSnapshot:
-    seats = list(table.seats.select_related("participant").order_by("number"))
+    seats = _seats(table.pk)
     match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
@@ -106,6 +106,16 @@ def _snapshot(
 
 def players(snap: TableSnapshot) -> list[dict]:
     """Return the table's players for ``hello`` and ``presence`` messages."""
+    return seat_players(snap.seats)
+
+
+def table_players(table_id: int) -> list[dict]:
+    """Return a table's players read from its seats alone (a ``presence`` message: every
+    socket at the table asks when one of them connects or goes, so not the whole table)."""
+    return seat_players(_seats(table_id))
+
+
+def seat_players(seats: list[Seat]) -> list[dict]:
     return [
         {
             "seat": seat.number,
@@ -113,8 +123,14 @@ def players(snap: TableSnapshot) -> list[dict]:
             "bot": seat.bot_kind or None,
             "connected": seat.is_connected,
         }
-        for seat in snap.seats
+        for seat in seats
     ]
+
+
+def _seats(table_id: int) -> list[Seat]:
+    return list(
+        Seat.objects.filter(table_id=table_id).select_related("participant").order_by("number")
+    )
 
 
 def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
