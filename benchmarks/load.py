@@ -323,8 +323,13 @@ class Student:
 
     async def run(self, stats: Stats, stop: asyncio.Event) -> None:
         try:
+            # No client-side ping, as in a browser: the server's pings keep the socket.
             ws = await websockets.connect(
-                self.url, origin=self.origin, max_size=2**23, open_timeout=CONNECT_TIMEOUT
+                self.url,
+                origin=self.origin,
+                max_size=2**23,
+                open_timeout=CONNECT_TIMEOUT,
+                ping_interval=None,
             )
         except (TimeoutError, OSError, websockets.WebSocketException):
             stats.failed_connects += 1
