@@ -582,8 +582,8 @@ def run(args) -> None:
         logs = check_logs()
     finally:
         platform.stop()
-    errors = platform.error_lines()
-    shutil.rmtree(folder, ignore_errors=True)
+        errors = platform.error_lines()  # after the stop: a failing shutdown counts too
+        shutil.rmtree(folder, ignore_errors=True)
     report(
         args,
         Outcome(students, stats, started, ended, marks, usage_start, usage_end, logs, errors),
