@@ -1,6 +1,7 @@
 """Tell a session's open WebSockets that its lobby changed, once the change is committed."""
 
 import asyncio
+import concurrent.futures
 import logging
 import threading
 
@@ -59,7 +60,27 @@ def send_group(group: str, event: dict) -> None:
 def send_groups(messages: list[tuple[str, dict]]) -> None:
     """Send events to groups at once (concurrently, in one trip to the event loop); log,
     never raise, on failure, each message on its own."""
-    if not messages:
+    send_in_order([messages])
+
+
+# The sends handed to an event loop and not finished yet (a loop keeps only a weak
+# reference to its tasks).
+_pending: set[concurrent.futures.Future] = set()
+
+
+def send_in_order(
+    batches: list[list[tuple[str, dict]]], loop: asyncio.AbstractEventLoop | None = None
+) -> None:
+    """Send batches of events one batch after the other, each batch's events
+    concurrently; log, never raise, on failure, each message on its own.
+
+    ``loop``: the running event loop of the server that called this from its database
+    thread. The sends then run there while the calling thread goes on at once (the
+    thread serves every socket's database work, one call at a time, so it must not
+    wait on the channel layer); without it they are done when this returns.
+    """
+    batches = [batch for batch in batches if batch]
+    if not batches:
         return
 
     async def one(group: str, event: dict) -> None:
@@ -71,13 +92,21 @@ def send_groups(messages: list[tuple[str, dict]]) -> None:
             logger.exception("could not send %s to %s", event.get("type"), group)
 
     async def all_of_them() -> None:
-        await asyncio.gather(*(one(group, event) for group, event in messages))
+        for batch in batches:
+            await asyncio.gather(*(one(group, event) for group, event in batch))
+
+    if loop is not None and loop.is_running():
+        future = asyncio.run_coroutine_threadsafe(all_of_them(), loop)
+        _pending.add(future)
+        future.add_done_callback(_pending.discard)
+        return
 
     def send():
         try:
             async_to_sync(all_of_them)()
         except SERVICE_ERRORS as error:
-            logger.warning("could not send %d messages: %s", len(messages), describe(error))
+            count = sum(len(batch) for batch in batches)
+            logger.warning("could not send %d messages: %s", count, describe(error))
 
     if _loop_running_in_this_thread():
         # A synchronous caller inside a busy event loop (not the ASGI server's case,

@@ -15,7 +15,7 @@ refuses every action (a player's, a bot's, a timer's) while any hold exists.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -55,12 +55,14 @@ class MatchPaused(Exception):
 
 @dataclass(frozen=True)
 class Applied:
-    """What an accepted action produced."""
+    """What an accepted action produced; ``timers``: the match's running timers after
+    it, soonest first."""
 
     match: Match
     state: Any
     events: list[dict]
     version: int
+    timers: list[MatchTimer] = field(default_factory=list)
 
 
 def new_seed() -> int:
@@ -93,14 +95,19 @@ def create_match(
 
 
 def sync_timers(match: Match, state) -> list[MatchTimer]:
-    """Record the due time of each timer that just appeared; forget the ones that ended.
+    """Record the due time of each timer that just appeared; forget the ones that ended;
+    return the match's running timers, soonest first.
 
     A timer runs from the moment its id first appears in ``state.timers()``; the
     caller holds the match's write lock (or just created it).
     """
     running = {timer["id"]: timer for timer in state.timers()}
-    MatchTimer.objects.filter(match=match).exclude(timer_id__in=list(running)).delete()
-    known = set(MatchTimer.objects.filter(match=match).values_list("timer_id", flat=True))
+    stored = list(MatchTimer.objects.filter(match=match))
+    ended = [timer.pk for timer in stored if timer.timer_id not in running]
+    if ended:
+        MatchTimer.objects.filter(pk__in=ended).delete()
+    kept = [timer for timer in stored if timer.timer_id in running]
+    known = {timer.timer_id for timer in kept}
     now = clock.now()
     created = [
         MatchTimer(
@@ -113,8 +120,9 @@ def sync_timers(match: Match, state) -> list[MatchTimer]:
         for timer_id, timer in running.items()
         if timer_id not in known
     ]
-    MatchTimer.objects.bulk_create(created)
-    return created
+    if created:
+        MatchTimer.objects.bulk_create(created)
+    return sorted([*kept, *created], key=lambda timer: (timer.due_at, timer.pk or 0))
 
 
 def load_state(match: Match):
@@ -158,8 +166,8 @@ def apply_action(
             raise StaleVersion(match.version, Match.objects.get(pk=match.pk).version)
         for name, value in fields.items():
             setattr(match, name, value)
-        sync_timers(match, state)
-    return Applied(match=match, state=state, events=events, version=version)
+        timers = sync_timers(match, state)
+    return Applied(match=match, state=state, events=events, version=version, timers=timers)
 
 
 def replay_match(match: Match, upto: int | None = None):

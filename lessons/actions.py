@@ -93,11 +93,12 @@ def do_record_event(session, game, event: dict, *, table=None, seats=None) -> li
     return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in seats]
 
 
-def lesson_card(lesson: Lesson, session=None, language=None) -> dict:
-    """Return the JSON-able lesson card a seat or the projector shows for a moment."""
+def lesson_card(lesson: Lesson, session=None, language=None, overrides=None) -> dict:
+    """Return the JSON-able lesson card a seat or the projector shows for a moment
+    (``overrides``: as ``lessons.texts.lesson_content`` takes them)."""
     teacher = session_teacher(session) if session is not None else None
     language = language or (session.language if session is not None else None)
-    content = lesson_content(lesson, language, teacher=teacher)
+    content = lesson_content(lesson, language, teacher=teacher, overrides=overrides)
     return {
         "lesson": lesson.slug,
         "title": content.title,

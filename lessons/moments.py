@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db.models import prefetch_related_objects
 
 from classroom.broadcast import dashboard_group, send_group
 from classroom.models import Table
@@ -27,6 +28,7 @@ from lessons.actions import (
 )
 from lessons.links import event_link, is_frequent, lesson_after_card, link_lesson
 from lessons.models import Lesson
+from lessons.texts import session_teacher, teacher_overrides
 
 
 def on_action_stored(sender, match: Match, events: list[dict], **kwargs) -> list[dict]:
@@ -47,9 +49,14 @@ def _lesson_json(card: dict) -> dict:
 
 def lesson_in_every_language(lesson, session) -> dict[str, dict]:
     """Return the lesson's card in each language of the platform: every student sees it
-    in their own (a table's students may have chosen different ones)."""
+    in their own (a table's students may have chosen different ones). Its texts and the
+    teacher's wordings are read once for every language."""
+    prefetch_related_objects([lesson], "texts")
+    teacher = session_teacher(session)
+    overrides = teacher_overrides(lesson, teacher) if teacher.is_authenticated else {}
     return {
-        code: _lesson_json(lesson_card(lesson, session, code)) for code, _name in settings.LANGUAGES
+        code: _lesson_json(lesson_card(lesson, session, code, overrides))
+        for code, _name in settings.LANGUAGES
     }
 
 
@@ -95,6 +102,9 @@ def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
     """
     if not events:
         return []
+    labels = get_game(match.game).event_labels
+    if not any(event["type"] in labels for event in events):
+        return []  # no event that may open a lesson: nothing to read
     table = Table.objects.select_related("session").filter(match=match).first()
     if table is None:
         return []

@@ -67,8 +67,17 @@ def _text(lesson: Lesson, language: str) -> LessonText:
     return texts.get(language) or texts[FALLBACK_LANGUAGE]
 
 
-def lesson_content(lesson: Lesson, language: str | None = None, teacher=None) -> LessonContent:
-    """Return the lesson in ``language``, with ``teacher``'s own wording where they wrote one."""
+def lesson_content(
+    lesson: Lesson,
+    language: str | None = None,
+    teacher=None,
+    overrides: dict[str, LessonOverride] | None = None,
+) -> LessonContent:
+    """Return the lesson in ``language``, with ``teacher``'s own wording where they wrote one.
+
+    ``overrides``: the teacher's wordings of this lesson by language, when the caller
+    read them already (``teacher_overrides``).
+    """
     language = supported_language(language)
     text = _text(lesson, language)
     content = LessonContent(
@@ -80,15 +89,25 @@ def lesson_content(lesson: Lesson, language: str | None = None, teacher=None) ->
         },
     )
     if teacher is not None and getattr(teacher, "is_authenticated", False):
-        override = LessonOverride.objects.filter(
-            teacher=teacher, lesson=lesson, language=language
-        ).first()
+        if overrides is None:
+            overrides = teacher_overrides(lesson, teacher, language)
+        override = overrides.get(language)
         if override is not None:
             for field in OVERRIDABLE:
                 if getattr(override, field).strip():
                     setattr(content, field, getattr(override, field))
                     content.overridden = True
     return content
+
+
+def teacher_overrides(
+    lesson: Lesson, teacher, language: str | None = None
+) -> dict[str, LessonOverride]:
+    """Return the teacher's wordings of the lesson by language (only ``language``'s)."""
+    found = LessonOverride.objects.filter(teacher=teacher, lesson=lesson)
+    if language is not None:
+        found = found.filter(language=language)
+    return {override.language: override for override in found}
 
 
 def session_teacher(session):

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from urllib.parse import parse_qs
 
+import orjson
 from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
@@ -92,6 +92,12 @@ SERVICE_REFUSALS = {
     ),
     "server_error": gettext_noop("Something went wrong on the server. Try again."),
 }
+
+
+def message_text(message: dict) -> str:
+    """Return a protocol message as compact JSON text (orjson: a state is sent to every
+    socket at the table after every action)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class TableConsumer(PlatformConsumer):
@@ -192,7 +198,7 @@ class TableConsumer(PlatformConsumer):
     async def send_json(self, message: dict) -> None:
         """Send one message; each carries the match version this socket last saw."""
         message.setdefault("version", self.last_version)
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=message_text(message))
 
     def build_full(self) -> tuple[dict, dict]:
         snap = messages.load_table(self.table_id)
@@ -304,7 +310,8 @@ class TableConsumer(PlatformConsumer):
             )
             return
         try:
-            error = await database_sync_to_async(self.apply)(version, action)
+            loop = asyncio.get_running_loop()
+            error = await database_sync_to_async(self.apply)(version, action, loop)
         except SERVICE_ERRORS as failure:
             # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.
@@ -321,8 +328,11 @@ class TableConsumer(PlatformConsumer):
             if error["code"] == "stale_version":
                 await self.send_state(force=True)
 
-    def apply(self, version: int, action: dict) -> dict | None:
-        """Apply the action (sync); return the error message to send, or None."""
+    def apply(
+        self, version: int, action: dict, loop: asyncio.AbstractEventLoop | None = None
+    ) -> dict | None:
+        """Apply the action (sync); return the error message to send, or None. The
+        states of an accepted action go out on ``loop``, this socket's event loop."""
         table = Table.objects.select_related("session", "match").get(pk=self.table_id)
         current = table.match.version
         if table.session.state == ClassSession.State.FINISHED:
@@ -331,7 +341,7 @@ class TableConsumer(PlatformConsumer):
         if seat.bot_kind:
             return self.error("bot_playing", gettext_noop("A bot plays this seat now."), current)
         try:
-            write.act(table.match_id, self.seat, action, version)
+            write.act(table.match_id, self.seat, action, version, loop=loop)
         except StaleVersion as stale:
             return self.error(
                 "stale_version",
@@ -433,7 +443,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_state(force=True)
 
     def build_players(self) -> list[dict]:
-        return messages.players(messages.load_table(self.table_id))
+        return messages.table_players(self.table_id)
 
     async def lobby_changed(self, event):
         """Session-wide news: the start, the end, a removal."""

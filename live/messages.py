@@ -72,23 +72,33 @@ def load_table(table_id: int) -> TableSnapshot:
 def load_applied(applied: Applied) -> TableSnapshot | None:
     """Read the table of a match that has just accepted an action (None: no table).
 
-    The engine state is the one the write path applied, not parsed again from the
-    snapshot, unless another action was stored since (then the stored one is newer).
+    The engine state and running timers are the ones the write path applied and
+    recorded, not read again, unless the match changed since (another action, a pause:
+    then the stored ones are newer).
     """
     table = Table.objects.select_related("match", "session").filter(match=applied.match).first()
     if table is None:
         return None
-    known = applied.state if table.match.version == applied.version else None
-    return _snapshot(table, known)
+    stored, written = table.match, applied.match
+    if (stored.version, stored.status, stored.paused_at) != (
+        written.version,
+        written.status,
+        written.paused_at,
+    ):
+        return _snapshot(table)
+    return _snapshot(table, applied.state, applied.timers)
 
 
-def _snapshot(table: Table, state: object | None = None) -> TableSnapshot:
-    seats = list(table.seats.select_related("participant").order_by("number"))
+def _snapshot(
+    table: Table, state: object | None = None, timers: list[MatchTimer] | None = None
+) -> TableSnapshot:
+    seats = _seats(table.pk)
     match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
     pause = _lesson_pause(list(match.holds.all())) if paused else None
-    timers = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
+    if timers is None:
+        timers = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
     if state is None:
         state = load_state(match)
     return TableSnapshot(table, match, state, seats, paused, pause, timers)
@@ -96,6 +106,16 @@ def _snapshot(table: Table, state: object | None = None) -> TableSnapshot:
 
 def players(snap: TableSnapshot) -> list[dict]:
     """Return the table's players for ``hello`` and ``presence`` messages."""
+    return seat_players(snap.seats)
+
+
+def table_players(table_id: int) -> list[dict]:
+    """Return a table's players read from its seats alone (a ``presence`` message: every
+    socket at the table asks when one of them connects or goes, so not the whole table)."""
+    return seat_players(_seats(table_id))
+
+
+def seat_players(seats: list[Seat]) -> list[dict]:
     return [
         {
             "seat": seat.number,
@@ -103,8 +123,14 @@ def players(snap: TableSnapshot) -> list[dict]:
             "bot": seat.bot_kind or None,
             "connected": seat.is_connected,
         }
-        for seat in snap.seats
+        for seat in seats
     ]
+
+
+def _seats(table_id: int) -> list[Seat]:
+    return list(
+        Seat.objects.filter(table_id=table_id).select_related("participant").order_by("number")
+    )
 
 
 def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:

@@ -34,17 +34,23 @@ def send_task(name: str, args: tuple, **options) -> None:
 
 
 def schedule(
-    match: Match, again: bool = False, state=None, bots: dict[int, str] | None = None
+    match: Match,
+    again: bool = False,
+    state=None,
+    bots: dict[int, str] | None = None,
+    timers: list[MatchTimer] | None = None,
 ) -> None:
     """Schedule the match's running timers (once each) and the bot moves now due.
 
     ``again`` queues every timer's task anew (after a pause moved the due times).
-    ``state`` and ``bots`` (``bot_seats``), when the caller has them at the match's
-    version, spare reading them again.
+    ``state``, ``bots`` (``bot_seats``) and ``timers`` (the running ones), when the
+    caller has them at the match's version, spare reading them again.
     """
     if match.status != Match.Status.RUNNING:
         return
-    for timer in MatchTimer.objects.filter(match=match):
+    if timers is None:
+        timers = MatchTimer.objects.filter(match=match)
+    for timer in timers:
         # The broker's countdown runs on the system clock: count it on the live clock.
         countdown = clock.until(timer.due_at)
         key = f"live:timer:{match.pk}:{timer.timer_id}"

@@ -9,6 +9,7 @@ match after an action: the states they send are built here, once per seat.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from django.core.cache import cache
@@ -17,7 +18,7 @@ from classroom.broadcast import (
     dashboard_group,
     seat_group,
     send_group,
-    send_groups,
+    send_in_order,
     table_group,
 )
 from classroom.models import Table
@@ -38,7 +39,13 @@ from live.scheduling import schedule
 logger = logging.getLogger(__name__)
 
 
-def act(match_id: int, seat: int | None, action: dict, expected_version: int | None) -> Applied:
+def act(
+    match_id: int,
+    seat: int | None,
+    action: dict,
+    expected_version: int | None,
+    loop: asyncio.AbstractEventLoop | None = None,
+) -> Applied:
     """Apply an action as the match's one writer, then tell the table and schedule.
 
     After the commit, ``games.signals.action_stored`` tells the apps that follow the
@@ -46,7 +53,9 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
     holds the match until the players shown a lesson card dismiss it: ``apply_action``
     raises MatchPaused while the match has any hold). Then each seat's new ``state`` is
     built once, here, and sent to that seat's sockets; the followers' messages go to the
-    table after it.
+    table after it. ``loop``: the event loop of the socket that called this from the
+    server's database thread; the messages are then sent there without this thread
+    waiting for them (``classroom.broadcast.send_in_order``).
     """
     _require_redis()
     applied = apply_action(match_id, seat, action, expected_version)
@@ -57,21 +66,24 @@ def act(match_id: int, seat: int | None, action: dict, expected_version: int | N
         followers = _tell_followers(applied.match, applied.events)
         snap = messages.load_applied(applied)
         if snap is None:
-            schedule(applied.match, state=applied.state)
+            schedule(applied.match, state=applied.state, timers=applied.timers)
             return applied
         table = snap.table.pk
-        send_groups(
+        send_in_order(
             [
-                *_states(snap, applied),
-                (
-                    dashboard_group(snap.table.session_id),
-                    {"type": "dashboard.changed", "reason": "move", "table": table},
-                ),
-            ]
+                [
+                    *_states(snap, applied),
+                    (
+                        dashboard_group(snap.table.session_id),
+                        {"type": "dashboard.changed", "reason": "move", "table": table},
+                    ),
+                ],
+                # After the states: a lesson card follows the move it is about.
+                [(table_group(table), message) for message in followers],
+            ],
+            loop=loop,
         )
-        # After the states: a lesson card follows the move it is about.
-        send_groups([(table_group(table), message) for message in followers])
-        schedule(snap.match, state=snap.state, bots=snap.bot_seats())
+        schedule(snap.match, state=snap.state, bots=snap.bot_seats(), timers=snap.timers)
     except SERVICE_ERRORS as error:
         logger.warning("match %s: after the move was stored: %s", match_id, describe(error))
     return applied

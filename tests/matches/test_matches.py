@@ -262,3 +262,23 @@ def test_a_finished_match_takes_no_hold(clock):
     )
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and not match.holds.exists()
+
+
+@pytest.mark.django_db
+def test_an_applied_action_carries_the_running_timers_as_stored():
+    """The write path sends and schedules the timers apply_action recorded, without
+    reading them again: they must be exactly the stored ones, soonest first."""
+    match = create_match(GAME, "expert", 4, seed=3)
+    rng = random.Random(2)
+    checked = 0
+    for _action in range(150):
+        match.refresh_from_db()
+        if match.status != Match.Status.RUNNING:
+            break
+        applied = apply_action(match.pk, *first_mover_action(match, rng), match.version)
+        stored = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
+        running = {timer["id"] for timer in applied.state.timers()}
+        assert [t.pk for t in applied.timers] == [t.pk for t in stored]
+        assert {t.timer_id for t in applied.timers} == running
+        checked += bool(running)
+    assert checked > 0  # some actions opened a timer

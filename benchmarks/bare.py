@@ -1,0 +1,124 @@
+"""The floor of the platform's stack: a bare Channels consumer on channels-redis.
+
+    .venv/bin/python -m benchmarks.bare [--tables 10] [--seconds 20]
+
+Starts its own Redis and one uvicorn process serving ``benchmarks.bare_app`` (a Channels
+``AsyncWebsocketConsumer`` and nothing else: no database, no rules, no Django app), on
+loopback. Each table is 4 sockets in one channel-layer group; one of them sends an
+``act``, the consumer fans it out to the group as a state of 2 KB (``group_send``, the
+layer the platform uses, configured as the platform configures it), and as soon as
+all 4 sockets have it the next seat acts: every table plays as fast as it is answered,
+as ``benchmarks.live`` does on the platform. Prints the actions per second, the act to
+every view latency (p50, p95, max) and the CPU time of uvicorn per action, so that the
+platform's per-process throughput can be compared with its own stack's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+import websockets
+
+from benchmarks.load import CLK_TCK, HOST, process_usage
+from config.services import (
+    free_port,
+    port_open,
+    python_service,
+    redis_answers,
+    redis_service,
+    wait_until,
+)
+
+SEATS = 4
+
+
+async def table(number: int, base: str, stop: asyncio.Event, latencies: list[float]) -> int:
+    """Play one table flat out; return its actions."""
+    sockets = [
+        await websockets.connect(f"{base}/ws/bare/{number}/", max_size=2**23) for _ in range(SEATS)
+    ]
+    actions = 0
+    try:
+        while not stop.is_set():
+            actor = sockets[actions % SEATS]
+            sent = time.perf_counter()
+            await actor.send(orjson.dumps({"type": "act", "version": actions}))
+            for ws in sockets:
+                while orjson.loads(await asyncio.wait_for(ws.recv(), 30))["version"] != actions:
+                    pass
+            latencies.append((time.perf_counter() - sent) * 1000)
+            actions += 1
+    finally:
+        for ws in sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+    return actions
+
+
+async def play(base: str, tables: int, seconds: float, pid: int) -> tuple[int, list, float, float]:
+    stop, latencies = asyncio.Event(), []
+    players = [asyncio.create_task(table(n, base, stop, latencies)) for n in range(tables)]
+    await asyncio.sleep(2)  # every socket connected and warm
+    latencies.clear()
+    ticks, started = process_usage(pid)[0], time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    cpu = (process_usage(pid)[0] - ticks) / CLK_TCK
+    done = len(latencies)
+    stop.set()
+    await asyncio.gather(*players)
+    return done, sorted(latencies[:done]), elapsed, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="dp-bare-"))
+    redis_port, web_port = free_port(), free_port()
+    env = {**os.environ, "REDIS_URL": f"redis://{HOST}:{redis_port}/0", "PYTHONUNBUFFERED": "1"}
+    redis = redis_service(redis_port, folder / "redis", persist=False).start()
+    server = None
+    try:
+        wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])
+        server = python_service(
+            "bare-asgi",
+            [
+                *("-m", "uvicorn", "benchmarks.bare_app:application", "--host", HOST),
+                *("--port", str(web_port), "--lifespan", "off", "--log-level", "warning"),
+            ],
+            env,
+        ).start()
+        wait_until(lambda: port_open(HOST, web_port), 30, "uvicorn", [redis, server])
+        done, ms, elapsed, cpu = asyncio.run(
+            play(f"ws://{HOST}:{web_port}", args.tables, args.seconds, server.process.pid)
+        )
+    finally:
+        for service in (server, redis):
+            if service is not None:
+                service.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    print(
+        f"bare Channels consumer on channels-redis, one uvicorn process, {args.tables} tables "
+        f"of {SEATS} sockets, a 2 KB state to every socket per action, flat out:"
+    )
+    print(f"{done} actions in {elapsed:.1f} s: {done / elapsed:.0f} actions/s")
+    if ms:
+        print(
+            f"act -> every view: p50 {ms[len(ms) // 2]:.1f} ms, "
+            f"p95 {ms[min(len(ms) - 1, int(len(ms) * 0.95))]:.1f} ms, max {ms[-1]:.1f} ms"
+        )
+    print(f"uvicorn CPU: {cpu:.1f} s, {1000 * cpu / max(1, done):.2f} ms per action")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,605 @@
+"""A district's morning on one machine: K classes of 30 students at a human pace.
+
+    .venv/bin/python -m benchmarks.load [--students 300|1000|2000] [--seconds 60]
+        [--think 1.0 4.0] [--asgi 1] [--variant expert]
+
+Starts its own Redis, Celery worker, beat and uvicorn (``--asgi`` processes, each on its
+own loopback port) with a temporary SQLite database, opens one Data-Tycoon session per
+30 students (tables of 4, bots in the empty seats), joins every student through
+``POST /join/``, starts the sessions, and connects every student's play socket (the
+students are spread over the uvicorn processes). Each student is a client of the table
+protocol (docs/protocol.md): when its state offers legal actions it thinks for a time
+drawn per action (``--think``, uniform, in seconds), then sends ``act`` with the
+version it saw last and a random legal action of that state.
+
+After ``--seconds`` of play (counted once every socket has its first state) the
+students stop and it prints:
+
+- act-to-every-view latency: from a student's ``act`` to the moment every student
+  socket at that table has a ``state`` of that version or newer (p50, p95, p99, max);
+- the accepted actions per second (students, bots and timers, from the matches' stored
+  versions) and the messages the students received per second; the bytes of a state;
+- the errors: refusals by code, sockets closed by the server, failed connections;
+- the CPU time and peak memory of every server process, and the CPU time per action;
+- a check of every match's action log: one entry per version, none missing or doubled.
+
+Loopback only, bounded in time, stops every process it started, also on error or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import orjson
+import websockets
+from tqdm import tqdm
+
+from config.services import (
+    Service,
+    asgi_service,
+    celery_beat_service,
+    celery_worker_service,
+    free_port,
+    port_open,
+    redis_answers,
+    redis_service,
+    wait_for_celery,
+    wait_until,
+)
+
+HOST = "127.0.0.1"
+CLASS_SIZE = 30
+TABLE_SIZE = 4
+LANGUAGES = ("en", "es", "fr", "ru")
+# No Time card on a real-time clock: every timer of the game is then a short window.
+MATCH_OPTIONS = {"time_mode": "turns"}
+# How long a socket's first state may take, and a whole run's setup, before giving up.
+CONNECT_TIMEOUT = 120.0
+# An action sent this close to the end may see its views after the measurement stops.
+TAIL_SECONDS = 3.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# The server's processes
+
+
+def environment(folder: Path, redis_port: int) -> dict[str, str]:
+    """The services' environment: everything in the temporary folder, loopback only; the
+    per-address join limits lifted, since every student here joins from 127.0.0.1."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        VAR_DIR=str(folder / "var"),
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        REDIS_URL=f"redis://{HOST}:{redis_port}/0",
+        HOST=HOST,
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        JOINS_PER_BURST="1000000",
+        JOINS_PER_MINUTE="1000000",
+        MAX_STUDENTS_PER_ADDRESS=str(CLASS_SIZE + 10),
+    )
+    return env
+
+
+@dataclass
+class Platform:
+    """Redis, a worker, beat and the uvicorn processes, stopped in reverse order."""
+
+    folder: Path
+    env: dict[str, str]
+    redis_port: int
+    web_ports: list[int]
+    services: list[Service] = field(default_factory=list)
+
+    def start(self) -> None:
+        redis = redis_service(self.redis_port, self.folder / "redis", persist=False)
+        self.add(redis)
+        wait_until(lambda: redis_answers(self.env["REDIS_URL"]), 15, "Redis", self.services)
+        self.add(celery_worker_service(self.env))
+        self.add(celery_beat_service(self.env, self.folder / "celerybeat-schedule"))
+        for n, port in enumerate(self.web_ports):
+            service = asgi_service(self.env, HOST, port)
+            service.name = f"asgi-{n + 1}"
+            self.add(service)
+        for port in self.web_ports:
+            wait_until(lambda p=port: port_open(HOST, p), 30, "uvicorn", self.services)
+        wait_for_celery(self.env, 60, self.services)
+
+    def add(self, service: Service) -> None:
+        service.log_path = self.folder / "logs" / f"{service.name}.log"
+        self.services.append(service.start())
+
+    def stop(self) -> None:
+        for service in reversed(self.services):
+            with contextlib.suppress(Exception):
+                service.stop()
+
+    def bases(self) -> list[str]:
+        return [f"http://{HOST}:{port}" for port in self.web_ports]
+
+    def error_lines(self) -> dict[str, int]:
+        """Count each service log's error lines (tracebacks, ERROR, CRITICAL)."""
+        counts = {}
+        for service in self.services:
+            if service.log_path is None or not service.log_path.exists():
+                continue
+            text = service.log_path.read_text(errors="replace")
+            counts[service.name] = sum(
+                1
+                for line in text.splitlines()
+                if "Traceback" in line or " ERROR" in line or "CRITICAL" in line
+            )
+        return counts
+
+
+@dataclass
+class Usage:
+    """CPU ticks and resident memory of every process of every service (pool children
+    included: a service runs in its own process group)."""
+
+    ticks: dict[str, int] = field(default_factory=dict)
+    peak_kib: dict[str, int] = field(default_factory=dict)
+
+
+def group_processes(pgid: int) -> list[int]:
+    pids = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry.name}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ...
+            pids.append(int(entry.name))
+    return pids
+
+
+def process_usage(pid: int) -> tuple[int, int]:
+    """Return a process's CPU ticks (user + system) and resident KiB (0, 0 when gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0, 0
+    rss = next(
+        (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0
+    )
+    return int(fields[11]) + int(fields[12]), rss
+
+
+def sample(services: list[Service], usage: Usage) -> None:
+    """Add the services' current ticks and memory to ``usage`` (per process name)."""
+    for service in services:
+        if service.process is None:
+            continue
+        for pid in group_processes(service.process.pid):
+            name = service.name if pid == service.process.pid else f"{service.name} child {pid}"
+            ticks, rss = process_usage(pid)
+            usage.ticks[name] = ticks
+            usage.peak_kib[name] = max(usage.peak_kib.get(name, 0), rss)
+
+
+# Setting up the classes (in this process, on the same database)
+
+
+def post_join(base: str, code: str, nickname: str) -> dict:
+    request = urllib.request.Request(
+        base + "/join/",
+        data=json.dumps({"code": code, "nickname": nickname}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as refused:
+        raise RuntimeError(f"could not join {code}: {refused.read()[:300]!r}") from refused
+
+
+def open_classes(bases: list[str], students: int, variant: str) -> list[tuple[dict, str]]:
+    """Open one session per 30 students, join them over HTTP, start every session;
+    return each student's join answer with the base URL of the uvicorn it talks to."""
+    from django.contrib.auth import get_user_model
+
+    from classroom.actions import do_create_class, do_create_session, do_start_session
+
+    teacher = get_user_model().objects.create_user(
+        "load-teacher", password=secrets.token_urlsafe(16)
+    )
+    sessions, plan = [], []
+    for k in range(-(-students // CLASS_SIZE)):
+        session = do_create_session(
+            do_create_class(teacher, f"Class {k + 1}"),
+            game="data_tycoon",
+            variant=variant,
+            language=LANGUAGES[k % len(LANGUAGES)],
+            table_size=TABLE_SIZE,
+            bots_fill=True,
+            options=MATCH_OPTIONS,
+            # The server names each student (a digit can spell a refused word in leetspeak).
+            generated_nicknames=True,
+        )
+        sessions.append(session)
+        size = min(CLASS_SIZE, students - k * CLASS_SIZE)
+        plan += [(session.join_code, "") for _n in range(size)]
+    joined = []
+    with (
+        ThreadPoolExecutor(8) as pool,
+        tqdm(total=len(plan), desc="joining", unit="student") as bar,
+    ):
+        futures = [
+            (bases[n % len(bases)], pool.submit(post_join, bases[n % len(bases)], code, name))
+            for n, (code, name) in enumerate(plan)
+        ]
+        for base, future in futures:
+            joined.append((future.result(), base))
+            bar.update()
+    for session in sessions:
+        do_start_session(session)
+    return joined
+
+
+def stored_versions() -> dict[int, int]:
+    from games.models import Match
+
+    return dict(Match.objects.values_list("pk", "version"))
+
+
+def check_logs() -> list[str]:
+    """Return the matches whose action log is not exactly one entry per version 1..N."""
+    from django.db.models import Count, Max, Min
+
+    from games.models import Match, MatchAction
+
+    logs = {
+        row["match"]: row
+        for row in MatchAction.objects.values("match").annotate(
+            n=Count("pk"), low=Min("version"), high=Max("version")
+        )
+    }
+    wrong = []
+    for match_id, version in Match.objects.values_list("pk", "version"):
+        row = logs.get(match_id, {"n": 0, "low": None, "high": None})
+        expected = (version, 1, version) if version else (0, None, None)
+        if (row["n"], row["low"], row["high"]) != expected:
+            wrong.append(f"match {match_id}: version {version}, log {row}")
+    return wrong
+
+
+# The students
+
+
+@dataclass
+class Stats:
+    """What every student's client counted."""
+
+    messages: int = 0
+    states: int = 0
+    state_bytes: int = 0
+    state_sizes: list[int] = field(default_factory=list)
+    hello_bytes: list[int] = field(default_factory=list)
+    sent: int = 0
+    refusals: Counter = field(default_factory=Counter)
+    closed: Counter = field(default_factory=Counter)
+    failed_connects: int = 0
+    # (table, version, time sent) of each act
+    acts: list[tuple[int, int, float]] = field(default_factory=list)
+
+
+class Student:
+    """One student's play socket and its thinking."""
+
+    def __init__(self, url: str, origin: str, rng: random.Random, think: tuple[float, float]):
+        self.url, self.origin, self.rng, self.think = url, origin, rng, think
+        self.table: int | None = None
+        self.state: dict | None = None
+        self.versions: list[int] = []  # every state's version, in the order received
+        self.times: list[float] = []
+        self.ready = asyncio.Event()
+        self.thinking: asyncio.Task | None = None
+        self.acted_on = -1  # the version the last act was sent on
+
+    async def run(self, stats: Stats, stop: asyncio.Event) -> None:
+        try:
+            # No client-side ping, as in a browser: the server's pings keep the socket.
+            ws = await websockets.connect(
+                self.url,
+                origin=self.origin,
+                max_size=2**23,
+                open_timeout=CONNECT_TIMEOUT,
+                ping_interval=None,
+            )
+        except (TimeoutError, OSError, websockets.WebSocketException):
+            stats.failed_connects += 1
+            self.ready.set()
+            return
+        try:
+            receiving = asyncio.create_task(self.receive(ws, stats))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving.done() and receiving.exception() is None and not stop.is_set():
+                stats.closed[ws.close_code] += 1
+            for task in (receiving, stopping, self.thinking):
+                if task is not None:
+                    task.cancel()
+        finally:
+            self.ready.set()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 5)
+
+    async def receive(self, ws, stats: Stats) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in ws:
+                at = time.perf_counter()
+                message = orjson.loads(raw)
+                stats.messages += 1
+                kind = message.get("type")
+                if kind == "state":
+                    stats.states += 1
+                    stats.state_bytes += len(raw)
+                    stats.state_sizes.append(len(raw))
+                    self.versions.append(message["version"])
+                    self.times.append(at)
+                    self.state = message
+                    self.ready.set()
+                    idle = self.thinking is None or self.thinking.done()
+                    if idle and message.get("legal_actions") and not message.get("over"):
+                        self.thinking = asyncio.create_task(self.act_later(ws, stats))
+                elif kind == "hello":
+                    self.table = message["table"]
+                    stats.hello_bytes.append(len(raw))
+                elif kind == "error":
+                    stats.refusals[message.get("code")] += 1
+
+    async def act_later(self, ws, stats: Stats) -> None:
+        """Think, then act on the newest state (a human reads the board as it is)."""
+        await asyncio.sleep(self.rng.uniform(*self.think))
+        state = self.state
+        legal = state.get("legal_actions") if state else None
+        if not legal or state.get("over") or state["version"] == self.acted_on:
+            return
+        self.acted_on = state["version"]
+        action = legal[self.rng.randrange(len(legal))]
+        stats.sent += 1
+        stats.acts.append((self.table, state["version"] + 1, time.perf_counter()))
+        await ws.send(orjson.dumps({"type": "act", "version": state["version"], "action": action}))
+
+
+def percentile(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(len(values) * q))]
+
+
+def latencies(students: list[Student], acts, until: float) -> tuple[list[float], int]:
+    """Return the act-to-every-view latencies (ms) and how many actions some student
+    socket at the table never saw (sent before ``until``)."""
+    tables: dict[int, list[Student]] = {}
+    for student in students:
+        if student.table is not None:
+            tables.setdefault(student.table, []).append(student)
+    found, missed = [], 0
+    for table, version, sent in acts:
+        if sent > until:
+            continue
+        last = 0.0
+        for student in tables.get(table, []):
+            # A socket's versions only grow: the first at or past ``version`` came first.
+            i = bisect.bisect_left(student.versions, version)
+            if i == len(student.versions):
+                last = None
+                break
+            last = max(last, student.times[i])
+        if last is None:
+            missed += 1
+        else:
+            found.append((last - sent) * 1000)
+    return sorted(found), missed
+
+
+async def play(
+    joined: list[tuple[dict, str]],
+    seconds: float,
+    think: tuple[float, float],
+    seed: int,
+    measure: Callable[[str], None],
+) -> tuple[list[Student], Stats, float, float, dict]:
+    """Connect every student, let them play ``seconds``, stop; return the students, their
+    counts and the measurement's start and end (perf_counter). ``measure("start")`` and
+    ``measure("end")`` sample the server's processes at both ends."""
+    stats, stop = Stats(), asyncio.Event()
+    students = []
+    for n, (answer, base) in enumerate(joined):
+        ws_base = base.replace("http://", "ws://")
+        url = f"{ws_base}{answer['ws']}?token={quote(answer['token'])}"
+        students.append(Student(url, base, random.Random(seed * 100_003 + n), think))
+    tasks = []
+    gate = asyncio.Semaphore(50)  # a class's devices connect a few at a time, not all at once
+
+    async def connect(student: Student) -> None:
+        async with gate:
+            tasks.append(asyncio.create_task(student.run(stats, stop)))
+            await asyncio.wait_for(student.ready.wait(), CONNECT_TIMEOUT)
+
+    with tqdm(total=len(students), desc="connecting", unit="socket") as bar:
+        for future in asyncio.as_completed([connect(s) for s in students]):
+            await future
+            bar.update()
+    started = time.perf_counter()
+    await asyncio.to_thread(measure, "start")
+    marks = {"start": await asyncio.to_thread(stored_versions)}
+    with tqdm(total=int(seconds), desc="playing", unit="s") as bar:
+        for _second in range(int(seconds)):
+            await asyncio.sleep(1)
+            bar.set_postfix(
+                acts=stats.sent, states=stats.states, refused=sum(stats.refusals.values())
+            )
+            bar.update()
+    ended = time.perf_counter()
+    await asyncio.to_thread(measure, "end")
+    marks["end"] = await asyncio.to_thread(stored_versions)
+    stop.set()
+    await asyncio.wait(tasks, timeout=30)
+    return students, stats, started, ended, marks
+
+
+@dataclass
+class Outcome:
+    """Everything a run measured."""
+
+    students: list[Student]
+    stats: Stats
+    started: float
+    ended: float
+    marks: dict
+    usage_start: Usage
+    usage_end: Usage
+    logs: list[str]
+    errors: dict[str, int]
+
+
+def report(args, outcome: Outcome) -> None:
+    students, stats, marks = outcome.students, outcome.stats, outcome.marks
+    started, ended, logs, errors = outcome.started, outcome.ended, outcome.logs, outcome.errors
+    usage_start, usage_end = outcome.usage_start, outcome.usage_end
+    elapsed = ended - started
+    accepted = sum(marks["end"].get(m, 0) - v for m, v in marks["start"].items())
+    measured = [(t, v, at) for t, v, at in stats.acts if started <= at <= ended - TAIL_SECONDS]
+    ms, missed = latencies(students, measured, ended - TAIL_SECONDS)
+    sessions = -(-args.students // CLASS_SIZE)
+    print(
+        f"\n{args.students} students in {sessions} classes of {CLASS_SIZE} (tables of "
+        f"{TABLE_SIZE}, bots in the empty seats, {args.variant}), think time "
+        f"{args.think[0]:g} to {args.think[1]:g} s, {len(args.asgi_ports)} uvicorn "
+        f"process(es), {elapsed:.0f} s of play"
+    )
+    print(
+        f"accepted actions: {accepted} ({accepted / elapsed:.1f}/s; the students sent "
+        f"{stats.sent}, {stats.sent / elapsed:.1f}/s); messages to the students "
+        f"{stats.messages / elapsed:.0f}/s, states {stats.states / elapsed:.0f}/s"
+    )
+    if ms:
+        print(
+            f"act -> every view at the table: p50 {percentile(ms, 0.50):.1f} ms, "
+            f"p95 {percentile(ms, 0.95):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
+            f"max {ms[-1]:.1f} ms ({len(ms)} actions; {missed} not seen by every socket)"
+        )
+    sizes = sorted(stats.state_sizes)
+    if sizes:
+        print(
+            f"bytes per view (state message): mean {stats.state_bytes / len(sizes):.0f}, "
+            f"p95 {percentile(sizes, 0.95)}, max {sizes[-1]}; hello: mean "
+            f"{sum(stats.hello_bytes) / max(1, len(stats.hello_bytes)):.0f}"
+        )
+    print(
+        f"errors: refusals {dict(stats.refusals) or 0}, sockets closed by the server "
+        f"{dict(stats.closed) or 0}, failed connections {stats.failed_connects}, "
+        f"error lines in the services' logs {errors}"
+    )
+    print("server processes (CPU seconds during the play, % of one core, peak memory):")
+    total = 0.0
+    for name in usage_end.ticks:
+        cpu = (usage_end.ticks[name] - usage_start.ticks.get(name, 0)) / CLK_TCK
+        total += cpu
+        print(
+            f"  {name:<28} {cpu:7.1f} s  {100 * cpu / elapsed:5.1f} %  "
+            f"{usage_end.peak_kib.get(name, 0) / 1024:7.1f} MiB"
+        )
+    print(
+        f"  all server processes: {total:.1f} s, {1000 * total / max(1, accepted):.2f} ms "
+        f"of CPU per accepted action"
+    )
+    own = time.process_time()
+    print(f"  this benchmark's own client process: {own:.1f} s of CPU in all")
+    print(
+        "action logs: every match has one entry per version"
+        if not logs
+        else f"action logs WRONG: {logs[:5]}"
+    )
+
+
+def run(args) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="dp-load-"))
+    redis_port = free_port()
+    args.asgi_ports = [free_port() for _ in range(args.asgi)]
+    env = environment(folder, redis_port)
+    platform = Platform(folder, env, redis_port, args.asgi_ports)
+    deadline = time.monotonic() + args.seconds + 900
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, check=True
+        )
+        os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        import django
+
+        django.setup()
+        platform.start()
+        joined = open_classes(platform.bases(), args.students, args.variant)
+        usage = {"start": Usage(), "during": Usage(), "end": Usage()}
+
+        def measure(when: str) -> None:
+            sample(platform.services, usage[when])
+            usage["end"].peak_kib = usage["during"].peak_kib
+
+        async def measured():
+            async def sampler():  # the peak memory, once a second
+                while True:
+                    await asyncio.to_thread(sample, platform.services, usage["during"])
+                    await asyncio.sleep(1)
+
+            sampling = asyncio.create_task(sampler())
+            try:
+                return await asyncio.wait_for(
+                    play(joined, args.seconds, tuple(args.think), args.seed, measure),
+                    deadline - time.monotonic(),
+                )
+            finally:
+                sampling.cancel()
+
+        students, stats, started, ended, marks = asyncio.run(measured())
+        usage_start, usage_end = usage["start"], usage["end"]
+        logs = check_logs()
+    finally:
+        platform.stop()
+        errors = platform.error_lines()  # after the stop: a failing shutdown counts too
+        shutil.rmtree(folder, ignore_errors=True)
+    report(
+        args,
+        Outcome(students, stats, started, ended, marks, usage_start, usage_end, logs, errors),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long they play")
+    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"))
+    parser.add_argument("--asgi", type=int, default=1, help="uvicorn processes")
+    parser.add_argument("--variant", default="expert")
+    parser.add_argument("--seed", type=int, default=1)
+    run(parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()
