@@ -16,6 +16,7 @@ the thief's turn. The match ends after the last round.
 from collections.abc import Callable
 
 from games.data_thief import bots as _bots
+from games.data_thief import debrief as _debrief
 from games.data_thief import how_to_play as _how_to_play
 from games.data_thief import text as _text
 from games.data_thief import views as _views
@@ -139,6 +140,10 @@ class DataThief(base.Game):
     def card_groups(self, data: dict, seat: int) -> list[dict]:
         """Return a manager's boards for the replay, every card face up."""
         return _views.card_groups(data, seat)
+
+    def debrief(self) -> base.Debrief:
+        """Return the debrief's observer: attacks by type, and the prompts they raise."""
+        return _debrief.DataThiefDebrief()
 
 
 _FIELDS = (
