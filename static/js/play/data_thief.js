@@ -14,7 +14,7 @@
  * sees which one), the attack cards each kept, the thief's loot, scores and rounds. */
 
 import { h } from "./dom.js";
-import { boardKit, syllables } from "./kit.js";
+import { boardKit, breakable } from "./kit.js";
 import { register } from "./registry.js";
 
 const NATURES = ["paper", "digital"];
@@ -103,9 +103,6 @@ function createDataThief(board, ctx) {
     return null;
   }
 
-  /** Long words with soft hyphens, so that a narrow card breaks them with a hyphen. */
-  const breakable = (text) => text.split(" ").map((word) => (word.length > 8 ? syllables(word) : word)).join(" ");
-
   function stake(c) {
     return c.steals
       ? interpolate(ngettext("steals %s data card", "steals %s data cards", c.steals), [c.steals])
@@ -154,7 +151,7 @@ function createDataThief(board, ctx) {
       underAttack ? h("p", { class: "dth-board__target" }, "⚠ ", gettext("under attack")) : null,
       h("ul", { class: "dt-cards dth-slots", role: "list", "aria-label": name },
         entries.map((e) => slot(e, owner)),
-        Array.from({ length: free }, () => h("li", { class: "dth-slot--free" }, gettext("free place")))),
+        Array.from({ length: free }, () => h("li", { class: "dth-slot--free", lang: ctx.language }, breakable(gettext("free place"))))),
       attack ? kit.actionButton(attack, attackLabel(attack), { variant: "button--danger dth-attack is-target" }) : null);
   }
 
@@ -166,7 +163,7 @@ function createDataThief(board, ctx) {
     return h("section", { class: `panel dth-manager${turn ? " is-turn" : ""}${seat === me ? " dth-manager--mine" : ""}`, "aria-labelledby": titleId, dataset: { seat } },
       h("h3", { id: titleId, class: "dth-manager__name" },
         turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
-        seat === me ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat), " ", kit.presence(seat)),
+        kit.nameOf(seat, seat === me), " ", kit.presence(seat)),
       kit.statLine([
         points(v.scores[seat].points),
         interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count]),
@@ -200,7 +197,7 @@ function createDataThief(board, ctx) {
     return h("section", { class: `panel dth-thief${turn ? " is-turn" : ""}`, "aria-labelledby": "thief-title", dataset: { seat: t } },
       h("h2", { id: "thief-title" },
         turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
-        t === me ? gettext("You are the thief") : interpolate(gettext("The thief: %s"), [playerName(t)])),
+        t === me ? gettext("You are the thief") : gettext("The thief: %s").split("%s").flatMap((part, i) => (i ? [kit.nameOf(t), part] : [part]))),
       h("p", { class: "dth-loot__count", dataset: { fact: "loot" } },
         interpolate(ngettext("Loot: %(count)s data card, %(points)s", "Loot: %(count)s data cards, %(points)s", loot.length), { count: loot.length, points: points(lootPoints) }, true)),
       loot.length ? kit.cardList(loot, (id) => ({ size: "mini", badge: cardBadge(id) }), { label: gettext("The thief's loot") }) : null,
