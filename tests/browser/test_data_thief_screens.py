@@ -41,7 +41,8 @@ BROKEN_WORDS = """
 () => {
   const found = [];
   const selector = [".dth-manager__name", ".dth-thief h2", ".players .nickname", ".nickname",
-    ".dt-card__label", ".dt-card__head", ".dth-note", ".dth-slot--free", ".ranking th",
+    ".dt-card__label", ".dt-card__head", ".dth-note", ".dth-slot--free", ".dt-card__shape",
+    ".dt-card__badge", ".ranking th",
     ".scoreline"].join(", ");
   for (const element of document.querySelectorAll(selector)) {
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
@@ -73,6 +74,17 @@ BROKEN_WORDS = """
   }
   return found;
 }
+"""
+
+# The chips of a board's cards (a measure's nature, "◐ face down") that stick out of
+# their card, where the card cuts them off: [card, chip text].
+CLIPPED_CHIPS = """
+() => [...document.querySelectorAll(".dth-slots .dt-card")].flatMap((card) => {
+  const edge = card.getBoundingClientRect().right;
+  return [...card.querySelectorAll(".dt-card__shape, .dt-card__badge")]
+    .filter((chip) => chip.getBoundingClientRect().right > edge + 1)
+    .map((chip) => [card.dataset.card || "", chip.textContent.replace(/\u00ad/g, "")]);
+})
 """
 
 
@@ -134,6 +146,8 @@ def test_long_names_wrap_cleanly_at_five_players(language, browser, live_server_
                 problems.append(f"{name} @ {size}: {overflow} px too wide: {culprits}")
             if name == "projector" and size != "projector":
                 continue  # the classroom screen is checked at its own size, 1920 px
+            for card, chip in tab.evaluate(CLIPPED_CHIPS):
+                problems.append(f"{name} @ {size}: {chip!r} cut off by its card {card}")
             for text, word in tab.evaluate(BROKEN_WORDS):
                 problems.append(f"{name} @ {size}: {word!r} broken without a hyphen in {text!r}")
     for context in (student, teacher_context):

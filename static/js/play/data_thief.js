@@ -14,7 +14,7 @@
  * sees which one), the attack cards each kept, the thief's loot, scores and rounds. */
 
 import { h } from "./dom.js";
-import { boardKit, breakable } from "./kit.js";
+import { boardKit, breakable, syllables } from "./kit.js";
 import { register } from "./registry.js";
 
 const NATURES = ["paper", "digital"];
@@ -41,11 +41,15 @@ function natureName(nature) {
   return { paper: gettext("paper"), digital: gettext("digital"), both: gettext("paper or digital") }[nature] || "";
 }
 
+/** Soft hyphens in the words of a small card's chip ("paper or digital", "face down"),
+ * so that a narrow card wraps them at a hyphen instead of cutting them off. */
+const soft = (text) => text.split(" ").map((word) => ([...word].length > 6 ? syllables(word) : word)).join(" ");
+
 /** A card's look: its kind's symbol; the points of a data card, the nature of the others. */
 function look(c) {
   if (c.kind === "data") return { icon: "dataset", shape: String(c.points), classes: [`dth-cat--${c.category}`] };
-  if (c.kind === "measure") return { icon: "cybersecurity", shape: natureName(c.nature), classes: [`dth-nature--${c.nature}`] };
-  if (c.kind === "attack") return { icon: "databreach", shape: natureName(c.nature), classes: [`dth-nature--${c.nature}`] };
+  if (c.kind === "measure") return { icon: "cybersecurity", shape: soft(natureName(c.nature)), classes: [`dth-nature--${c.nature}`] };
+  if (c.kind === "attack") return { icon: "databreach", shape: soft(natureName(c.nature)), classes: [`dth-nature--${c.nature}`] };
   return { icon: "back" };
 }
 
@@ -127,10 +131,10 @@ function createDataThief(board, ctx) {
   function slot(entry, owner) {
     if (entry.face_down && !entry.card) return back();
     if (entry.face_down) {
-      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge dth-hidden" }, "◐ ", gettext("face down"), h("span", { class: "visually-hidden" }, " ", gettext("(only you see it)"))) });
+      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge dth-hidden", lang: ctx.language }, "◐ ", soft(gettext("face down")), h("span", { class: "visually-hidden" }, " ", gettext("(only you see it)"))) });
     }
     if (entry.kind === "measure") {
-      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge" }, "✓ ", gettext("revealed")) });
+      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge", lang: ctx.language }, "✓ ", soft(gettext("revealed"))) });
     }
     return kit.card(entry.card, { size: "small", badge: cardBadge(entry.card) });
   }
