@@ -42,6 +42,16 @@ class TimelineItem:
 
 
 @dataclass
+class TallyLine:
+    """One line of a table's summary (the game's ``Debrief.tally``) with its lesson."""
+
+    text: str
+    lesson: str | None = None  # the lesson's slug
+    lesson_title: str = ""
+    lesson_articles: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Player:
     seat: int
     name: str
@@ -66,6 +76,8 @@ class TableReport:
     prompts: list[str]  # the game's discussion prompts of this table, most striking first
     winner_prompt: str | None
     replay_matches: bool  # the replay reached the stored snapshot
+    tally_heading: str = ""
+    tally: list[TallyLine] = field(default_factory=list)  # the game's summary lines
     chart: str = ""
     chart_img: str = ""  # the same chart as an <img>, for the PDF
     rows: list[dict] = field(default_factory=list)  # players by rank, with their scores
@@ -195,6 +207,10 @@ def replay_table(table: Table, language: str, lessons: LessonCache) -> TableRepo
         over=state.is_over(),
     )
     winner = debrief.winner_prompt(summary)
+    tally = []
+    for line in debrief.tally(summary):
+        lesson = lessons(line.event)
+        tally.append(TallyLine(text=translate(line.text), lesson=lesson.slug if lesson else None))
     return TableReport(
         number=table.number,
         table_id=table.pk,
@@ -211,6 +227,8 @@ def replay_table(table: Table, language: str, lessons: LessonCache) -> TableRepo
         prompts=[translate(text) for text in debrief.prompts(summary)],
         winner_prompt=translate(winner) if winner else None,
         replay_matches=state.to_json() == match.snapshot,
+        tally_heading=translate(debrief.tally_heading),
+        tally=tally,
     )
 
 
@@ -278,7 +296,7 @@ def student_lines(session, tables: list[TableReport], columns: list[str]) -> lis
 def _label(report: Report) -> None:
     """Give the template what it shows without lookups: titles, rows in order."""
     for table in report.tables:
-        for item in table.timeline:
+        for item in [*table.tally, *table.timeline]:
             lesson = report.lessons.get(item.lesson or "")
             if lesson:
                 item.lesson_title, item.lesson_articles = lesson["title"], lesson["articles"]
@@ -347,7 +365,7 @@ def build(session, step=lambda label: None, charts=True) -> Report:
     )
     slugs = set(report.lesson_counts) | set(report.moment_counts)
     for table in report.tables:
-        slugs.update(item.lesson for item in table.timeline if item.lesson)
+        slugs.update(item.lesson for item in [*table.tally, *table.timeline] if item.lesson)
     report.questions = results.question_results(session)
     slugs.update(result.question.lesson.slug for result in report.questions)
     report.lessons = _lesson_cards(slugs, session, language)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 from functools import cache
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.engine import Text
 from games.engine.i18n import Plural
@@ -35,6 +35,8 @@ def _param(value):
         return translate(value)
     if isinstance(value, list):
         return ", ".join(str(_param(item)) for item in value)
+    if isinstance(value, dict):  # names by language, as the game's fixture gives them
+        return value.get((get_language() or "en").split("-")[0]) or value.get("en", "")
     return value
 
 

@@ -16,6 +16,7 @@ the thief's turn. The match ends after the last round.
 from collections.abc import Callable
 
 from games.data_thief import bots as _bots
+from games.data_thief import debrief as _debrief
 from games.data_thief import how_to_play as _how_to_play
 from games.data_thief import text as _text
 from games.data_thief import views as _views
@@ -62,6 +63,21 @@ OPTIONS = (
         20,
         3,
         120,
+    ),
+    # Students take a table's first seats and bots the last ones: the thief's seat decides
+    # who plays it at a table with bots (docs/rules/data_thief.md, "which seat is the thief").
+    base.Option(
+        "thief",
+        gettext_noop("Who plays the thief at a table with bots"),
+        "bot",
+        choices=(
+            ("bot", gettext_noop("A bot (the last seat)")),
+            ("student", gettext_noop("A student (the first seat)")),
+        ),
+        help=gettext_noop(
+            "Students take the first seats of a table and bots the others. At a table of "
+            "students only, a student is the thief either way."
+        ),
     ),
 )
 DEFAULT_OPTIONS = {option.key: option.default for option in OPTIONS}
@@ -120,8 +136,9 @@ class DataThief(base.Game):
         return State.from_json(self, d)
 
     def seat_role(self, num_players: int, seat: int) -> str:
-        """Return ``"thief"`` for the last seat, ``"manager"`` for the others."""
-        return "thief" if seat == num_players - 1 else "manager"
+        """Return ``"thief"`` for the thief's seat with the default options (the last),
+        ``"manager"`` for the others."""
+        return "thief" if seat == thief_seat(num_players, DEFAULT_OPTIONS) else "manager"
 
     def describe_event(
         self,
@@ -139,6 +156,10 @@ class DataThief(base.Game):
     def card_groups(self, data: dict, seat: int) -> list[dict]:
         """Return a manager's boards for the replay, every card face up."""
         return _views.card_groups(data, seat)
+
+    def debrief(self) -> base.Debrief:
+        """Return the debrief's observer: attacks by type, and the prompts they raise."""
+        return _debrief.DataThiefDebrief()
 
 
 _FIELDS = (
@@ -185,7 +206,7 @@ class State(base.FieldsState):
         self.options = {**DEFAULT_OPTIONS, **game.clean_options(options or {})}
         self.rounds = self.options["rounds"] or ROUNDS[variant]
         self.rng = Rng(seed)
-        self.thief = n - 1
+        self.thief = thief_seat(n, self.options)
         self.deck, self.thief_deck = list(GENERAL), list(THIEF_CARDS)
         self.rng.shuffle(self.deck)
         self.rng.shuffle(self.thief_deck)
@@ -202,10 +223,15 @@ class State(base.FieldsState):
             self.hands[s] = [self.deck.pop() for _ in range(MANAGER_HAND)]
         self.hands[self.thief] = [self.thief_deck.pop() for _ in range(THIEF_HAND)]
         self._emit("setup", thief=self.thief, rounds=self.rounds, deck=len(self.deck))
-        self._start_turn(0)
+        self._start_turn(self.first_seat())
         self.last_events = self._events
 
     # ----------------------------------------------------------------- protocol
+
+    def first_seat(self) -> int:
+        """Return the seat that opens each round: the one after the thief's, so that the
+        managers play first and the thief last whatever its seat."""
+        return (self.thief + 1) % self.n
 
     def managers(self) -> list[int]:
         """Return the managers' seats: every seat but the thief's."""
@@ -678,15 +704,14 @@ class State(base.FieldsState):
         self.window.update(fields)
 
     def _next_turn(self):
-        """Pass the turn to the next seat (a new round after the last seat)."""
-        seat = self.turn + 1
-        if seat == self.n:
+        """Pass the turn to the next seat (a new round after the thief's seat)."""
+        seat = (self.turn + 1) % self.n
+        if seat == self.first_seat():
             self._emit("round_end", round=self.round)
             if self.round >= self.rounds:
                 self._finish()
                 return
             self.round += 1
-            seat = 0
         self._start_turn(seat)
 
     def _start_turn(self, seat):
@@ -740,6 +765,12 @@ class State(base.FieldsState):
     def _emit(self, event_type, /, **fields):
         """Record an event of the current action (every event is public)."""
         self._events.append({"type": event_type, **fields})
+
+
+def thief_seat(num_players: int, options: dict) -> int:
+    """Return the thief's seat: the first (a student's) or the last (a bot's when the
+    table has one), as the ``thief`` option says."""
+    return 0 if options.get("thief") == "student" else num_players - 1
 
 
 def _illegal(code, message):

@@ -117,19 +117,36 @@ class HowToPlay:
         return [line for line in self.lines if not isinstance(line, Line) or line.shown_with(kinds)]
 
 
+@dataclass(frozen=True)
+class Tally:
+    """One line of a table's summary in the debrief ("Phishing: 3 attacks, 2 stopped"),
+    with an ``event`` of the kind it counts: the platform shows that event's lesson."""
+
+    text: Text
+    event: dict
+
+
 class Debrief:
     """What a game adds to the teacher's debrief of one table, replayed move by move.
 
     The platform replays the match and calls ``before`` and ``after`` around each
     action, so a game can note what only the state before an action knows; then it
-    asks for the discussion prompts of the table. The default notes nothing.
+    asks for the table's summary lines (``tally``, under ``tally_heading``) and its
+    discussion prompts. The default notes nothing.
     """
+
+    # The heading of the table's summary lines, marked with gettext_noop.
+    tally_heading: str = ""
 
     def before(self, state: State, seat: int | None, action: dict) -> None:
         """Look at the state before an action is applied."""
 
     def after(self, state: State, version: int, events: list[dict]) -> None:
         """Look at the state and the events after an action."""
+
+    def tally(self, table: TableSummary) -> list[Tally]:
+        """Return the table's summary lines, each with an event whose lesson it is about."""
+        return []
 
     def prompts(self, table: TableSummary) -> list[Text]:
         """Return this table's discussion prompts, the most striking first."""

@@ -44,7 +44,8 @@ class Text:
 
     The platform shows ``gettext(message) % params``, or, with ``plural``,
     ``ngettext(message, plural, count) % params``; a parameter that is a Text (or a list
-    of them, shown joined by commas) is translated first.
+    of them, shown joined by commas) is translated first, and one that is a dict of
+    names by language (a card's name from its fixture) is shown in the active language.
     """
 
     message: str

@@ -41,7 +41,11 @@ def teacher_launches(
         fieldset = page.locator(f"details.game-options[data-game={game}]")
         fieldset.locator("summary").click()
         for label, value in options:
-            fieldset.get_by_label(label).fill(value)
+            field = fieldset.get_by_label(label)
+            if field.evaluate("element => element.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
     page.get_by_role("button", name="Open the lobby").click()
     code = page.locator(".join-code").inner_text().strip()
     assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)

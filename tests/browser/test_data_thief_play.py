@@ -1,10 +1,11 @@
-"""In Chromium, on the live server: a whole Data Thief game between two students, one
-a data manager (seat 0), the other the thief (seat 1, the last seat), from the
-teacher's session form to the end screen.
+"""In Chromium, on the live server: whole Data Thief games from the teacher's session
+form to the end screen. Two students alone (a data manager at seat 0, the thief at the
+last seat); then two students with two bots, the teacher having chosen "a student" as
+thief: the thief at seat 0, a student manager, and the bots managing the other boards.
 
 Everything is real: the ASGI server, the Redis channel layer, the Celery worker that
-fires the timers. Humans take the first seats and bots the last, so the thief is a
-student only when every seat is a student's: a table of two. The students play by
+fires the timers and the bots. Students take the first seats and bots the last. The
+students play by
 clicking the board's controls: "Got it" on a lesson card, the first control of the
 answer box (a counter, a data card to steal), else the first hand card and its first
 play (a lay, a discard) or, for an attack, the first highlighted board's button. After
@@ -17,6 +18,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from games.matches import load_state
 from tests.browser.classroom import (
     PASSWORD,
     reach_the_table,
@@ -58,14 +60,11 @@ def play_one_step(page) -> bool:
     return clicked
 
 
-def test_a_manager_and_a_thief_play_data_thief_to_the_end(
-    browser, live_server_url, celery_worker, teacher, artifacts_dir
-):
-    from games.matches import load_state
+def play_to_the_end(teacher_page, browser, live_server_url, *, players, options, artifacts_dir):
+    """Launch a session of ``players`` a table, two students join and play to the end;
+    return the match, the students' pages by role, and what each clicked."""
     from games.models import Match
 
-    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-    teacher_page = teacher_context.new_page()
     code = teacher_launches(
         teacher_page,
         live_server_url,
@@ -73,7 +72,8 @@ def test_a_manager_and_a_thief_play_data_thief_to_the_end(
         class_name="Year 10 Data Thief",
         game="data_thief",
         variant="standard",
-        players=2,
+        players=players,
+        options=options,
     )
     contexts, students, errors = [], [], []
     for nickname in ("Alice Fox", "Bob Owl"):
@@ -91,10 +91,13 @@ def test_a_manager_and_a_thief_play_data_thief_to_the_end(
     teacher_page.get_by_role("button", name="Start").click()
     for page in students:
         reach_the_table(page, code)
-        expect(page.locator(".dth-manager")).to_have_count(1)
+        expect(page.locator(".dth-manager").first).to_be_visible()
     match = Match.objects.get()
-    seats = {s.participant.nickname: s.number for s in match.table.seats.all()}
-    manager, thief = (students[0], students[1]) if seats["Alice Fox"] == 0 else students[::-1]
+    thief_seat = load_state(match).thief
+    seats = {s.participant.nickname: s.number for s in match.table.seats.exclude(participant=None)}
+    pages = dict(zip(("Alice Fox", "Bob Owl"), students, strict=True))
+    thief = next(pages[name] for name, seat in seats.items() if seat == thief_seat)
+    manager = next(pages[name] for name, seat in seats.items() if seat != thief_seat)
     expect(manager.locator(".dth-role")).to_contain_text("You are a data manager")
     expect(thief.locator(".dth-role")).to_contain_text("You are the thief")
     manager.screenshot(path=artifacts_dir / "manager-start-390.png", full_page=True)
@@ -110,18 +113,14 @@ def test_a_manager_and_a_thief_play_data_thief_to_the_end(
                 clicks[role] += 1
         if not moved:
             manager.wait_for_timeout(50)
-    # 8 rounds: the manager plays each, the thief from the third on
-    assert clicks["manager"] >= 6 and clicks["thief"] >= 4, clicks
 
     match.refresh_from_db()
     state = load_state(match)
     assert state.is_over()
-    for seat in (0, 1):
-        assert match.actions.filter(seat=seat).exists(), f"seat {seat} never moved"
     result = state.result()
     for page in students:
         expect(page.locator(".panel--end")).to_be_visible()
-        expect(page.locator(".ranking tbody tr")).to_have_count(2)
+        expect(page.locator(".ranking tbody tr")).to_have_count(players)
         expect(page.locator(".end__decided")).to_have_attribute(
             "data-decided-by", result["decided_by"]
         )
@@ -130,5 +129,52 @@ def test_a_manager_and_a_thief_play_data_thief_to_the_end(
     assert errors == []
     assert_no_reconnect(manager, "the manager")
     assert_no_reconnect(thief, "the thief")
-    for context in (*contexts, teacher_context):
+    for context in contexts:
         context.close()
+    return match, state, seats, clicks
+
+
+def test_a_manager_and_a_thief_play_data_thief_to_the_end(
+    browser, live_server_url, celery_worker, teacher, artifacts_dir
+):
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    match, state, seats, clicks = play_to_the_end(
+        teacher_context.new_page(),
+        browser,
+        live_server_url,
+        players=2,
+        options=(),
+        artifacts_dir=artifacts_dir,
+    )
+    # the default: the thief sits last, here a student's seat
+    assert state.thief == 1 and sorted(seats.values()) == [0, 1]
+    # 8 rounds: the manager plays each, the thief from the third on
+    assert clicks["manager"] >= 6 and clicks["thief"] >= 4, clicks
+    for seat in (0, 1):
+        assert match.actions.filter(seat=seat).exists(), f"seat {seat} never moved"
+    teacher_context.close()
+
+
+def test_a_student_thief_a_student_manager_and_bot_managers_play_to_the_end(
+    browser, live_server_url, celery_worker, teacher, artifacts_dir
+):
+    """The issue's "done when": one student as thief, one as manager, bots managing the
+    other boards; the teacher chose "a student" as thief on the session form."""
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    match, state, seats, clicks = play_to_the_end(
+        teacher_context.new_page(),
+        browser,
+        live_server_url,
+        players=4,
+        options=(("Who plays the thief at a table with bots", "student"),),
+        artifacts_dir=artifacts_dir,
+    )
+    assert match.options == {"thief": "student"}
+    assert state.thief == 0 and sorted(seats.values()) == [0, 1]  # students first
+    bots = match.table.seats.filter(participant=None)
+    assert sorted(bots.values_list("number", flat=True)) == [2, 3]
+    assert clicks["thief"] >= 4 and clicks["manager"] >= 4, clicks
+    for seat in range(4):  # every manager, bots included, played; the student stole
+        assert match.actions.filter(seat=seat).exists(), f"seat {seat} never moved"
+    assert match.actions.filter(seat=0, action__type="attack").exists()
+    teacher_context.close()

@@ -57,12 +57,13 @@ def record_session(
     name: str = "5B",
     ended_days_ago: float | None = 0,
     quiz: bool = True,
+    game: str = "data_tycoon",
 ) -> ClassSession:
     """Create a finished session: students at tables, matches played, moments, quiz answers."""
     school_class = actions.do_create_class(teacher, name)
     session = actions.do_create_session(
         school_class,
-        game="data_tycoon",
+        game=game,
         variant=variant,
         language=language,
         table_size=table_size,
@@ -78,10 +79,10 @@ def record_session(
         for nickname in NICKNAMES[:students]
     ]
     groups = [people[i : i + table_size] for i in range(0, len(people), table_size)]
-    game = get_game("data_tycoon")
+    rules = get_game(game)
     for number, group in enumerate(groups, start=1):
-        seats = max(len(group), game.min_players)
-        match = create_match("data_tycoon", variant, seats, seed=seed * 100 + number)
+        seats = max(len(group), rules.min_players)
+        match = create_match(game, variant, seats, seed=seed * 100 + number)
         table = Table.objects.create(session=session, number=number, match=match)
         for seat in range(seats):
             if seat < len(group):

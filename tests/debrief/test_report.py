@@ -225,3 +225,57 @@ def test_the_pdf_draws_every_chart(report, tmp_path):
     assert paths(page_of("GDPR concepts that came up")) > 500
     assert paths(page_of("Score progression")) > 500
     assert paths(page_of("Glossary of GDPR articles")) < 100
+
+
+@pytest.mark.django_db
+def test_a_game_s_attack_lines_and_prompts_reach_the_html_and_the_pdf(teacher_a, tmp_path):
+    """A game whose debrief sums up a table (Data Thief: attacks by type, stopped or not,
+    each with its lesson) shows those lines under each table, and its prompts."""
+    from html import unescape
+
+    from pypdf import PdfReader
+
+    session = record_session(teacher_a, students=6, table_size=3, game="data_thief", seed=5)
+    report = data.build(session)
+    assert report.tables
+    for table in report.tables:
+        assert table.tally_heading == "Attacks by type"
+        assert table.tally, f"table {table.number} made no attack"
+        attacks = [item for item in table.timeline if item.type == "attack"]
+        assert sum(int(re.search(r", (\d+) attacks?:", line.text)[1]) for line in table.tally) == (
+            len(attacks)
+        )
+        for line in table.tally:
+            assert line.lesson and line.lesson_title and line.lesson_articles, line.text
+    prompts = [p for p in report.prompts if p.startswith("At table")]
+    assert any("would have stopped it" in p or "Article 5(2)" in p for p in prompts)
+    assert any(
+        t.winner_prompt and "the best data manager" in t.winner_prompt for t in report.tables
+    )
+
+    html = unescape(render.render_html(report, for_pdf=True))
+    assert html.count("Attacks by type") == len(report.tables)
+    for table in report.tables:
+        for line in table.tally:
+            assert line.text in html and line.lesson_title in html
+    for prompt in report.prompts:
+        assert prompt in html
+    render.write_pdf(render.render_html(report, for_pdf=True), tmp_path / "debrief.pdf")
+    pdf_text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "debrief.pdf").pages)
+    assert pdf_text.count("Attacks by type") == len(report.tables)
+    first = report.tables[0].tally[0].text.split(",")[0]  # the attack's name
+    assert first in pdf_text
+
+
+@pytest.mark.django_db
+def test_attack_names_are_in_the_session_language(teacher_a):
+    session = record_session(
+        teacher_a, students=3, table_size=3, game="data_thief", language="ru", seed=5, quiz=False
+    )
+    with translation.override("ru"):
+        report = data.build(session, charts=False)
+    (table,) = report.tables
+    assert table.tally
+    for line in table.tally:
+        name = line.text.split(",")[0]
+        assert re.search("[\\u0400-\\u04ff]", name), name  # from the card set's Russian names

@@ -115,6 +115,43 @@ def test_the_managers_play_two_rounds_alone_and_the_thief_enters_on_the_third():
     assert state.to_move() == [2] and len(state.hands[2]) == 2  # the thief drew its 2nd card
 
 
+def test_a_student_thief_sits_first_and_still_plays_last_in_each_round():
+    """Decision (which seat is the thief): ``thief: student`` puts the thief at seat 0,
+    which a student takes at a table with bots; the managers still open every round."""
+    state = GAME.new_state(3, 11, "standard", {"thief": "student"})
+    assert state.thief == 0 and state.managers() == [1, 2]
+    assert [len(h) for h in state.hands] == [1, 4, 3]  # seat 1 opens: it has drawn
+    assert state.to_move() == [1] and state.view(None)["thief"] == 0
+    assert [p["role"] for p in state.view(2)["players"]] == ["thief", "manager", "manager"]
+    refused(state, 0, {"type": "discard", "card": state.hands[0][0]}, "thief_waits")
+    events, rng = list(state.last_events), random.Random(3)  # the deal opens seat 1's turn
+    while state.round <= 4:
+        events += state.apply(*choose(state, rng))
+    turns = [(e["type"], e["round"], e.get("seat")) for e in events if "round" in e]
+    assert [t for t in turns if t[1] <= 2] == [
+        ("turn", 1, 1), ("turn", 1, 2), ("round_end", 1, None),
+        ("turn", 2, 1), ("turn", 2, 2), ("round_end", 2, None),
+    ]  # fmt: skip
+    assert [t for t in turns if t[1] == 3] == [
+        ("turn", 3, 1), ("turn", 3, 2), ("turn", 3, 0), ("round_end", 3, None),
+    ]  # fmt: skip
+    assert GAME.seat_role(3, 2) == "thief"  # the default seat: the last
+
+
+def test_a_student_thief_plays_whole_games_and_scores_its_loot():
+    for players in (2, 3, 5):
+        for variant in ("standard", "expert"):
+            state = GAME.new_state(players, players, variant, {"thief": "student"})
+            bots = [GAME.bots["heuristic"]() for _ in range(players)]
+            play(state, bots, random.Random(players))
+            result = state.result()
+            assert result["thief"] == 0 and state.loot
+            assert result["scores"][0]["points"] == sum(BY_ID[c]["points"] for c in state.loot)
+            assert GAME.from_json(state.to_json()).dumps() == state.dumps()
+    with pytest.raises(ValueError):
+        GAME.new_state(3, 1, "standard", {"thief": "teacher"})
+
+
 def test_a_manager_draws_to_four_and_must_play_one_card():
     pick = Picker()
     hand = [pick("data", category="standard") for _ in range(3)]
@@ -480,10 +517,15 @@ def test_every_event_of_random_games_has_a_log_line():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), expert=st.booleans())
-def test_invariants_hold_at_every_step(seed, players, expert):
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 5),
+    expert=st.booleans(),
+    thief=st.sampled_from(["bot", "student"]),
+)
+def test_invariants_hold_at_every_step(seed, players, expert, thief):
     """Cards conserved, at most 3 cards a board, the first a data card, no hidden card seen."""
-    state = GAME.new_state(players, seed, "expert" if expert else "standard")
+    state = GAME.new_state(players, seed, "expert" if expert else "standard", {"thief": thief})
     rng = random.Random(seed)
     total = len(ALL_CARDS)
     while not state.is_over():

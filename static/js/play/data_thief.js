@@ -14,7 +14,7 @@
  * sees which one), the attack cards each kept, the thief's loot, scores and rounds. */
 
 import { h } from "./dom.js";
-import { boardKit, syllables } from "./kit.js";
+import { boardKit, breakable, syllables } from "./kit.js";
 import { register } from "./registry.js";
 
 const NATURES = ["paper", "digital"];
@@ -41,11 +41,15 @@ function natureName(nature) {
   return { paper: gettext("paper"), digital: gettext("digital"), both: gettext("paper or digital") }[nature] || "";
 }
 
+/** Soft hyphens in the words of a small card's chip ("paper or digital", "face down"),
+ * so that a narrow card wraps them at a hyphen instead of cutting them off. */
+const soft = (text) => text.split(" ").map((word) => ([...word].length > 6 ? syllables(word) : word)).join(" ");
+
 /** A card's look: its kind's symbol; the points of a data card, the nature of the others. */
 function look(c) {
   if (c.kind === "data") return { icon: "dataset", shape: String(c.points), classes: [`dth-cat--${c.category}`] };
-  if (c.kind === "measure") return { icon: "cybersecurity", shape: natureName(c.nature), classes: [`dth-nature--${c.nature}`] };
-  if (c.kind === "attack") return { icon: "databreach", shape: natureName(c.nature), classes: [`dth-nature--${c.nature}`] };
+  if (c.kind === "measure") return { icon: "cybersecurity", shape: soft(natureName(c.nature)), classes: [`dth-nature--${c.nature}`] };
+  if (c.kind === "attack") return { icon: "databreach", shape: soft(natureName(c.nature)), classes: [`dth-nature--${c.nature}`] };
   return { icon: "back" };
 }
 
@@ -103,9 +107,6 @@ function createDataThief(board, ctx) {
     return null;
   }
 
-  /** Long words with soft hyphens, so that a narrow card breaks them with a hyphen. */
-  const breakable = (text) => text.split(" ").map((word) => (word.length > 8 ? syllables(word) : word)).join(" ");
-
   function stake(c) {
     return c.steals
       ? interpolate(ngettext("steals %s data card", "steals %s data cards", c.steals), [c.steals])
@@ -130,10 +131,10 @@ function createDataThief(board, ctx) {
   function slot(entry, owner) {
     if (entry.face_down && !entry.card) return back();
     if (entry.face_down) {
-      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge dth-hidden" }, "◐ ", gettext("face down"), h("span", { class: "visually-hidden" }, " ", gettext("(only you see it)"))) });
+      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge dth-hidden", lang: ctx.language }, "◐ ", soft(gettext("face down")), h("span", { class: "visually-hidden" }, " ", gettext("(only you see it)"))) });
     }
     if (entry.kind === "measure") {
-      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge" }, "✓ ", gettext("revealed")) });
+      return kit.card(entry.card, { size: "small", badge: h("span", { class: "dt-card__badge", lang: ctx.language }, "✓ ", soft(gettext("revealed"))) });
     }
     return kit.card(entry.card, { size: "small", badge: cardBadge(entry.card) });
   }
@@ -154,7 +155,7 @@ function createDataThief(board, ctx) {
       underAttack ? h("p", { class: "dth-board__target" }, "⚠ ", gettext("under attack")) : null,
       h("ul", { class: "dt-cards dth-slots", role: "list", "aria-label": name },
         entries.map((e) => slot(e, owner)),
-        Array.from({ length: free }, () => h("li", { class: "dth-slot--free" }, gettext("free place")))),
+        Array.from({ length: free }, () => h("li", { class: "dth-slot--free", lang: ctx.language }, breakable(gettext("free place"))))),
       attack ? kit.actionButton(attack, attackLabel(attack), { variant: "button--danger dth-attack is-target" }) : null);
   }
 
@@ -166,7 +167,7 @@ function createDataThief(board, ctx) {
     return h("section", { class: `panel dth-manager${turn ? " is-turn" : ""}${seat === me ? " dth-manager--mine" : ""}`, "aria-labelledby": titleId, dataset: { seat } },
       h("h3", { id: titleId, class: "dth-manager__name" },
         turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
-        seat === me ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat), " ", kit.presence(seat)),
+        kit.nameOf(seat, seat === me), " ", kit.presence(seat)),
       kit.statLine([
         points(v.scores[seat].points),
         interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count]),
@@ -200,7 +201,7 @@ function createDataThief(board, ctx) {
     return h("section", { class: `panel dth-thief${turn ? " is-turn" : ""}`, "aria-labelledby": "thief-title", dataset: { seat: t } },
       h("h2", { id: "thief-title" },
         turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
-        t === me ? gettext("You are the thief") : interpolate(gettext("The thief: %s"), [playerName(t)])),
+        t === me ? gettext("You are the thief") : gettext("The thief: %s").split("%s").flatMap((part, i) => (i ? [kit.nameOf(t), part] : [part]))),
       h("p", { class: "dth-loot__count", dataset: { fact: "loot" } },
         interpolate(ngettext("Loot: %(count)s data card, %(points)s", "Loot: %(count)s data cards, %(points)s", loot.length), { count: loot.length, points: points(lootPoints) }, true)),
       loot.length ? kit.cardList(loot, (id) => ({ size: "mini", badge: cardBadge(id) }), { label: gettext("The thief's loot") }) : null,

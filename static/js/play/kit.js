@@ -48,23 +48,43 @@ export function labelSize(label) {
   return "";
 }
 
-/* Soft hyphens between a word's syllables (roughly: before a consonant that starts a
- * syllable, two letters at least on each side), for words no card is wide enough for. */
+/* Soft hyphens between a word's syllables (roughly: between two vowels, before a lone
+ * consonant, after the first of several: "Fin-ger-prints", "Кон-стан-ти-но-поль-ская"),
+ * two letters at least before, three after (two in Russian), for words a narrow box is
+ * not wide enough for. A browser that hyphenates the page's language (hyphens: auto,
+ * lang) may do better; this is the fallback where it has no dictionary, so that a word
+ * never breaks at a random letter. */
 const VOWELS = /[aeiouyàâäéèêëîïôöùûüáíóúñаеёиоуыэюяіє]/i;
 const NO_BREAK_BEFORE = /[ьъй]/i;
+const LETTER = /\p{L}/u;
+const DIGRAPHS = new Set(["ch", "ck", "gh", "ph", "sh", "th", "wh"]); // one sound: kept whole
 
 export function syllables(word) {
   const letters = [...word];
   const isVowel = (i) => VOWELS.test(letters[i] || "");
-  let out = letters[0] || "";
-  for (let i = 1; i < letters.length; i += 1) {
-    const room = i >= 2 && letters.length - i >= 3;
-    const vcv = isVowel(i - 1) && !isVowel(i) && isVowel(i + 1);
-    const vccv = !isVowel(i - 1) && !isVowel(i) && isVowel(i - 2) && isVowel(i + 1);
-    if (room && (vcv || vccv) && !NO_BREAK_BEFORE.test(letters[i]) && /\p{L}/u.test(letters[i - 1])) out += "\u00ad";
-    out += letters[i];
+  const isConsonant = (i) => LETTER.test(letters[i] || "") && !isVowel(i);
+  const breaks = new Set();
+  const tail = /[а-яё]/i.test(word) ? 2 : 3; // "лич-нос-ти", but "sensi-tive"
+  for (let start = 1; start < letters.length; start += 1) {
+    // a run of consonants between two vowels: letters start..end
+    if (!isConsonant(start) || !isVowel(start - 1)) continue;
+    let end = start;
+    while (isConsonant(end + 1)) end += 1;
+    if (!isVowel(end + 1)) continue;
+    let at = end > start ? start + 1 : start;
+    while (at <= end && NO_BREAK_BEFORE.test(letters[at])) at += 1;
+    if (at > end) at = start; // "се-мья": never before the vowel
+    if (DIGRAPHS.has((letters[at - 1] + letters[at]).toLowerCase())) at = at > start ? at - 1 : at + 1;
+    if (at > end + 1) continue;
+    if (at >= 2 && letters.length - at >= tail) breaks.add(at);
   }
-  return out;
+  return letters.map((letter, i) => (breaks.has(i) ? "\u00ad" : "") + letter).join("");
+}
+
+/** A text whose long words (9 letters or more) may break between syllables, with a
+ * hyphen: a player's or card's name in a narrow box. */
+export function breakable(text) {
+  return String(text).split(" ").map((word) => ([...word].length > 8 ? syllables(word) : word)).join(" ");
 }
 
 /** The legal actions that name a card: as `card`, or in a set of `cards`. */
@@ -174,6 +194,13 @@ export function boardKit(board, ctx, options) {
   function playerName(seat) {
     const p = players.find((x) => x.seat === seat);
     return p && p.name ? p.name : interpolate(gettext("Player %s"), [seat + 1]);
+  }
+
+  /** A player's name in a narrow box ("(you)" after one's own): a long name wraps
+   * between syllables with a hyphen (the page's language), never at a random letter. */
+  function nameOf(seat, you = false) {
+    const name = you ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat);
+    return h("span", { class: "player-name", lang }, breakable(name));
   }
 
   // --- acting ----------------------------------------------------------------------
@@ -467,7 +494,7 @@ export function boardKit(board, ctx, options) {
       const titleId = `player-${seat}-title`;
       const title = h("h3", { id: titleId, class: "player__name" },
         turn ? h("span", { class: "turn-marker" }, "▶ ", h("span", { class: "visually-hidden" }, gettext("Playing now:")), " ") : null,
-        playerName(seat), " ", presence(seat));
+        nameOf(seat), " ", presence(seat));
       const attrs = { class: turn ? "panel panel--player is-turn" : "panel panel--player", "aria-labelledby": titleId, dataset: { seat } };
       if (!strip) return h("section", attrs, title, ...lines(seat));
       const score = short ? short(seat) : view && options.score ? options.score(view, seat) : null;
@@ -499,7 +526,7 @@ export function boardKit(board, ctx, options) {
         const s = (result.scores || []).find((x) => x.seat === seat) || {};
         rows.push(h("tr", { class: index === 0 ? "is-winner" : "" },
           h("td", {}, index === 0 ? "★ " : "", String(index + 1)),
-          h("th", { scope: "row" }, seat === mySeat ? interpolate(gettext("%s (you)"), [playerName(seat)]) : playerName(seat)),
+          h("th", { scope: "row" }, nameOf(seat, seat === mySeat)),
           // data-label: a phone shows each number with its column's name (game.css)
           columns.map((c) => h("td", { dataset: { label: c.label } }, c.value ? c.value(s) : s[c.key]))));
       }
@@ -568,9 +595,8 @@ export function boardKit(board, ctx, options) {
         label.style.fontSize = `${size}px`;
       }
       if (label.scrollWidth <= label.clientWidth + 1) continue;
-      const words = label.textContent.split(/(\s+)/);
-      const longest = Math.max(...words.map((word) => word.length));
-      label.textContent = words.map((word) => (word.length > 6 && word.length >= longest - 2 ? syllables(word) : word)).join("");
+      // every long word: the line may break at another word than the longest
+      label.textContent = label.textContent.split(/(\s+)/).map((word) => (word.length > 6 ? syllables(word) : word)).join("");
       if (label.scrollWidth > label.clientWidth + 1) label.classList.add(`${CARD}__label--break`);
     }
   }
@@ -646,7 +672,7 @@ export function boardKit(board, ctx, options) {
   return {
     seat: mySeat,
     icon: (name, extraClass) => icon(ctx.icons, name, extraClass),
-    entry, cardName, inLanguage, playerName, act, actionButton, actionButtons,
+    entry, cardName, inLanguage, playerName, nameOf, act, actionButton, actionButtons,
     card, cardList, cardEffect, hand, selected: () => selected,
     prompt, turnText, turnBar, presence, statLine, players: playerPanels, endScreen,
     redraw, renderer,
