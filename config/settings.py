@@ -297,8 +297,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 STUDENT_COOKIE_NAME = "dp_student"
 STUDENT_COOKIE_MAX_AGE = 12 * 3600
 DEVICE_COOKIE_NAME = "dp_device"
-# Wrong join codes allowed per client and minute before the join form refuses.
+# Wrong join codes (the join form, the join API, refused play sockets) allowed per
+# minute from one device before it must wait, and from one network address: higher, as
+# a school's whole class shares its NAT address (classroom/ratelimit.py).
 JOIN_RATE_LIMIT = env_int("JOIN_RATE_LIMIT", 10, minimum=1)
+JOIN_ADDRESS_RATE_LIMIT = env_int("JOIN_ADDRESS_RATE_LIMIT", 100, minimum=1)
 # --- Who gets a seat (docs/ops.md, "Join limits"; classroom/ratelimit.py, actions) ---
 # Joins with a valid code from one network address: JOINS_PER_BURST in
 # JOIN_BURST_SECONDS, and JOINS_PER_MINUTE in a minute. A school's NAT gives a whole

@@ -58,12 +58,14 @@ def _resolve_code(request, normalized: str):
     if not normalized:
         return None, None, 200
     ip = ratelimit.client_ip(request)
-    if ratelimit.is_blocked(ip):
+    device_id = identity.device_id_from(request.COOKIES)
+    # Counted before the look-up, so concurrent guesses cannot pass the limit together.
+    if not ratelimit.take_attempt(ip, device_id):
         return None, _("Too many attempts with a wrong code. Please wait a minute."), 429
     session = _open_session(normalized)
     if session is None:
-        ratelimit.record_wrong_code(ip)
         return None, _("No open session has this code. Check it with your teacher."), 200
+    ratelimit.give_back(ip, device_id)
     return session, None, 200
 
 
