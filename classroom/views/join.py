@@ -147,11 +147,13 @@ def _ask_to_move(request, form, session, nickname, device_id):
 def join_wait(request, pk):
     """Wait for the teacher to approve a new nickname; then go to the lobby.
 
-    The device that asked sees it (its cookie); a program passes the ``token`` the
-    join API answered, and gets JSON.
+    The device that asked sees it (its cookie); a program passes the ``wait_token`` the
+    join API answered in an ``Authorization: Bearer`` header (never in the URL, which
+    access logs keep: the answer, once approved, holds the seat token), and gets JSON.
     """
     join_request = JoinRequest.objects.select_related("session").filter(pk=pk).first()
-    token = request.GET.get("token", "")
+    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip() if scheme.lower() == "bearer" else ""
     if join_request is None:  # expired, then deleted by the purge
         if token:
             if identity.join_request_from_token(token) != pk:
@@ -288,7 +290,8 @@ def _api_waiting(join_request: JoinRequest) -> JsonResponse:
             "status": join_request.status,
             "nickname": join_request.nickname,
             "message": _("Your teacher must approve your nickname. Please wait."),
-            "wait_url": f"{reverse('classroom:join_wait', args=[join_request.pk])}?token={token}",
+            "wait_url": reverse("classroom:join_wait", args=[join_request.pk]),
+            "wait_token": token,
         },
         status=202,
     )
