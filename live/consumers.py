@@ -36,7 +36,7 @@ from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import messages, write
 from live.session_sockets import scope_language
-from live.sockets import PlatformConsumer
+from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer
 from live.throttle import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
@@ -483,6 +483,9 @@ class PlayConsumer(TableConsumer):
     device_id: str | None = None
     token: str | None = None
     awaiting_token = False
+    # Set up from the token message: a service failing meanwhile closes the socket, as
+    # when it fails while connecting (PlatformConsumer.failed), so the client comes back.
+    setting_up = False
 
     async def admit(self) -> None:
         """Without a seat cookie, wait for the seat token before authenticating."""
@@ -501,7 +504,15 @@ class PlayConsumer(TableConsumer):
     async def take_token(self, token: str) -> None:
         self.awaiting_token = False
         self.token = token
+        self.setting_up = True
         await super().admit()
+        self.setting_up = False
+
+    async def failed(self, message: dict, code: str) -> None:
+        await super().failed(message, code)
+        if self.setting_up and message.get("type") != "websocket.connect":
+            with contextlib.suppress(ClientGone):
+                await self.close(code=CLOSE_TRY_AGAIN)
 
     async def receive(self, text_data=None, bytes_data=None):
         """The first message of a socket without a seat cookie is its seat token."""
