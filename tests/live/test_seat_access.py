@@ -3,8 +3,10 @@ exist, a wrong attempt counted as the join form counts it, and no seat token in 
 
 import asyncio
 import json
+import threading
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import websockets
@@ -153,3 +155,20 @@ def test_no_seat_token_reaches_the_access_log(school_class, service_env):
     assert f"/ws/play/{session.join_code}/" in log and "/join/" in log  # the access log
     assert joined["token"] not in log
     assert "token=" not in log
+
+
+@pytest.mark.services
+def test_a_hundred_wrong_codes_at_once_let_through_no_more_than_the_limit(live_server_url):
+    """One hundred wrong codes sent together to the real server, from one device (no
+    cookie: one count for the address's cookieless devices): at most the limit is looked
+    up, every other one is refused with 429."""
+    start = threading.Barrier(100)
+
+    def attempt(_number: int) -> int:
+        start.wait()
+        return join_api(live_server_url, UNKNOWN, "Sam")[0]
+
+    with ThreadPoolExecutor(max_workers=100) as pool:
+        answers = list(pool.map(attempt, range(100)))
+    assert set(answers) == {404, 429}
+    assert answers.count(404) == settings.JOIN_RATE_LIMIT
