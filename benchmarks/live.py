@@ -67,10 +67,11 @@ def join(base: str, code: str, nickname: str) -> dict:
 async def seat(base: str, joined: dict, rng: random.Random, rtts: list[float]) -> int:
     """Play one seat to the end; return the number of actions it sent."""
     host = base.split("://", 1)[1]
-    url = f"ws://{host}{joined['ws']}?token={joined['token']}"
+    url = f"ws://{host}{joined['ws']}"
     sent_at: dict[int, float] = {}
     acted = 0
     async with websockets.connect(url, max_size=2**23, origin=base) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), 120))
             if message.get("type") != "state":

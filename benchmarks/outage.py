@@ -36,7 +36,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 import websockets
 
@@ -67,7 +66,7 @@ SCENARIOS_TIMEOUT = 140.0
 # The browser client's constants (static/js/play/client.js).
 MAX_BACKOFF = 5.0
 ANSWER_TIMEOUT = 8.0
-FINAL_CLOSE_CODES = {4000, 4001, 4403, 4404}
+FINAL_CLOSE_CODES = {4000, 4001, 4403, 4429}
 # No timer may fire and no bot may move during the measurement: a referee's move would
 # change the match version that tells whether a student's move was lost.
 MATCH_OPTIONS = {
@@ -247,8 +246,11 @@ class Move:
 class Student:
     """One play socket that behaves like the game page's TableConnection."""
 
-    def __init__(self, name: str, url: str, origin: str, timeline: Timeline, drop: bool):
+    def __init__(
+        self, name: str, url: str, origin: str, timeline: Timeline, drop: bool, *, token: str
+    ):
         self.name, self.url, self.origin, self.timeline = name, url, origin, timeline
+        self.token = token  # sent as the first message, never in the URL
         self.drop_on_silence = drop
         self.ws = None
         self.connection = 0  # connections opened so far
@@ -299,6 +301,7 @@ class Student:
         except (OSError, TimeoutError, websockets.InvalidHandshake) as error:
             self.closes.append((self.note(f"connect failed: {error!r}"), None))
             return None
+        await ws.send(json.dumps({"type": "auth", "token": self.token}))
         self.ws = ws
         self.connection += 1
         self.note(f"open (connection {self.connection})")
@@ -725,10 +728,11 @@ def run(folder: Path, drop: bool, seed: int) -> None:
         students = [
             Student(
                 j["nickname"],
-                f"{ws_base}{j['ws']}?token={quote(j['token'])}",
+                f"{ws_base}{j['ws']}",
                 platform.base,
                 timeline,
                 drop,
+                token=j["token"],
             )
             for j in joined
         ]

@@ -22,7 +22,6 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import websockets
 
@@ -45,10 +44,19 @@ async def first_state(ws) -> None:
         pass
 
 
-async def churn(urls: list[str], origin: str, drops: int, server_pid: int, match_id: int) -> dict:
+async def open_seat(url: str, token: str, origin: str):
+    """Open a seat's socket; its token is the first message (docs/protocol.md)."""
+    ws = await websockets.connect(url, origin=origin, max_size=2**23)
+    await ws.send(json.dumps({"type": "auth", "token": token}))
+    return ws
+
+
+async def churn(
+    urls: list[tuple[str, str]], origin: str, drops: int, server_pid: int, match_id: int
+) -> dict:
     """Keep the first URL's socket open; connect and abort the second's drops times;
     read the seat counts while the first socket is still open."""
-    stay = await websockets.connect(urls[0], origin=origin, max_size=2**23)
+    stay = await open_seat(*urls[0], origin)
     await first_state(stay)
     memory, waits = {}, []
     for done in range(drops + 1):
@@ -58,7 +66,7 @@ async def churn(urls: list[str], origin: str, drops: int, server_pid: int, match
         if done == drops:
             break
         started = time.perf_counter()
-        ws = await websockets.connect(urls[1], origin=origin, max_size=2**23)
+        ws = await open_seat(*urls[1], origin)
         await first_state(ws)
         waits.append(time.perf_counter() - started)
         ws.transport.abort()  # no close frame, as when a phone leaves the Wi-Fi
@@ -89,7 +97,7 @@ def run(folder: Path, drops: int) -> None:
         platform.start()
         _code, match_id, joined = open_class(platform, seed=1)
         ws_base = platform.base.replace("http://", "ws://")
-        urls = [f"{ws_base}{j['ws']}?token={quote(j['token'])}" for j in joined]
+        urls = [(f"{ws_base}{j['ws']}", j["token"]) for j in joined]
         server = next(s for s in platform.others if s.name == "asgi")
         result = asyncio.run(churn(urls, platform.base, drops, server.process.pid, match_id))
     finally:

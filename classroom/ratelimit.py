@@ -1,6 +1,13 @@
-"""Count join attempts per client address in Django's cache.
+"""Count join attempts per device and per client address in Redis.
 
-Wrong codes: ``JOIN_RATE_LIMIT`` a minute (so codes cannot be guessed).
+Wrong codes, typed on the join form, sent to the join API or to a play socket, are
+counted per device (its signed ``dp_device`` cookie; devices without one share a single
+count per address) and per address: ``JOIN_RATE_LIMIT`` a minute for one device,
+``JOIN_ADDRESS_RATE_LIMIT`` (higher) for one address, so a student typing codes wrong on
+one phone does not lock out the school behind the same NAT address. An attempt is
+counted before the code is looked up, in one Lua script on Redis (check and count at
+once: concurrent wrong codes cannot slip past the limit), and given back when the code
+was right. A count is a number kept for ``WINDOW_SECONDS`` and nothing else (docs/ops.md).
 
 Joins with a valid code: at most ``JOINS_PER_BURST`` in ``JOIN_BURST_SECONDS`` and
 ``JOINS_PER_MINUTE`` in a minute from one address (settings, read at each join so that
@@ -24,29 +31,61 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def _key(ip: str) -> str:
-    return f"classroom:join-wrong-codes:{ip}"
+# KEYS: the device's count, the address's count. ARGV: their limits, the window.
+# Refuses (0) when either is used up, else counts the attempt on both (1).
+_TAKE = """
+local device = tonumber(redis.call('GET', KEYS[1]) or '0')
+local address = tonumber(redis.call('GET', KEYS[2]) or '0')
+if device >= tonumber(ARGV[1]) or address >= tonumber(ARGV[2]) then
+  return 0
+end
+for _, key in ipairs(KEYS) do
+  if redis.call('INCR', key) == 1 then
+    redis.call('EXPIRE', key, ARGV[3])
+  end
+end
+return 1
+"""
+# Gives one attempt back on both counts, never creating a count without its expiry.
+_GIVE_BACK = """
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then
+    redis.call('DECR', key)
+  end
+end
+return 1
+"""
 
 
-def is_blocked(ip: str) -> bool:
-    """Tell whether the client used up its wrong codes for this minute."""
-    return (cache.get(_key(ip)) or 0) >= settings.JOIN_RATE_LIMIT
+def _keys(ip: str, device_id: str | None) -> list[str]:
+    device = f"device:{device_id}" if device_id else f"no-device:{ip}"
+    return [
+        cache.make_and_validate_key(f"classroom:wrong-codes:{device}"),
+        cache.make_and_validate_key(f"classroom:wrong-codes:address:{ip}"),
+    ]
 
 
-def record_wrong_code(ip: str) -> None:
-    """Count one wrong code; the count expires a minute after the first."""
-    key = _key(ip)
-    if cache.add(key, 1, WINDOW_SECONDS):
-        return
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, WINDOW_SECONDS)
+def _redis():
+    # The cache's own client and pool (its timeouts), for the scripts Django's API lacks.
+    return cache._cache.get_client(write=True)
 
 
-def reset(ip: str) -> None:
-    """Forget the client's wrong codes and joins."""
-    cache.delete(_key(ip))
+def take_attempt(ip: str, device_id: str | None) -> bool:
+    """Count one attempt at a code from this device and address; False when either has
+    used up its wrong codes for the minute (then nothing is counted)."""
+    limits = [settings.JOIN_RATE_LIMIT, settings.JOIN_ADDRESS_RATE_LIMIT, WINDOW_SECONDS]
+    return bool(_redis().eval(_TAKE, 2, *_keys(ip, device_id), *limits))
+
+
+def give_back(ip: str, device_id: str | None) -> None:
+    """The code was right: it does not count as a wrong one."""
+    _redis().eval(_GIVE_BACK, 2, *_keys(ip, device_id))
+
+
+def reset(ip: str, device_id: str | None = None) -> None:
+    """Forget the wrong codes of the address (and of the device), and its joins."""
+    keys = _keys(ip, device_id) + _keys(ip, None)
+    _redis().delete(*set(keys))
     reset_joins(ip)
 
 

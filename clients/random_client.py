@@ -4,7 +4,8 @@
     python clients/random_client.py http://127.0.0.1:8000 K7XQ2M Robo [--seed 7]
 
 It joins the session with ``POST /join/`` (a JSON body; the answer holds a seat
-token), opens ``/ws/play/<code>/?token=...``, and whenever a ``state`` lists legal
+token), opens ``/ws/play/<code>/``, sends the token as its first message (never in the
+URL, which servers log), and whenever a ``state`` lists legal
 actions for its seat it sends one of them, chosen uniformly at random, with the
 version it saw. A ``stale_version`` error is followed by the current state, so it
 simply waits for the next ``state``. A lesson card shown in "pause" mode is dismissed
@@ -22,7 +23,7 @@ import random
 import sys
 import urllib.error
 import urllib.request
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import websockets
 
@@ -50,7 +51,7 @@ def socket_url(base_url: str, joined: dict) -> str:
     """Return the play socket's URL for the joined seat."""
     parts = urlsplit(base_url)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}{joined['ws']}?token={quote(joined['token'])}"
+    return f"{scheme}://{parts.netloc}{joined['ws']}"
 
 
 async def play(base_url: str, joined: dict, rng: random.Random, think: float) -> int:
@@ -59,6 +60,7 @@ async def play(base_url: str, joined: dict, rng: random.Random, think: float) ->
     async with websockets.connect(
         socket_url(base_url, joined), max_size=2**23, origin=origin
     ) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
         acted_on = None  # the version we last acted on
         while True:
             try:
@@ -91,7 +93,7 @@ async def play(base_url: str, joined: dict, rng: random.Random, think: float) ->
                         json.dumps({"type": "act", "version": message["version"], "action": action})
                     )
             elif kind == "error":
-                if message.get("code") in {"forbidden", "unknown_session"}:
+                if message.get("code") in {"forbidden", "rate_limited"}:
                     print(f"refused: {message.get('message')}", file=sys.stderr)
                     return 1
                 if message.get("code") != "stale_version":  # stale: the new state follows

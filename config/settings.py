@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -297,8 +299,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 STUDENT_COOKIE_NAME = "dp_student"
 STUDENT_COOKIE_MAX_AGE = 12 * 3600
 DEVICE_COOKIE_NAME = "dp_device"
-# Wrong join codes allowed per client and minute before the join form refuses.
+# Wrong join codes (the join form, the join API, refused play sockets) allowed per
+# minute from one device before it must wait, and from one network address: higher, as
+# a school's whole class shares its NAT address (classroom/ratelimit.py).
 JOIN_RATE_LIMIT = env_int("JOIN_RATE_LIMIT", 10, minimum=1)
+JOIN_ADDRESS_RATE_LIMIT = env_int("JOIN_ADDRESS_RATE_LIMIT", 100, minimum=1)
 # --- Who gets a seat (docs/ops.md, "Join limits"; classroom/ratelimit.py, actions) ---
 # Joins with a valid code from one network address: JOINS_PER_BURST in
 # JOIN_BURST_SECONDS, and JOINS_PER_MINUTE in a minute. A school's NAT gives a whole
@@ -325,6 +330,25 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): pages load scripts, styles, images and fonts from
+# this server only, open sockets to it only, and run no inline script, no inline event
+# handler and no inline style (tests/browser/test_csp.py loads every kind of page and
+# fails on any violation). Students are minors: no third-party source at all.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # data: images are pictures drawn inline in the stylesheets (never a script).
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -1,6 +1,7 @@
 """The table protocol's sockets: a student's seat, and the projector's public view.
 
-``ws/play/<code>/`` serves a student's seat (the signed cookie, or ``?token=``),
+``ws/play/<code>/`` serves a student's seat (the signed cookie, or a program's seat token
+sent as the first message: never in the URL, which access logs keep),
 ``ws/table/<id>/watch/`` the teacher's projector (the public view). Each socket joins
 the session's group (start, end, removal), its table's group and its seat's group (the
 projector: the public view's). After an accepted action the write path sends each
@@ -16,14 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from urllib.parse import parse_qs
 
 import orjson
 from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-from classroom import identity
+from classroom import identity, ratelimit
 from classroom.actions import do_seat_connected, do_seat_seen, do_touch_participant
 from classroom.broadcast import seat_group, session_group, table_group
 from classroom.codes import normalize_code
@@ -36,7 +36,7 @@ from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import messages, write
 from live.session_sockets import scope_language
-from live.sockets import PlatformConsumer
+from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer
 from live.throttle import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
@@ -49,8 +49,13 @@ logger = logging.getLogger(__name__)
 
 CLOSE_ENDED = 4000
 CLOSE_REMOVED = 4001
+# A refused seat socket closes with 4403 and one message whatever the reason (an unknown
+# code, a forged or missing seat token, another session's seat), so it tells nobody
+# whether a code exists; refused attempts count as wrong codes (classroom.ratelimit).
 CLOSE_FORBIDDEN = 4403
-CLOSE_UNKNOWN = 4404
+CLOSE_TOO_MANY = 4429
+# Seconds a socket without a seat cookie has to send its seat token.
+TOKEN_SECONDS = 10
 
 
 class Refused(Exception):
@@ -65,7 +70,7 @@ class Refused(Exception):
 
 AUTH_MESSAGES = {
     "forbidden": lambda: gettext("You may not connect to this table."),
-    "unknown_session": lambda: gettext("No open session has this code."),
+    "rate_limited": lambda: gettext("Too many attempts with a wrong code. Please wait a minute."),
 }
 
 
@@ -123,6 +128,10 @@ class TableConsumer(PlatformConsumer):
         self.resyncs = Bucket(RESYNCS_PER_SECOND, RESYNC_BURST)
         self.told_too_fast = False
         await self.accept()
+        await self.admit()
+
+    async def admit(self) -> None:
+        """Authenticate, then join the session and send the table; refuse with a close code."""
         try:
             await database_sync_to_async(self.authenticate)()
         except Refused as refused:
@@ -478,37 +487,88 @@ class TableConsumer(PlatformConsumer):
 
 
 class PlayConsumer(TableConsumer):
-    """A student's seat: ``ws/play/<code>/`` with the seat cookie or ``?token=``."""
+    """A student's seat: ``ws/play/<code>/`` with the seat cookie, or a program's first
+    message ``{"type": "auth", "token": <seat token>}``."""
 
     device_id: str | None = None
+    token: str | None = None
+    awaiting_token = False
+    # Set up from the token message: a service failing meanwhile closes the socket, as
+    # when it fails while connecting (PlatformConsumer.failed), so the client comes back.
+    setting_up = False
+
+    async def admit(self) -> None:
+        """Without a seat cookie, wait for the seat token before authenticating."""
+        cookies = self.scope.get("cookies", {})
+        if self.token is None and identity.participant_id_from(cookies) is None:
+            self.awaiting_token = True
+            self.start_task(self.token_deadline)
+            return
+        await super().admit()
+
+    async def token_deadline(self) -> None:
+        await asyncio.sleep(TOKEN_SECONDS)
+        if self.awaiting_token:
+            await self.take_token("")
+
+    async def take_token(self, token: str) -> None:
+        self.awaiting_token = False
+        self.token = token
+        self.setting_up = True
+        await super().admit()
+        self.setting_up = False
+
+    async def failed(self, message: dict, code: str) -> None:
+        await super().failed(message, code)
+        if self.setting_up and message.get("type") != "websocket.connect":
+            with contextlib.suppress(ClientGone):
+                await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """The first message of a socket without a seat cookie is its seat token."""
+        if not self.awaiting_token:
+            await super().receive(text_data, bytes_data)
+            return
+        try:
+            message = parse_payload(text_data if text_data is not None else bytes_data)
+            token = message["token"] if message["type"] == "auth" else ""
+        except (BadPayload, TypeError, KeyError):
+            token = ""
+        await self.take_token(token if isinstance(token, str) else "")
 
     def authenticate(self) -> None:
+        """Admit the seat the credential names when it is in this open session; else
+        count a wrong attempt and refuse. The code itself is never looked up, so the
+        answer is the same for a code that exists and one that does not."""
         code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
-        session = (
-            ClassSession.objects.exclude(state=ClassSession.State.FINISHED)
-            .filter(join_code=code)
-            .first()
-        )
-        if session is None:
-            raise Refused("unknown_session", CLOSE_UNKNOWN)
-        query = parse_qs(self.scope.get("query_string", b"").decode())
-        token = (query.get("token") or [""])[0]
         cookies = self.scope.get("cookies", {})
-        # The student's language, as on their play page: their choice, else the session's.
-        language = identity.chosen_language(cookies, session.language)
-        if token:
-            participant = identity.participant_from_token(token)
+        device_id = identity.device_id_from(cookies)
+        if self.token is not None:
+            participant = identity.participant_from_token(self.token)
         else:
             participant = identity.current_participant(cookies)
-            self.device_id = identity.device_id_from(cookies)
-        if participant is None or participant.kicked or participant.session_id != session.pk:
-            raise Refused("forbidden", CLOSE_FORBIDDEN, language)
-        if self.device_id is not None and self.device_id != participant.device_id:
-            raise Refused("forbidden", CLOSE_FORBIDDEN, language)  # moved away
-        do_touch_participant(participant)
-        self.session_id = session.pk
-        self.participant_id = participant.pk
-        self.language = language
+            self.device_id = device_id
+        session = participant.session if participant is not None else None
+        if (
+            session is not None
+            and session.join_code == code
+            and session.state != ClassSession.State.FINISHED
+            and not participant.kicked
+            and (self.device_id is None or self.device_id == participant.device_id)
+        ):
+            do_touch_participant(participant)
+            self.session_id = session.pk
+            self.participant_id = participant.pk
+            # The student's language, as on their play page: their choice, else the session's.
+            self.language = identity.chosen_language(cookies, session.language)
+            return
+        # Known from the credential alone, never from the code in the URL.
+        fallback = session.language if session is not None else scope_language(self.scope)
+        language = identity.chosen_language(cookies, fallback)
+        client = self.scope.get("client") or ("unknown", 0)
+        if not ratelimit.take_attempt(client[0], device_id):
+            raise Refused("rate_limited", CLOSE_TOO_MANY, language)
+        raise Refused("forbidden", CLOSE_FORBIDDEN, language)
 
 
 class WatchConsumer(TableConsumer):

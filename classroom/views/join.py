@@ -58,12 +58,14 @@ def _resolve_code(request, normalized: str):
     if not normalized:
         return None, None, 200
     ip = ratelimit.client_ip(request)
-    if ratelimit.is_blocked(ip):
+    device_id = identity.device_id_from(request.COOKIES)
+    # Counted before the look-up, so concurrent guesses cannot pass the limit together.
+    if not ratelimit.take_attempt(ip, device_id):
         return None, _("Too many attempts with a wrong code. Please wait a minute."), 429
     session = _open_session(normalized)
     if session is None:
-        ratelimit.record_wrong_code(ip)
         return None, _("No open session has this code. Check it with your teacher."), 200
+    ratelimit.give_back(ip, device_id)
     return session, None, 200
 
 
@@ -145,11 +147,13 @@ def _ask_to_move(request, form, session, nickname, device_id):
 def join_wait(request, pk):
     """Wait for the teacher to approve a new nickname; then go to the lobby.
 
-    The device that asked sees it (its cookie); a program passes the ``token`` the
-    join API answered, and gets JSON.
+    The device that asked sees it (its cookie); a program passes the ``wait_token`` the
+    join API answered in an ``Authorization: Bearer`` header (never in the URL, which
+    access logs keep: the answer, once approved, holds the seat token), and gets JSON.
     """
     join_request = JoinRequest.objects.select_related("session").filter(pk=pk).first()
-    token = request.GET.get("token", "")
+    scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip() if scheme.lower() == "bearer" else ""
     if join_request is None:  # expired, then deleted by the purge
         if token:
             if identity.join_request_from_token(token) != pk:
@@ -286,7 +290,8 @@ def _api_waiting(join_request: JoinRequest) -> JsonResponse:
             "status": join_request.status,
             "nickname": join_request.nickname,
             "message": _("Your teacher must approve your nickname. Please wait."),
-            "wait_url": f"{reverse('classroom:join_wait', args=[join_request.pk])}?token={token}",
+            "wait_url": reverse("classroom:join_wait", args=[join_request.pk]),
+            "wait_token": token,
         },
         status=202,
     )

@@ -1,11 +1,14 @@
 """The student join flow: codes, nicknames, roster, bad input, kick, lock, rate limit."""
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from classroom import actions
+from classroom import actions, ratelimit
 from classroom.models import MAX_PARTICIPANTS, Participant
 from tests.classroom.conftest import join_client, open_session
 
@@ -239,8 +242,16 @@ def test_full_session_is_refused(session):
 # Rate limit
 
 
+def device(address: str = "127.0.0.1") -> Client:
+    """A browser that opened the join form, so it holds its device cookie."""
+    client = Client(REMOTE_ADDR=address)
+    client.get(reverse("classroom:join"))
+    assert client.cookies.get(settings.DEVICE_COOKIE_NAME)
+    return client
+
+
 def test_wrong_codes_are_rate_limited_even_when_the_next_is_right(session):
-    client = Client()
+    client = device()
     wrong = "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY"
     for _ in range(settings.JOIN_RATE_LIMIT):
         assert "No open session has this code" in text(post_join(client, wrong, "Sam"))
@@ -264,6 +275,54 @@ def test_rate_limit_is_per_client(session):
         from classroom import ratelimit
 
         ratelimit.reset("10.0.0.66")
+
+
+def test_a_device_out_of_wrong_codes_does_not_lock_out_its_school(session, settings):
+    """Behind one NAT address, the device that typed wrong codes waits; its classmates'
+    devices still join, until the address's own (higher) limit."""
+    settings.JOIN_ADDRESS_RATE_LIMIT = settings.JOIN_RATE_LIMIT + 5
+    school = "10.0.0.7"
+    wrong = "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY"
+    guesser = device(school)
+    try:
+        for _ in range(settings.JOIN_RATE_LIMIT):
+            assert post_join(guesser, wrong, "Sam").status_code == 200
+        assert post_join(guesser, session.join_code, "Sam").status_code == 429
+        classmate = device(school)
+        assert post_join(classmate, session.join_code, "Ana").status_code == 302
+        # Devices without a cookie share one count per address: dropping it gains nothing.
+        for _ in range(settings.JOIN_RATE_LIMIT):
+            post_join(Client(REMOTE_ADDR=school), wrong, "Sam")
+        assert post_join(Client(REMOTE_ADDR=school), wrong, "Sam").status_code == 429
+        # The address used up its own limit on the way: fresh devices wait too.
+        assert post_join(device(school), session.join_code, "Ben").status_code == 429
+        assert post_join(device(), session.join_code, "Ben").status_code == 302  # elsewhere
+    finally:
+        ratelimit.reset(school)
+    assert set(session.participants.values_list("nickname", flat=True)) == {"Ana", "Ben"}
+
+
+@pytest.mark.parametrize("devices", [1, 10])
+def test_concurrent_wrong_codes_never_pass_the_limit(settings, devices):
+    """One hundred attempts at once, in threads on the real Redis, from one device or
+    from ten behind one address: exactly the limit is let through (a read, then a
+    write, let more through when they interleave)."""
+    settings.JOIN_ADDRESS_RATE_LIMIT = 3 * settings.JOIN_RATE_LIMIT
+    address = "10.0.0.99"
+    start = threading.Barrier(100)
+
+    def attempt(number: int) -> bool:
+        start.wait()
+        return ratelimit.take_attempt(address, f"device-{number % devices}")
+
+    try:
+        with ThreadPoolExecutor(max_workers=100) as pool:
+            passed = sum(pool.map(attempt, range(100)))
+    finally:
+        for number in range(devices):
+            ratelimit.reset(address, f"device-{number}")
+    expected = settings.JOIN_RATE_LIMIT if devices == 1 else settings.JOIN_ADDRESS_RATE_LIMIT
+    assert passed == expected
 
 
 def test_right_codes_are_not_counted(session):

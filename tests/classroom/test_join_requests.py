@@ -316,11 +316,12 @@ def test_the_api_polls_an_expired_request(school_class, settings):
     )
     assert answer.status_code == 202
     wait_url = answer.json()["wait_url"]
+    bearer = {"Authorization": f"Bearer {answer.json()['wait_token']}"}
     request = JoinRequest.objects.get()
     age(request, settings.JOIN_REQUEST_MINUTES + 1)
-    assert Client().get(wait_url).json() == {"status": "expired"}
+    assert Client().get(wait_url, headers=bearer).json() == {"status": "expired"}
     purge_expired_join_requests()
-    gone = Client().get(wait_url)
+    gone = Client().get(wait_url, headers=bearer)
     assert gone.status_code == 410 and gone.json() == {"status": "expired"}
 
 

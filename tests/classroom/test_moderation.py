@@ -289,11 +289,14 @@ def test_the_api_answers_202_and_a_program_polls_for_its_seat(school_class):
         "/join/", {"code": session.join_code, "nickname": "Robot"}, content_type="application/json"
     )
     assert response.status_code == 202
-    wait_url = response.json()["wait_url"]
-    assert Client().get(wait_url).json() == {"status": "pending"}
-    assert Client().get(wait_url.split("?")[0]).status_code == 302  # no token, no cookie
+    wait_url, token = response.json()["wait_url"], response.json()["wait_token"]
+    assert token not in wait_url  # URLs reach access logs
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert Client().get(wait_url, headers=bearer).json() == {"status": "pending"}
+    assert Client().get(wait_url).status_code == 302  # no token, no cookie
+    assert Client().get(f"{wait_url}?token={token}").status_code == 302  # not read there
     actions.do_answer_join_request(JoinRequest.objects.get(), True)
-    answer = Client().get(wait_url).json()
+    answer = Client().get(wait_url, headers=bearer).json()
     assert answer["status"] == "approved" and answer["nickname"] == "Robot"
     assert identity.participant_from_token(answer["token"]).nickname == "Robot"
 

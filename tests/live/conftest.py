@@ -11,7 +11,7 @@ import zlib
 import pytest
 from django.test import Client
 
-from classroom import actions
+from classroom import actions, ratelimit
 from classroom.identity import new_device_id
 
 os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
@@ -24,6 +24,17 @@ PASSWORD = "a-Long-teacher-passw0rd"
 def _fast_bots(settings):
     """Let in-process code schedule bots as fast as the child worker plays them."""
     settings.BOT_DELAY_SECONDS = float(os.environ["BOT_DELAY_SECONDS"])
+
+
+@pytest.fixture(autouse=True)
+def _fresh_wrong_codes():
+    """Start every test with no wrong code counted for the local addresses (a refused
+    socket counts as one; in-process sockets have no client address)."""
+    for address in ("127.0.0.1", "unknown"):
+        ratelimit.reset(address)
+    yield
+    for address in ("127.0.0.1", "unknown"):
+        ratelimit.reset(address)
 
 
 @pytest.fixture(autouse=True)

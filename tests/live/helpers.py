@@ -22,15 +22,33 @@ def cookie_header(client: Client) -> bytes:
     return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items()).encode()
 
 
+class SeatCommunicator(WebsocketCommunicator):
+    """A program's seat socket: its seat token is its first message, never in the URL."""
+
+    def __init__(self, path: str, headers: list, token: str):
+        super().__init__(application, path, headers)
+        self.token = token
+
+    async def connect(self, timeout=1):
+        connected = await super().connect(timeout)
+        if connected[0]:
+            await self.send_to(text_data=auth_message(self.token))
+        return connected
+
+
+def auth_message(token: str) -> str:
+    """Return the first message of a program's seat socket (docs/protocol.md)."""
+    return json.dumps({"type": "auth", "token": token})
+
+
 def play_socket(session, participant=None, token: str | None = None, client: Client | None = None):
     """Return a communicator on the student's play socket (token, or a client's cookies)."""
     headers = [ORIGIN]
     path = f"/ws/play/{session.join_code}/"
     if client is not None:
         headers.append((b"cookie", cookie_header(client)))
-    else:
-        path += f"?token={token or seat_token(participant)}"
-    return WebsocketCommunicator(application, path, headers)
+        return WebsocketCommunicator(application, path, headers)
+    return SeatCommunicator(path, headers, token or seat_token(participant))
 
 
 def watch_socket(table, teacher_client: Client):

@@ -9,7 +9,6 @@ import threading
 import urllib.request
 from collections.abc import Callable
 from http.cookiejar import CookieJar
-from urllib.parse import quote
 
 import websockets
 
@@ -64,10 +63,9 @@ async def drive(
 
     async def play(joined: dict) -> None:
         base = joined.get("base", base_url)  # a seat may use another server
-        ws_url = base.replace("http://", "ws://") + joined["ws"] + "?token="
-        async with websockets.connect(
-            ws_url + quote(joined["token"]), max_size=2**23, origin=base
-        ) as ws:
+        ws_url = base.replace("http://", "ws://") + joined["ws"]
+        async with websockets.connect(ws_url, max_size=2**23, origin=base) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
             acted_on = None
             while not done.is_set():
                 try:

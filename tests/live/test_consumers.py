@@ -4,21 +4,21 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from classroom import actions
+from classroom.identity import seat_token
 from classroom.models import Seat, Table
-from config.asgi import application
 from games.engine import IllegalAction
 from games.matches import load_state
 from games.models import Match
-from live.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, CLOSE_UNKNOWN, message_in
+from live.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, message_in
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import (
     ORIGIN,
     SKIPPED,
     TIMEOUT,
+    SeatCommunicator,
     connect,
     dashboard_socket,
     play_socket,
@@ -234,10 +234,11 @@ async def test_refused_sockets_and_a_removed_student(school_class):
     assert (await forged.receive_output(timeout=TIMEOUT))["code"] == CLOSE_FORBIDDEN
 
     participant = next(iter(people.values()))
-    unknown = WebsocketCommunicator(application, "/ws/play/ZZZZZZ/", [ORIGIN])
+    # An unknown code is refused as a forged token is: nobody learns which codes exist.
+    unknown = SeatCommunicator("/ws/play/ZZZZZZ/", [ORIGIN], seat_token(participant))
     await unknown.connect(timeout=TIMEOUT)
-    assert (await receive(unknown))["code"] == "unknown_session"
-    assert (await unknown.receive_output(timeout=TIMEOUT))["code"] == CLOSE_UNKNOWN
+    assert await receive(unknown) == refusal
+    assert (await unknown.receive_output(timeout=TIMEOUT))["code"] == CLOSE_FORBIDDEN
 
     student = play_socket(session, participant)
     await connect(student)

@@ -13,7 +13,6 @@ import json
 import signal
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import websockets
@@ -35,6 +34,7 @@ from games.models import Match
 from live import write
 from tests.conftest import start_asgi
 from tests.live.conftest import open_session, seat_students
+from tests.live.helpers import auth_message
 from tests.live.protocol_driver import run
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -61,7 +61,8 @@ def started_session(school_class, *nicknames: str):
     return session, Table.objects.get(session=session), people
 
 
-async def open_socket(url: str, origin: str, cookie: str | None = None):
+async def open_socket(url: str, origin: str, cookie: str | None = None, token: str | None = None):
+    """Open a socket; a seat token is sent as the first message (never in the URL)."""
     headers = {"Cookie": cookie} if cookie else None
     # No client keepalive: what these tests check is the server's side (its own pings
     # drop dead sockets); a client ping timing out on a loaded machine would end the
@@ -69,7 +70,7 @@ async def open_socket(url: str, origin: str, cookie: str | None = None):
     # at once, while a test may leave a socket unread for a while (hundreds of presence
     # notices); a full queue would stop the client reading, so answering the server's
     # pings, and the server would rightly drop it.
-    return await websockets.connect(
+    ws = await websockets.connect(
         url,
         origin=origin,
         additional_headers=headers,
@@ -78,6 +79,9 @@ async def open_socket(url: str, origin: str, cookie: str | None = None):
         open_timeout=WAIT,
         ping_interval=None,
     )
+    if token is not None:
+        await ws.send(auth_message(token))
+    return ws
 
 
 async def next_message(ws, kinds: set[str] | None = None, timeout: float = WAIT):
@@ -130,7 +134,7 @@ def test_idle_sockets_of_every_kind_stay_open_and_get_the_next_message(
     session, table, (ana, _ben) = started_session(school_class, "Ana", "Ben")
     base, cookie = ws_base(live_server_url), teacher_cookie(teacher_client)
     urls = {
-        "play": (f"{base}/ws/play/{session.join_code}/?token={quote(seat_token(ana))}", None),
+        "play": (f"{base}/ws/play/{session.join_code}/", None),
         "projector": (f"{base}/ws/table/{table.pk}/watch/", cookie),
         "dashboard": (f"{base}/ws/teacher/sessions/{session.pk}/live/", cookie),
         "lobby": (f"{base}/ws/session/{session.join_code}/", cookie),
@@ -138,7 +142,9 @@ def test_idle_sockets_of_every_kind_stay_open_and_get_the_next_message(
 
     async def scenario():
         sockets = {
-            name: await open_socket(url, live_server_url, cookie)
+            name: await open_socket(
+                url, live_server_url, cookie, seat_token(ana) if name == "play" else None
+            )
             for name, (url, cookie) in urls.items()
         }
         for ws in sockets.values():
@@ -177,11 +183,10 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
     session, table, (ana, ben) = started_session(school_class, "Ana", "Ben")
     server, url = start_asgi(service_env)
     base = ws_base(url)
-    play = f"{base}/ws/play/{session.join_code}/?token="
-    ana_url, ben_url = play + quote(seat_token(ana)), play + quote(seat_token(ben))
+    play_url = f"{base}/ws/play/{session.join_code}/"
 
     async def vanish(how: str) -> None:
-        ws = await open_socket(ben_url, url)
+        ws = await open_socket(play_url, url, token=seat_token(ben))
         await next_message(ws, {"state"})
         if how == "close":
             await ws.close()
@@ -189,7 +194,7 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
             ws.transport.abort()  # the Wi-Fi went: no close frame
 
     async def scenario(aborted: int):
-        stay = await open_socket(ana_url, url)
+        stay = await open_socket(play_url, url, token=seat_token(ana))
         await next_message(stay, {"state"})
         for _ in range(5):
             await vanish("close")
@@ -232,7 +237,7 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
 
 def test_hostile_messages_get_a_reason_and_the_socket_stays(school_class, live_server_url):
     session, _table, (ana, _ben) = started_session(school_class, "Ana", "Ben")
-    url = f"{ws_base(live_server_url)}/ws/play/{session.join_code}/?token={quote(seat_token(ana))}"
+    url = f"{ws_base(live_server_url)}/ws/play/{session.join_code}/"
     nested_act = {"type": "act", "version": 0, "action": {}}
     node = nested_act["action"]
     for _ in range(900):
@@ -248,7 +253,7 @@ def test_hostile_messages_get_a_reason_and_the_socket_stays(school_class, live_s
     }
 
     async def scenario():
-        ws = await open_socket(url, live_server_url)
+        ws = await open_socket(url, live_server_url, token=seat_token(ana))
         await next_message(ws, {"state"})
         answers = {}
         for name, text in hostile.items():
@@ -278,11 +283,11 @@ def test_a_device_that_vanishes_without_a_word_leaves_its_seat_within_seconds(
     """A phone whose Wi-Fi went sends no close and answers no ping: the server's
     WebSocket ping drops it, and the seat shows the student as gone."""
     session, table, (ana, _ben) = started_session(school_class, "Ana", "Ben")
-    url = f"{ws_base(live_server_url)}/ws/play/{session.join_code}/?token={quote(seat_token(ana))}"
+    url = f"{ws_base(live_server_url)}/ws/play/{session.join_code}/"
     seat = Seat.objects.get(table=table, participant=ana).number
 
     async def scenario():
-        ws = await open_socket(url, live_server_url)
+        ws = await open_socket(url, live_server_url, token=seat_token(ana))
         await next_message(ws, {"state"})
         assert (await sync_to_async(connected_counts)(table))[seat] == 1
         ws.transport.pause_reading()  # deaf and mute: pings go unanswered
@@ -350,10 +355,10 @@ def test_a_move_during_a_redis_stall_is_refused_with_a_reason_and_not_lost(
     first = load_state(Match.objects.get(pk=table.match_id)).to_move()[0]
     mover = Seat.objects.get(table=table, number=first).participant
     server, url = start_asgi({**service_env, "REDIS_URL": redis_url})
-    socket_url = f"{ws_base(url)}/ws/play/{session.join_code}/?token={quote(seat_token(mover))}"
+    socket_url = f"{ws_base(url)}/ws/play/{session.join_code}/"
 
     async def scenario():
-        ws = await open_socket(socket_url, url)
+        ws = await open_socket(socket_url, url, token=seat_token(mover))
         state = await next_message(ws, {"state"})
         assert state["legal_actions"], state
         act = {"type": "act", "version": state["version"], "action": state["legal_actions"][0]}

@@ -24,7 +24,7 @@ from lessons.actions import lesson_card
 from lessons.models import Lesson
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
-from tests.live.helpers import ORIGIN, TIMEOUT, connect
+from tests.live.helpers import ORIGIN, TIMEOUT, SeatCommunicator, connect
 from tests.live.test_lessons_live import collect, next_of, sanction_table, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,8 +35,9 @@ def chosen_socket(session, participant=None, language: str | None = None, token=
     headers = [ORIGIN]
     if language is not None:
         headers.append((b"cookie", f"{settings.LANGUAGE_COOKIE_NAME}={language}".encode()))
-    path = f"/ws/play/{session.join_code}/?token={token or seat_token(participant)}"
-    return WebsocketCommunicator(application, path, headers)
+    return SeatCommunicator(
+        f"/ws/play/{session.join_code}/", headers, token or seat_token(participant)
+    )
 
 
 def card_titles(session) -> dict[str, str]:

@@ -24,7 +24,7 @@ import { boardSound } from "./sound.js";
 const WIDE = "(min-width: 62rem)";
 
 /** Close codes after which reconnecting is pointless (ended, removed, refused, unknown). */
-const FINAL_CLOSE_CODES = new Set([4000, 4001, 4403, 4404]);
+const FINAL_CLOSE_CODES = new Set([4000, 4001, 4403, 4429]);
 /** The longest wait between attempts: once the server is back, every device of the class
  * is back within this (the jitter spreads their reconnections). */
 const MAX_BACKOFF_MS = 5000;
@@ -517,7 +517,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
           setStatus(interpolate(text, [seconds]), "reconnecting");
         } else if (state === "closed") {
           shell.closed = true;
-          if (detail === 4403 || detail === 4404) {
+          if (detail === 4403 || detail === 4429) {
             showNotice(gettext("This game cannot be opened from this device."), "alert");
           }
           setStatus(gettext("Disconnected."), "closed");

@@ -7,6 +7,9 @@ export function h(tag, attrs, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2), value);
+    } else if (key === "style") {
+      // Through the CSSOM: a style attribute is inline style, which the CSP refuses.
+      node.style.cssText = String(value);
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
     } else if (value === true) {
