@@ -4,13 +4,18 @@
 REDIS_URL is set), a Celery worker, Celery beat and the ASGI server under supervisord,
 which starts again one that dies; print the URL; stop them all on Ctrl-C or SIGTERM.
 
-``python -m config.run test [pytest arguments]`` (what ``make test`` calls): start a
-Redis server on a free port, run pytest against it, stop it, exit with pytest's code.
+``python -m config.run test [--postgres] [pytest arguments]`` (what ``make test``
+calls): start a Redis server on a free port (and with ``--postgres`` a throwaway
+PostgreSQL server), run pytest against them, stop them, exit with pytest's code.
+
+``python -m config.run asgi|worker|beat``: run that one service in this process's place,
+as `make run` would, for systemd units (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import configparser
+import contextlib
 import os
 import secrets
 import shlex
@@ -33,6 +38,8 @@ from config.services import (
     celery_worker_service,
     free_port,
     port_open,
+    postgres_answers,
+    postgres_service,
     redis_answers,
     redis_service,
     wait_for_celery,
@@ -249,28 +256,72 @@ def print_banner(host: str, port: int, config: Path) -> None:
 
 
 def test(pytest_args: list[str]) -> int:
-    """Run pytest against a Redis server of its own, on a free port."""
+    """Run pytest against a Redis server of its own, on a free port; with ``--postgres``
+    first, against a throwaway PostgreSQL server as well (else SQLite)."""
+    postgres = bool(pytest_args) and pytest_args[0] == "--postgres"
+    if postgres:
+        pytest_args = pytest_args[1:]
     port = free_port()
     env = dict(os.environ)
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-    with tempfile.TemporaryDirectory(prefix="dp-test-") as data_dir:
+    services: list[Service] = []
+    with contextlib.ExitStack() as cleanup:
         # Everything the tests write (database, secret key, media, exports) goes to a
-        # temporary folder, never into the developer's var/.
-        env.setdefault("VAR_DIR", str(Path(data_dir) / "var"))
-        env.setdefault("TEST_DATABASE_NAME", str(Path(data_dir) / "test_db.sqlite3"))
-        redis = redis_service(port, Path(data_dir), persist=False).start()
+        # temporary folder, never into the developer's var/. PostgreSQL gets a folder of
+        # its own: as root it runs as another user, who cannot enter this one (mode 0700).
+        data_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dp-test-")))
+        if postgres:
+            pg_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dp-pg-")))
+        env.setdefault("VAR_DIR", str(data_dir / "var"))
+        env.setdefault("TEST_DATABASE_NAME", str(data_dir / "test_db.sqlite3"))
+
+        def stop_services() -> None:
+            for service in reversed(services):
+                service.stop()
+
+        # Stopped before their folders go, whatever happens in between.
+        cleanup.callback(stop_services)
+        services.append(redis_service(port, data_dir, persist=False).start())
+        if postgres:
+            pg_port = free_port()
+            services.append(postgres_service(pg_dir, pg_port).start())
+            env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{pg_port}/dataprotect"
         try:
-            wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])
+            wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", services)
             print(f"Test Redis on 127.0.0.1:{port}", flush=True)
-            return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], env=env)
-        finally:
-            redis.stop()
+            if postgres:
+                wait_until(lambda: postgres_answers(pg_port), 30, "PostgreSQL", services)
+                print(f"Test PostgreSQL on 127.0.0.1:{pg_port}", flush=True)
+        except (RuntimeError, TimeoutError) as exc:
+            print(f"Could not start the test services: {exc}", file=sys.stderr)
+            return 1
+        return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], env=env)
+
+
+def one_service(name: str) -> Service:
+    """Describe one service as `make run` runs it, for a service manager (systemd) that
+    runs each on its own: ``asgi`` (on HOST and PORT), ``worker`` (WORKER_CONCURRENCY
+    pool processes) or ``beat`` (its schedule under VAR_DIR)."""
+    env = dict(os.environ)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    if name == "asgi":
+        host = env.get("HOST", "127.0.0.1")
+        return asgi_service(env, host, int(env.get("PORT", "8000")))
+    if name == "worker":
+        return celery_worker_service(env, int(env.get("WORKER_CONCURRENCY", "2")))
+    if name == "beat":
+        return celery_beat_service(env, var_dir() / "celerybeat-schedule")
+    raise SystemExit(f"unknown service {name!r}: asgi, worker or beat")
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch to serve or test."""
+    """Dispatch to serve, test, or one service run in this process's place."""
     if argv and argv[0] == "test":
         return test(argv[1:])
+    if argv:
+        service = one_service(argv[0])
+        # In this process's place, so that the service manager signals the service itself.
+        os.execve(service.argv[0], list(service.argv), service.env)
     return serve()
 
 
