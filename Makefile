@@ -136,7 +136,7 @@ test: test-sqlite $(if $(PYTEST_ARGS),,test-postgres)
 test-sqlite: install messages chromium
 	$(PY) -m config.run test $(PYTEST_ARGS)
 
-test-postgres: install messages postgresql
+test-postgres: install messages chromium postgresql
 	$(PY) -m config.run test --postgres $(POSTGRES_TESTS)
 
 lint: install

@@ -24,6 +24,12 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
+def login_client_ip(request) -> str | None:
+    """Return the client's address for django-axes, None when the server saw none:
+    axes stores it in an address column, where PostgreSQL refuses a word."""
+    return request.META.get("REMOTE_ADDR") or None
+
+
 def _key(ip: str) -> str:
     return f"classroom:join-wrong-codes:{ip}"
 
