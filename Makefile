@@ -125,10 +125,13 @@ postgresql:
 	  fi; \
 	fi
 
-# What runs on PostgreSQL as well: live play over real sockets and services (two ASGI
-# servers on one database among them) and matches (one writer per match, several
-# processes writing at once).
-POSTGRES_TESTS ?= tests/live tests/matches
+# What runs on PostgreSQL as well, chosen to keep the added time small: matches (one
+# writer per match, several processes writing at once, migrations), the table protocol
+# on real sockets, two ASGI servers on one database, kill -9 of every process mid-game,
+# and the page while the database stalls. POSTGRES_TESTS="tests/live tests/matches"
+# runs all of live play there (about 15 minutes more).
+POSTGRES_TESTS ?= tests/matches tests/live/test_consumers.py tests/live/test_two_servers.py \
+                  tests/live/test_restart.py tests/live/test_database_stall_page.py
 
 # With PYTEST_ARGS (a part of the suite), only that part, on SQLite.
 test: test-sqlite $(if $(PYTEST_ARGS),,test-postgres)
