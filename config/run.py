@@ -85,6 +85,10 @@ def bundled_redis(env: dict[str, str]) -> Service | None:
 # failed starts in a row it gives up on that service (FATAL): then everything stops and
 # `make run` exits 1, so that a service manager (systemd) can take over.
 START_RETRIES = 20
+# A start counts as failed when the service exits within this: longer than uvicorn takes
+# to import the project and bind its port on a busy machine (else a port taken by
+# another program made it restart at once, again and again, with no back-off).
+START_SECONDS = 10
 STOP_WAIT_SECONDS = 10
 
 
@@ -102,7 +106,7 @@ directory={service.cwd}
 priority={priority}
 autostart=true
 autorestart=true
-startsecs=2
+startsecs={START_SECONDS}
 startretries={START_RETRIES}
 stopsignal=TERM
 stopwaitsecs={STOP_WAIT_SECONDS}
