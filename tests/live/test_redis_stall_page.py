@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 from classroom import actions
 from classroom.models import Table
 from games.models import Match
-from tests.browser.classroom import TIMEOUT, student_joins
-from tests.browser.test_play import play_one_step
+from tests.browser.classroom import TIMEOUT, play_one_step, student_joins
 from tests.conftest import start_asgi
 from tests.live import test_resilience
 from tests.live.conftest import open_session
