@@ -126,12 +126,12 @@ postgresql:
 	fi
 
 # What runs on PostgreSQL as well, chosen to keep the added time small: matches (one
-# writer per match, several processes writing at once, migrations), the table protocol
-# on real sockets, two ASGI servers on one database, kill -9 of every process mid-game,
-# and the page while the database stalls. POSTGRES_TESTS="tests/live tests/matches"
-# runs all of live play there (about 15 minutes more).
-POSTGRES_TESTS ?= tests/matches tests/live/test_consumers.py tests/live/test_two_servers.py \
-                  tests/live/test_restart.py tests/live/test_database_stall_page.py
+# writer per match, several processes writing at once, migrations), two ASGI servers on
+# one database playing a whole game, kill -9 of every process mid-game, and the page
+# while the database stalls. POSTGRES_TESTS="tests/live tests/matches" runs all of live
+# play there (125 tests, 22 minutes on a busy machine).
+POSTGRES_TESTS ?= tests/matches tests/live/test_two_servers.py tests/live/test_restart.py \
+                  tests/live/test_database_stall_page.py
 
 # With PYTEST_ARGS (a part of the suite), only that part, on SQLite.
 test: test-sqlite $(if $(PYTEST_ARGS),,test-postgres)
