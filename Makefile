@@ -32,12 +32,15 @@ define LOCK_HEADER
 endef
 export LOCK_HEADER
 
-.PHONY: run test install lock upgrade lock-tools tools messages migrate demo chromium lint \
-        clean-var help
+.PHONY: run test test-sqlite test-postgres install lock upgrade lock-tools tools messages \
+        migrate demo chromium postgresql lint clean-var help
 
 help:
 	@echo "make run      start the platform on http://127.0.0.1:8000 (HOST=0.0.0.0 for the LAN)"
-	@echo "make test     run the whole test suite (unit, consumer, Celery, browser)"
+	@echo "make test     run the whole test suite (unit, consumer, Celery, browser) on SQLite,"
+	@echo "              then the live, match and concurrency tests on PostgreSQL"
+	@echo "              (make test-sqlite or make test-postgres runs one half; PYTEST_ARGS"
+	@echo "              picks tests for the first, POSTGRES_TESTS for the second)"
 	@echo "make lint     ruff"
 	@echo "make lock     re-resolve requirements.lock after editing pyproject.toml (keeps pins)"
 	@echo "make upgrade  re-resolve requirements.lock to the newest allowed versions"
@@ -108,8 +111,36 @@ chromium:
 	  fi; \
 	fi
 
-test: install messages chromium
+# Debian's PostgreSQL server programs (initdb, postgres) for the tests on PostgreSQL; the
+# tests start a throwaway server of their own (config.run test --postgres), never the
+# package's system service.
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing Debian's postgresql with apt-get"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "Tests on PostgreSQL need its server: run 'sudo apt-get install postgresql' once."; exit 1; \
+	  fi; \
+	fi
+
+# What runs on PostgreSQL as well, chosen to keep the added time small: matches (one
+# writer per match, several processes writing at once, migrations), two ASGI servers on
+# one database playing a whole game, kill -9 of every process mid-game, and the page
+# while the database stalls. POSTGRES_TESTS="tests/live tests/matches" runs all of live
+# play there (125 tests, 22 minutes on a busy machine).
+POSTGRES_TESTS ?= tests/matches tests/live/test_two_servers.py tests/live/test_restart.py \
+                  tests/live/test_database_stall_page.py
+
+# With PYTEST_ARGS (a part of the suite), only that part, on SQLite.
+test: test-sqlite $(if $(PYTEST_ARGS),,test-postgres)
+
+test-sqlite: install messages chromium
 	$(PY) -m config.run test $(PYTEST_ARGS)
+
+test-postgres: install messages chromium postgresql
+	$(PY) -m config.run test --postgres $(POSTGRES_TESTS)
 
 lint: install
 	$(PY) -m ruff check .

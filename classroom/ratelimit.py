@@ -31,6 +31,12 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
+def login_client_ip(request) -> str | None:
+    """Return the client's address for django-axes, None when the server saw none:
+    axes stores it in an address column, where PostgreSQL refuses a word."""
+    return request.META.get("REMOTE_ADDR") or None
+
+
 # KEYS: the device's count, the address's count. ARGV: their limits, the window.
 # Refuses (0) when either is used up, else counts the attempt on both (1).
 _TAKE = """

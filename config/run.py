@@ -1,24 +1,34 @@
 """Run the whole platform on one machine, or the test suite against its own Redis.
 
-``python -m config.run`` (what ``make run`` calls): start the bundled Redis unless
-REDIS_URL is set, then a Celery worker, Celery beat and the ASGI server; print the
-URL; start again a child that dies (stop everything when one keeps dying); stop every
-child on Ctrl-C or SIGTERM.
+``python -m config.run`` (what ``make run`` calls): run the bundled Redis (unless
+REDIS_URL is set), a Celery worker, Celery beat and the ASGI server under supervisord,
+which starts again one that dies; print the URL; stop them all on Ctrl-C or SIGTERM.
 
-``python -m config.run test [pytest arguments]`` (what ``make test`` calls): start a
-Redis server on a free port, run pytest against it, stop it, exit with pytest's code.
+``python -m config.run test [--postgres] [pytest arguments]`` (what ``make test``
+calls): start a Redis server on a free port (and with ``--postgres`` a throwaway
+PostgreSQL server), run pytest against them, stop them, exit with pytest's code.
+
+``python -m config.run asgi|worker|beat``: run that one service in this process's place,
+as `make run` would, for systemd units (docs/deploy.md).
 """
 
 from __future__ import annotations
 
+import configparser
+import contextlib
 import os
+import secrets
+import shlex
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import xmlrpc.client
 from pathlib import Path
+
+from supervisor.xmlrpc import SupervisorTransport
 
 from config.services import (
     BASE_DIR,
@@ -28,6 +38,8 @@ from config.services import (
     celery_worker_service,
     free_port,
     port_open,
+    postgres_answers,
+    postgres_service,
     redis_answers,
     redis_service,
     wait_for_celery,
@@ -49,56 +61,129 @@ def lan_addresses() -> list[str]:
     return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
 
 
-def start_redis(env: dict[str, str], started: list[Service]) -> None:
-    """Start the bundled Redis unless REDIS_URL names one; set REDIS_URL in env."""
+def bundled_redis(env: dict[str, str]) -> Service | None:
+    """Describe the bundled Redis, unless REDIS_URL names one or a Redis already answers
+    on its port; set REDIS_URL in env."""
     if os.environ.get("REDIS_URL"):
         print(f"Using the Redis at REDIS_URL={env['REDIS_URL']}")
-        return
+        return None
     port = int(os.environ.get("BUNDLED_REDIS_PORT", "6399"))
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
     if port_open("127.0.0.1", port):
         if redis_answers(env["REDIS_URL"]):
             print(f"A Redis server already answers on port {port}; using it.")
-            return
+            return None
         raise SystemExit(
             f"Port {port} is taken by something that is not Redis: set BUNDLED_REDIS_PORT."
         )
-    redis = redis_service(port, var_dir() / "redis").start()
-    started.append(redis)
-    wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])
-    print(f"Redis started on 127.0.0.1:{port} (data in {var_dir() / 'redis'})")
+    return redis_service(port, var_dir() / "redis")
 
 
-# A child that dies is started again (a Celery worker can exit on a broker outage, the
-# bundled Redis can be killed; the matches resume from the database and the append-only
-# file), unless it keeps dying: then the supervisor stops everything and exits 1.
-RESTARTS_ALLOWED = 5
-RESTART_WINDOW_SECONDS = 60
+# Each service runs under supervisord (the `supervisor` package), which starts a dead
+# one again at once, and one that keeps dying at start with a wait that grows by a
+# second each time (1, 2, 3... s), logging each exit and start. After START_RETRIES
+# failed starts in a row it gives up on that service (FATAL): then everything stops and
+# `make run` exits 1, so that a service manager (systemd) can take over.
+START_RETRIES = 20
+# A start counts as failed when the service exits within this: longer than uvicorn takes
+# to import the project and bind its port on a busy machine (else a port taken by
+# another program made it restart at once, again and again, with no back-off).
+START_SECONDS = 10
+STOP_WAIT_SECONDS = 10
 
 
-class Restarts:
-    """Count each service's restarts within the last RESTART_WINDOW_SECONDS."""
+def supervisor_program(service: Service, priority: int) -> str:
+    """Return supervisord's [program] section that runs service."""
+    # supervisord expands %(name)s in a command: a literal % is written %%.
+    command = shlex.join(service.argv).replace("%", "%%")
+    # A Celery worker gets SIGTERM alone (its pool children finish their task in the
+    # warm shutdown); everything left in its process group is killed after the wait.
+    as_group = "false" if service.name == "celery-worker" else "true"
+    return f"""
+[program:{service.name}]
+command={command}
+directory={service.cwd}
+priority={priority}
+autostart=true
+autorestart=true
+startsecs={START_SECONDS}
+startretries={START_RETRIES}
+stopsignal=TERM
+stopwaitsecs={STOP_WAIT_SECONDS}
+stopasgroup={as_group}
+killasgroup=true
+redirect_stderr=true
+stdout_logfile=/dev/stdout
+stdout_logfile_maxbytes=0
+"""
 
-    def __init__(self) -> None:
-        self.times: dict[str, list[float]] = {}
 
-    def allow(self, name: str) -> bool:
-        """Record a restart of name now; tell whether it stays within the limit."""
-        now = time.monotonic()
-        recent = [t for t in self.times.get(name, []) if now - t < RESTART_WINDOW_SECONDS]
-        if len(recent) >= RESTARTS_ALLOWED:
-            return False
-        self.times[name] = [*recent, now]
-        return True
+def supervisor_config(services: list[Service], folder: Path) -> Path:
+    """Write supervisord's configuration for services (started in that order, stopped in
+    the reverse one) into folder; return its path.
+
+    Its control socket takes a password made at each start, written only into this
+    file (mode 0600), so that only this machine's user who ran `make run` controls it.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    socket_path = folder / "supervisor.sock"
+    password = secrets.token_urlsafe(24)
+    # As root, supervisord asks for the user to be named; it keeps running as root.
+    user = "user=root\n" if os.getuid() == 0 else ""
+    head = f"""; Written by config/run.py at each start of `make run`; edits are lost.
+; Look at the services: supervisorctl -c {folder / "supervisord.conf"} status
+[supervisord]
+nodaemon=true
+logfile={folder / "supervisord.log"}
+logfile_maxbytes=5MB
+logfile_backups=2
+pidfile={folder / "supervisord.pid"}
+loglevel=info
+{user}
+[unix_http_server]
+file={socket_path}
+chmod=0700
+username=run
+password={password}
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+
+[supervisorctl]
+serverurl=unix://{socket_path}
+username=run
+password={password}
+"""
+    programs = "".join(
+        supervisor_program(service, 10 * (index + 1)) for index, service in enumerate(services)
+    )
+    path = folder / "supervisord.conf"
+    path.touch(mode=0o600)
+    path.chmod(0o600)
+    path.write_text(head + programs)
+    return path
+
+
+def supervisor_states(config: Path) -> dict[str, str]:
+    """Return each supervised service's state (RUNNING, BACKOFF, FATAL...), {} if
+    supervisord does not answer."""
+    parser = configparser.RawConfigParser()
+    parser.read(config)
+    control = parser["supervisorctl"]
+    transport = SupervisorTransport(control["username"], control["password"], control["serverurl"])
+    proxy = xmlrpc.client.ServerProxy("http://127.0.0.1", transport=transport)
+    try:
+        return {info["name"]: info["statename"] for info in proxy.supervisor.getAllProcessInfo()}
+    except (OSError, xmlrpc.client.Error):
+        return {}
 
 
 def serve() -> int:
-    """Start every service and supervise them until interrupted."""
+    """Start every service under supervisord and wait until interrupted."""
     env = dict(os.environ)
     env.setdefault("PYTHONUNBUFFERED", "1")
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
-    started: list[Service] = []
     stopping = False
 
     def request_stop(signum, frame):
@@ -107,49 +192,56 @@ def serve() -> int:
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
+    services = []
+    redis = bundled_redis(env)
+    if redis is not None:
+        services.append(redis)
+    services += [
+        celery_worker_service(env),
+        celery_beat_service(env, var_dir() / "celerybeat-schedule"),
+        asgi_service(env, host, port),
+    ]
+    config = supervisor_config(services, var_dir() / "supervisor")
+    # Its own session: Ctrl-C reaches this process only, which stops supervisord, which
+    # stops the services in reverse order.
+    supervisord = Service(
+        "supervisord", [sys.executable, "-m", "supervisor.supervisord", "-c", str(config)], env
+    ).start()
     try:
-        start_redis(env, started)
-        started.append(celery_worker_service(env).start())
-        started.append(celery_beat_service(env, var_dir() / "celerybeat-schedule").start())
-        asgi = asgi_service(env, host, port).start()
-        started.append(asgi)
+        if redis is not None:
+            wait_until(lambda: redis_answers(env["REDIS_URL"]), 30, "Redis", [supervisord])
+            print(f"Redis started on {env['REDIS_URL']} (data in {var_dir() / 'redis'})")
         probe_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-        wait_until(lambda: port_open(probe_host, port), 30, "the ASGI server", started)
-        wait_for_celery(env, 60, started)
-        print_banner(host, port)
-        restarts = Restarts()
+        wait_until(lambda: port_open(probe_host, port), 60, "the ASGI server", [supervisord])
+        wait_for_celery(env, 60, [supervisord])
+        print_banner(host, port, config)
         while not stopping:
-            for service in started:
-                if service.alive() or stopping:
-                    continue
-                code = service.process.returncode if service.process else None
-                if not restarts.allow(service.name):
-                    print(
-                        f"{service.name} stopped unexpectedly (exit code {code}) "
-                        f"{RESTARTS_ALLOWED} times within {RESTART_WINDOW_SECONDS} s; "
-                        "stopping everything.",
-                        file=sys.stderr,
-                    )
-                    return 1
+            if not supervisord.alive():
+                print("supervisord stopped unexpectedly.", file=sys.stderr)
+                return 1
+            given_up = [
+                name for name, state in supervisor_states(config).items() if state == "FATAL"
+            ]
+            if given_up:
                 print(
-                    f"{service.name} stopped unexpectedly (exit code {code}); restarting it.",
+                    f"{', '.join(given_up)} could not be started again after "
+                    f"{START_RETRIES} attempts; stopping everything.",
                     file=sys.stderr,
-                    flush=True,
                 )
-                service.stop()  # whatever its process group left behind
-                service.start()
-            time.sleep(0.5)
+                return 1
+            time.sleep(1)
         return 0
     except (RuntimeError, TimeoutError) as exc:
         print(f"Could not start the platform: {exc}", file=sys.stderr)
         return 1
     finally:
-        print("Stopping: " + ", ".join(s.name for s in reversed(started)))
-        for service in reversed(started):
-            service.stop()
+        print("Stopping: " + ", ".join(s.name for s in reversed(services)), flush=True)
+        # Each service gets STOP_WAIT_SECONDS, one after the other, before supervisord's
+        # SIGKILL; this waits for them all.
+        supervisord.stop(timeout=STOP_WAIT_SECONDS * (len(services) + 1))
 
 
-def print_banner(host: str, port: int) -> None:
+def print_banner(host: str, port: int, config: Path) -> None:
     """Print where to open the platform."""
     shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
     print("\n" + "=" * 64)
@@ -162,33 +254,78 @@ def print_banner(host: str, port: int) -> None:
     if demo_login.exists():
         password = demo_login.read_text().strip()
         print(f"  Demo teacher: log in as demo-teacher with password {password}")
+    print(f"  Services: {sys.executable} -m supervisor.supervisorctl -c {config} status")
     print("  Press Ctrl-C to stop every service.")
     print("=" * 64 + "\n", flush=True)
 
 
 def test(pytest_args: list[str]) -> int:
-    """Run pytest against a Redis server of its own, on a free port."""
+    """Run pytest against a Redis server of its own, on a free port; with ``--postgres``
+    first, against a throwaway PostgreSQL server as well (else SQLite)."""
+    postgres = bool(pytest_args) and pytest_args[0] == "--postgres"
+    if postgres:
+        pytest_args = pytest_args[1:]
     port = free_port()
     env = dict(os.environ)
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-    with tempfile.TemporaryDirectory(prefix="dp-test-") as data_dir:
+    services: list[Service] = []
+    with contextlib.ExitStack() as cleanup:
         # Everything the tests write (database, secret key, media, exports) goes to a
-        # temporary folder, never into the developer's var/.
-        env.setdefault("VAR_DIR", str(Path(data_dir) / "var"))
-        env.setdefault("TEST_DATABASE_NAME", str(Path(data_dir) / "test_db.sqlite3"))
-        redis = redis_service(port, Path(data_dir), persist=False).start()
+        # temporary folder, never into the developer's var/. PostgreSQL gets a folder of
+        # its own: as root it runs as another user, who cannot enter this one (mode 0700).
+        data_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dp-test-")))
+        if postgres:
+            pg_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dp-pg-")))
+        env.setdefault("VAR_DIR", str(data_dir / "var"))
+        env.setdefault("TEST_DATABASE_NAME", str(data_dir / "test_db.sqlite3"))
+
+        def stop_services() -> None:
+            for service in reversed(services):
+                service.stop()
+
+        # Stopped before their folders go, whatever happens in between.
+        cleanup.callback(stop_services)
+        services.append(redis_service(port, data_dir, persist=False).start())
+        if postgres:
+            pg_port = free_port()
+            services.append(postgres_service(pg_dir, pg_port).start())
+            env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{pg_port}/dataprotect"
         try:
-            wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])
+            wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", services)
             print(f"Test Redis on 127.0.0.1:{port}", flush=True)
-            return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], env=env)
-        finally:
-            redis.stop()
+            if postgres:
+                wait_until(lambda: postgres_answers(pg_port), 30, "PostgreSQL", services)
+                print(f"Test PostgreSQL on 127.0.0.1:{pg_port}", flush=True)
+        except (RuntimeError, TimeoutError) as exc:
+            print(f"Could not start the test services: {exc}", file=sys.stderr)
+            return 1
+        return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], env=env)
+
+
+def one_service(name: str) -> Service:
+    """Describe one service as `make run` runs it, for a service manager (systemd) that
+    runs each on its own: ``asgi`` (on HOST and PORT), ``worker`` (WORKER_CONCURRENCY
+    pool processes) or ``beat`` (its schedule under VAR_DIR)."""
+    env = dict(os.environ)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    if name == "asgi":
+        host = env.get("HOST", "127.0.0.1")
+        return asgi_service(env, host, int(env.get("PORT", "8000")))
+    if name == "worker":
+        return celery_worker_service(env, int(env.get("WORKER_CONCURRENCY", "2")))
+    if name == "beat":
+        return celery_beat_service(env, var_dir() / "celerybeat-schedule")
+    raise SystemExit(f"unknown service {name!r}: asgi, worker or beat")
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch to serve or test."""
+    """Dispatch to serve, test, or one service run in this process's place."""
     if argv and argv[0] == "test":
         return test(argv[1:])
+    if argv:
+        service = one_service(argv[0])
+        # In this process's place, so that the service manager signals the service itself.
+        os.execve(service.argv[0], list(service.argv), service.env)
     return serve()
 
 

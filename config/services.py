@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -70,6 +71,9 @@ class Service:
     stdout: int | None = None
     log_path: Path | None = None
     process: subprocess.Popen | None = None
+    # The user the process runs as (None: ours), and the signal that asks it to stop.
+    user: str | None = None
+    stop_signal: int = signal.SIGTERM
 
     def start(self) -> Service:
         """Start the process in a new process group."""
@@ -92,6 +96,7 @@ class Service:
             start_new_session=True,
             stdout=stdout,
             stderr=subprocess.STDOUT if stdout is not None else None,
+            user=self.user,
         )
 
     def alive(self) -> bool:
@@ -106,7 +111,8 @@ class Service:
             os.killpg(self.process.pid, signum)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the process: SIGTERM to it, then SIGKILL to its group after timeout seconds.
+        """Stop the process: its stop signal (SIGTERM) to it, then SIGKILL to its group
+        after timeout seconds.
 
         SIGTERM goes to the main process only: a Celery worker's pool children that got
         it too would die under a running task (the parent then logs WorkerLostError)
@@ -116,7 +122,7 @@ class Service:
             return
         if self.alive():
             with contextlib.suppress(ProcessLookupError):
-                self.process.send_signal(signal.SIGTERM)
+                self.process.send_signal(self.stop_signal)
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -157,6 +163,69 @@ def redis_service(port: int, data_dir: Path, persist: bool = True) -> Service:
     else:
         argv += ["--save", "", "--appendonly", "no"]
     return Service("redis", argv)
+
+
+def postgres_binary(name: str) -> str:
+    """Return the path of a PostgreSQL server program (initdb, postgres): on PATH, or in
+    Debian's /usr/lib/postgresql/<version>/bin, the newest version."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(
+        Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
+        key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
+    )
+    if not candidates:
+        raise RuntimeError(
+            f"PostgreSQL's {name} is missing: `make test` installs Debian's postgresql package"
+        )
+    return str(candidates[-1])
+
+
+def postgres_service(data_dir: Path, port: int) -> Service:
+    """Describe a throwaway PostgreSQL server for the tests: a new cluster in data_dir
+    (created here), on 127.0.0.1:port and a Unix socket in data_dir, no password (trust),
+    every durability setting off (its data dies with the test run anyway).
+
+    PostgreSQL refuses to run as root: as root it runs as the ``postgres`` user that
+    Debian's package creates, and data_dir is given to that user.
+    """
+    user = "postgres" if os.geteuid() == 0 else None
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if user is not None:
+        shutil.chown(data_dir, user, user)
+    cluster = data_dir / "cluster"
+    initdb = [postgres_binary("initdb"), "--pgdata", str(cluster), "--username", "postgres"]
+    initdb += ["--auth", "trust", "--encoding", "UTF8", "--locale", "C", "--no-sync"]
+    subprocess.run(initdb, user=user, cwd=data_dir, check=True, capture_output=True)
+    argv = [
+        postgres_binary("postgres"),
+        "-D", str(cluster),
+        "-p", str(port),
+        "-k", str(data_dir),
+        "-c", "listen_addresses=127.0.0.1",
+        "-c", "fsync=off",
+        "-c", "synchronous_commit=off",
+        "-c", "full_page_writes=off",
+        "-c", "max_connections=200",
+        "-c", "log_min_messages=warning",
+        "-c", "log_checkpoints=off",
+    ]  # fmt: skip
+    # SIGINT is PostgreSQL's fast shutdown (SIGTERM would wait for every client to leave).
+    return Service("postgres", argv, cwd=data_dir, user=user, stop_signal=signal.SIGINT)
+
+
+def postgres_answers(port: int) -> bool:
+    """Tell whether the PostgreSQL server on 127.0.0.1:port takes connections."""
+    import psycopg
+
+    try:
+        with psycopg.connect(
+            host="127.0.0.1", port=port, user="postgres", dbname="postgres", connect_timeout=1
+        ):
+            return True
+    except psycopg.OperationalError:
+        return False
 
 
 def python_service(name: str, args: Sequence[str], env: dict[str, str]) -> Service:

@@ -129,7 +129,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no record of successful logins: nothing needs one
-AXES_CLIENT_IP_CALLABLE = "classroom.ratelimit.client_ip"
+AXES_CLIENT_IP_CALLABLE = "classroom.ratelimit.login_client_ip"
 AXES_LOCKOUT_CALLABLE = "classroom.views.accounts.locked_out"
 AXES_VERBOSE = False
 
@@ -186,9 +186,11 @@ REDIS_CONNECT_TIMEOUT = 3.0
 REDIS_CACHE_TIMEOUT = 2.0
 # The channel layer waits for group messages with a blocking BZPOPMIN of this many
 # seconds (channels-redis' brpop_timeout); its read timeout must be longer, or every
-# idle socket is dropped when the wait ends empty.
+# idle socket is dropped when the wait ends empty. Not much longer: a Redis that stalls
+# is noticed when this read times out (the sockets are closed with 1013 and the pages
+# say they are reconnecting), and until then a frozen game looked connected.
 CHANNEL_LAYER_BLOCK_SECONDS = 5
-CHANNEL_LAYER_READ_TIMEOUT = CHANNEL_LAYER_BLOCK_SECONDS + 10
+CHANNEL_LAYER_READ_TIMEOUT = CHANNEL_LAYER_BLOCK_SECONDS + 3
 # Celery's broker polls with a 1 s BRPOP; publishing a task is one command.
 CELERY_REDIS_READ_TIMEOUT = 10.0
 # An idle pooled connection is PINGed before reuse after this long, so a Redis that

@@ -87,3 +87,21 @@ def try_click(locator) -> bool:
         return True
     except PlaywrightError:
         return False
+
+
+def play_one_step(page) -> bool:
+    """On a Data-Tycoon page, click one legal control if the page offers any now (answer
+    a prompt, else build, else a hand card and its first play); return whether it did."""
+    if page.locator("#game.is-busy").count():
+        return False
+    for selector in (".prompt button[data-action]", ".free-actions button[data-action]"):
+        if try_click(page.locator(selector)):
+            return True
+    hand = page.locator(".dt-cards--hand button.dt-card")
+    if hand.count() == 0:
+        return False
+    chosen = page.locator('.dt-cards--hand button.dt-card[aria-pressed="true"]')
+    if not try_click(chosen) and not try_click(hand):
+        return False
+    target = page.locator(".dt-cards--table button.is-target, .tray button[data-action]")
+    return try_click(target)

@@ -18,10 +18,10 @@ from playwright.sync_api import expect
 from tests.browser.classroom import (
     PASSWORD,
     TIMEOUT,
+    play_one_step,
     reach_the_table,
     student_joins,
     teacher_launches,
-    try_click,
 )
 from tests.browser.sockets import assert_no_reconnect
 
@@ -36,23 +36,6 @@ GAME_SECONDS = 240
 @pytest.fixture
 def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-play", password=PASSWORD)
-
-
-def play_one_step(page) -> bool:
-    """Click one legal control, if the page offers any now; return whether it did."""
-    if page.locator("#game.is-busy").count():
-        return False
-    for selector in (".prompt button[data-action]", ".free-actions button[data-action]"):
-        if try_click(page.locator(selector)):
-            return True
-    hand = page.locator(".dt-cards--hand button.dt-card")
-    if hand.count() == 0:
-        return False
-    chosen = page.locator('.dt-cards--hand button.dt-card[aria-pressed="true"]')
-    if not try_click(chosen) and not try_click(hand):
-        return False
-    target = page.locator(".dt-cards--table button.is-target, .tray button[data-action]")
-    return try_click(target)
 
 
 def is_over(page) -> bool:

@@ -66,6 +66,7 @@ export class TableConnection {
     this.attempt = 0;
     this.started = false;
     this.opened = false;
+    this.greeted = false;
     this.stopped = false;
     this.socket = null;
     this.retryTimer = null;
@@ -86,8 +87,11 @@ export class TableConnection {
     socket.addEventListener("open", () => {
       const reconnected = this.opened;
       this.opened = true;
+      this.greeted = false;
       this.stats.opened += 1;
-      this.emit("status", "open");
+      // Not "open" yet: a server whose Redis or database is away accepts the socket and
+      // then cannot greet it; the page says connected only once it is greeted.
+      if (reconnected) this.emit("status", "reconnecting", 0, this.attempt);
       this.send({ type: "ping" });
       // The server greets every new socket; after a drop we also ask for the full state.
       if (reconnected) this.send({ type: "resync" });
@@ -159,6 +163,11 @@ export class TableConnection {
     if (message.server_time !== undefined && message.server_time !== null) {
       const server = serverTimeMs(message.server_time);
       if (server !== null) this.offsetMs = server - Date.now();
+    }
+    // The server greets every new socket with hello (a seat at a table) or waiting.
+    if (!this.greeted && (message.type === "hello" || message.type === "waiting")) {
+      this.greeted = true;
+      this.emit("status", "open");
     }
     switch (message.type) {
       case "hello":
