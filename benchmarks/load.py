@@ -48,7 +48,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 import orjson
 import websockets
@@ -97,6 +96,8 @@ def environment(folder: Path, redis_port: int) -> dict[str, str]:
         JOINS_PER_BURST="1000000",
         JOINS_PER_MINUTE="1000000",
         MAX_STUDENTS_PER_ADDRESS=str(CLASS_SIZE + 10),
+        JOIN_RATE_LIMIT="1000000",
+        JOIN_ADDRESS_RATE_LIMIT="1000000",
     )
     return env
 
@@ -311,8 +312,10 @@ class Stats:
 class Student:
     """One student's play socket and its thinking."""
 
-    def __init__(self, url: str, origin: str, rng: random.Random, think: tuple[float, float]):
-        self.url, self.origin, self.rng, self.think = url, origin, rng, think
+    def __init__(
+        self, url: str, token: str, origin: str, rng: random.Random, think: tuple[float, float]
+    ):
+        self.url, self.token, self.origin, self.rng, self.think = url, token, origin, rng, think
         self.table: int | None = None
         self.state: dict | None = None
         self.versions: list[int] = []  # every state's version, in the order received
@@ -331,6 +334,8 @@ class Student:
                 open_timeout=CONNECT_TIMEOUT,
                 ping_interval=None,
             )
+            # The seat token as the first message, never in the URL (the access log).
+            await ws.send(json.dumps({"type": "auth", "token": self.token}))
         except (TimeoutError, OSError, websockets.WebSocketException):
             stats.failed_connects += 1
             self.ready.set()
@@ -431,8 +436,9 @@ async def play(
     students = []
     for n, (answer, base) in enumerate(joined):
         ws_base = base.replace("http://", "ws://")
-        url = f"{ws_base}{answer['ws']}?token={quote(answer['token'])}"
-        students.append(Student(url, base, random.Random(seed * 100_003 + n), think))
+        url = f"{ws_base}{answer['ws']}"
+        rng = random.Random(seed * 100_003 + n)
+        students.append(Student(url, answer["token"], base, rng, think))
     tasks = []
     gate = asyncio.Semaphore(50)  # a class's devices connect a few at a time, not all at once
 
