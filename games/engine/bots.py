@@ -1,4 +1,17 @@
-"""The bot interface: a bot sees one seat's view and its legal actions, nothing more."""
+"""The bot interface: a bot sees one seat's view and its legal actions, nothing more.
+
+A bot is made by its game (``game.bot(name)``), so a bot that thinks ahead can ask the
+game to imagine the cards it cannot see (``game.sample_state``) without importing it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.engine.i18n import gettext_noop
+
+if TYPE_CHECKING:
+    from games.engine.base import Game
 
 from games.engine.i18n import gettext_noop
 
@@ -22,12 +35,19 @@ class Bot:
     """Choose an action for one seat.
 
     ``needs_view`` tells a driver whether to build the view at all: a bot that
-    ignores it (the random bot) lets simulations skip that work.
+    ignores it (the random bot) lets simulations skip that work. ``label`` and
+    ``description`` are what a teacher reads when choosing the bots of a session
+    (marked with gettext_noop).
     """
 
     name = "bot"
+    label = ""
+    description = ""
     needs_view = True
     level = ""  # a key of LEVELS when teachers may choose this bot, else ""
+
+    def __init__(self, game: Game | None = None) -> None:
+        self.game = game
 
     def choose(self, view, legal_actions, rng):
         """Return one element of ``legal_actions`` (``rng`` is a ``random.Random``)."""
@@ -38,6 +58,8 @@ class RandomBot(Bot):
     """Pick uniformly among the legal actions."""
 
     name = "random"
+    label = gettext_noop("Random")
+    description = gettext_noop("plays any move it may, without thinking")
     needs_view = False
 
     def choose(self, view, legal_actions, rng):
@@ -51,6 +73,9 @@ class ScoringBot(Bot):
     A game's heuristic bot gives ``context(view)``: an object whose ``score(action)``
     rates one action, built once per choice from what the seat sees.
     """
+
+    label = gettext_noop("Friendly")
+    description = gettext_noop("plays greedily: a fair opponent for a beginner")
 
     def context(self, view):
         """Return what the bot derives once from ``view`` to score each action."""
