@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from games.engine.i18n import Text
 from games.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from games.engine.bots import Bot
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,12 @@ class Game:
     variants = {}
     variant_descriptions = {}
     default_variant = ""
+    # Bot classes by name (``game.bot(name)`` makes one); every game has "random" and
+    # "heuristic". ``bot_levels`` names the ones a teacher may pick for a session,
+    # the friendliest (the default) first; each class has a ``label`` and a
+    # ``description``.
     bots = {}
+    bot_levels: tuple[str, ...] = ("heuristic",)
     # Teacher-set options, validated by ``clean_options`` and passed to ``new_state``.
     options: tuple[Option, ...] = ()
     # The columns of ``state.scores()``, in the order a ranking compares them.
@@ -220,6 +229,35 @@ class Game:
     def dealt_kinds(self, variant: str, options: dict | None = None) -> set[str]:
         """Return the kinds of the cards a match of ``variant`` with ``options`` deals."""
         return {card["kind"] for card in self.cards(variant)}
+
+    def bot(self, name: str) -> Bot:
+        """Return a new bot of kind ``name`` (a key of ``bots``) for this game."""
+        return self.bots[name](self)
+
+    def sample_state(self, view: dict, rng) -> State:
+        """Return a full state that ``view`` (one seat's) could have come from.
+
+        What the seat cannot see (the deck's order, other seats' hidden cards) is
+        drawn with ``rng``; the seat's own view of the result equals ``view``. A bot
+        that searches ahead (``games.engine.search``) plays on such states: it never
+        sees the true one.
+        """
+        raise NotImplementedError
+
+    def evaluate(self, state: State) -> list[float]:
+        """Return each seat's chance of winning from ``state``, in [0, 1].
+
+        At the end: a winner's share (1/k for k winners), 0 for the others. Before the
+        end this default guesses the same from the current ranking; a game may weigh
+        what is under way (cards almost collected, defences held).
+        """
+        ranks = self.rank(state.scores())
+        first = [seat for seat, rank in ranks.items() if rank == 1]
+        return [1 / len(first) if seat in first else 0.0 for seat in range(len(ranks))]
+
+    def rollout_action(self, state: State, seat: int, legal: list[dict], rng):
+        """Return a quick guess of ``seat``'s move in a search's playout (default: random)."""
+        return legal[rng.randrange(len(legal))]
 
     def clean_options(self, options: dict) -> dict:
         """Return ``options`` checked against ``self.options``; raise ValueError if bad."""
