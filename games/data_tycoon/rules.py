@@ -413,6 +413,33 @@ class State(base.State):
             raise ValueError("not a Data-Tycoon state of this format")
         return cls._restore(game, d)
 
+    def copy(self):
+        """Return an independent copy, quickly (the search plays ahead on copies)."""
+        new = State.__new__(State)
+        new.game, new.n, new.seed, new.variant = self.game, self.n, self.seed, self.variant
+        new.options = self.options  # never changed during a match
+        new.rng = Rng(self.rng.state)
+        new.ply, new.turn, new.stage, new.over = self.ply, self.turn, self.stage, self.over
+        new.serial, new.skips, new.transparent = (
+            self.serial,
+            list(self.skips),
+            list(self.transparent),
+        )
+        new.deck, new.table, new.pile = list(self.deck), list(self.table), list(self.pile)
+        for name in _SEAT_ZONES:
+            setattr(new, name, [list(cards) for cards in getattr(self, name)])
+        new.treasures = [
+            [{"label": tr["label"], "cards": list(tr["cards"])} for tr in seat]
+            for seat in self.treasures
+        ]
+        new.threats = [dict(t) for t in self.threats]
+        new.windows = [
+            {k: (list(v) if isinstance(v, list) else v) for k, v in w.items()} for w in self.windows
+        ]
+        new.last_events = list(self.last_events)  # events are never changed once emitted
+        new._legal, new._events = {}, []
+        return new
+
     @classmethod
     def _restore(cls, game, d):
         """Rebuild a state from ``to_json``-shaped data that it may keep (no copy)."""
@@ -1010,6 +1037,9 @@ _ZONES = (
     "undeclared",
     "hidden",
 )
+
+# The zones that hold one flat list of cards per seat (what ``copy`` copies alike).
+_SEAT_ZONES = tuple(z for z in _ZONES if z not in ("deck", "table", "pile", "treasures"))
 
 EFFECTS = {
     "sanction": State._sanction,

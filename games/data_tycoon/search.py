@@ -29,14 +29,6 @@ SET_ASIDE = {
 }
 RANDOM_MOVE = 0.1  # share of playout moves chosen at random, so playouts differ
 
-# The evaluation: a seat's strength in treasures, then a soft "who is ahead".
-NEAR = 0.55  # a treasure almost collected (6 of a colour or sensitive) and a Purpose at hand
-NEAR_NO_PURPOSE = 0.25
-LAWYER_GUARD = 0.3  # a Lawyer held while owning treasures: a Sanction would cost them
-SENSITIVE_WEIGHT = 0.03  # the second tie-break
-DATASET_WEIGHT = 0.01  # the third
-SPREAD = 0.35  # the softmax temperature, in treasures
-
 
 def determinise(view: dict, rng, hand_size: int, reserve_kinds: frozenset) -> dict:
     """Return ``to_json`` data of a state whose view for ``view["seat"]`` is ``view``.
@@ -253,6 +245,51 @@ class _Scorer:
 
 # ---------------------------------------------------------------- evaluation
 
+# The evaluation's weights, one per feature of ``features``: a seat's chance of winning
+# is the softmax over the seats of ``(BASE + left * EARLY) . features``, ``left`` the
+# share of the deck still to draw. Fitted by conditional logistic regression on the
+# final winners of heuristic self-play (4 players, expert): see ``fit.py``.
+BASE = (
+    1.428,
+    0.565,
+    0.705,
+    -0.143,
+    0.425,
+    0.536,
+    0.388,
+    -0.218,
+    0.211,
+    0.028,
+    0.113,
+    0.044,
+    1.132,
+    0.197,
+    0.000,
+    0.037,
+    -0.248,
+)
+EARLY = (
+    -2.020,
+    -0.006,
+    -0.063,
+    -0.486,
+    -0.292,
+    -0.126,
+    0.018,
+    0.655,
+    0.122,
+    -0.071,
+    -0.169,
+    -0.015,
+    -0.907,
+    -0.698,
+    0.000,
+    0.034,
+    -0.047,
+)
+ATTACKS = ("complaint", "minimization", "time", "transparency")
+DECK_LEFT = 110  # the expert deck after the table is laid: ``left`` is 1 at the start
+
 
 def evaluate(state) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it."""
@@ -260,15 +297,20 @@ def evaluate(state) -> list[float]:
     if state.over:
         winners = state.result()["winners"]
         return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
-    values = [_strength(state, s) for s in range(n)]
+    left = len(state.deck) / DECK_LEFT
+    weights = [b + left * e for b, e in zip(BASE, EARLY, strict=True)]
+    values = [
+        sum(w * x for w, x in zip(weights, features(state, s), strict=True)) for s in range(n)
+    ]
     top = max(values)
-    weights = [math.exp((v - top) / SPREAD) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
+    odds = [math.exp(v - top) for v in values]
+    total = sum(odds)
+    return [o / total for o in odds]
 
 
-def _strength(state, s) -> float:
-    """Return seat ``s``'s standing, in treasures: built, under way, and the tie-breaks."""
+def features(state, s) -> list[float]:
+    """Return what the evaluation weighs of seat ``s``: treasures built and under way,
+    the cards held to build, defend and attack, and the tie-breaks."""
     treasures = state.treasures[s]
     collection = state.collections[s]
     colours = {}
@@ -276,16 +318,32 @@ def _strength(state, s) -> float:
     for c in collection:
         colours[COLOUR[c]] = colours.get(COLOUR[c], 0) + 1
         sensitive += SENSITIVE[c]
-    best = min(max(max(colours.values(), default=0), sensitive), TREASURE_SIZE)
-    held = state.hands[s] + state.reserves[s]
-    has_purpose = bool(state.purposes[s]) or any(KIND[c] == "purpose" for c in state.hands[s])
-    near = (best / TREASURE_SIZE) ** 2 * (NEAR if has_purpose else NEAR_NO_PURPOSE)
-    value = len(treasures) + near
-    if treasures and any(KIND[c] == "lawyer" for c in held):
-        value += LAWYER_GUARD
+    best = min(max(max(colours.values(), default=0), sensitive), TREASURE_SIZE) / TREASURE_SIZE
+    kinds = [KIND[c] for c in state.hands[s] + state.reserves[s]]
+    kept = len(state.purposes[s])
+    splittable = sum(1 for tr in treasures if len(tr["cards"]) >= TREASURE_SIZE)
+    consents = len(state.consents[s]) + kinds.count("consent")
     owned_sensitive = sensitive + sum(SENSITIVE[c] for c in state.frozen[s])
     owned = len(collection) + len(state.frozen[s])
     for tr in treasures:
         owned_sensitive += sum(SENSITIVE[c] for c in tr["cards"])
         owned += len(tr["cards"])
-    return value + SENSITIVE_WEIGHT * owned_sensitive + DATASET_WEIGHT * owned
+    return [
+        len(treasures),
+        min(consents, splittable),
+        best,
+        best * best,
+        1.0 if best >= 1 and kept else 0.0,
+        min(kept, 2),
+        min(kinds.count("purpose"), 2),
+        1.0 if treasures and "lawyer" in kinds else 0.0,
+        min(kinds.count("lawyer"), 2),
+        min(kinds.count("cybersecurity"), 1),
+        kinds.count("sanction"),
+        sum(kinds.count(k) for k in ATTACKS),
+        owned_sensitive / 10,
+        owned / 10,
+        len(state.frozen[s]) / TREASURE_SIZE,
+        state.skips[s],
+        sum(1 for t in state.threats if t["seat"] == s),
+    ]

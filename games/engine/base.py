@@ -412,6 +412,11 @@ class State:
         """Return a JSON-able dict from which ``game.from_json`` rebuilds this state."""
         raise NotImplementedError
 
+    def copy(self) -> State:
+        """Return an independent copy (a search plays ahead on copies); a game may make
+        this faster than the JSON round trip."""
+        return self.game.from_json(self.to_json())
+
     def dumps(self):
         """Return ``to_json()`` as canonical JSON text (stable key order)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))

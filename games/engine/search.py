@@ -1,22 +1,32 @@
 """A bot that thinks ahead over the cards it cannot see: information-set Monte Carlo
 tree search, single observer (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS").
 
-Each iteration asks the game for a *determinisation*, a full state that the bot's own
-view could have come from (``game.sample_state(view, rng)``: the unseen cards dealt at
-random), and walks one tree shared by all of them:
+Each iteration plays on a *determinisation*, a full state that the bot's own view
+could have come from (``game.sample_state(view, rng)``: the unseen cards dealt at
+random; the true state is never seen), and walks one tree shared by all of them:
 
-- selection: UCB1 over the actions legal in this determinisation, each child counting
-  how often it was *available* (its ``avail``) in place of the parent's visits;
-- expansion: one untried action gets a node;
+- selection: below the root, UCB1 over the actions legal in this determinisation,
+  each child counting how often it was *available* (``avail``) in place of the
+  parent's visits;
+- expansion: one untried action gets a node, the game's policy choosing which;
 - playout: every seat moves by the game's quick policy (``game.rollout_action``), the
   referee fires a random timer when nobody may act (as ``games.engine.driver`` does),
   until the end or ``depth`` moves, where ``game.evaluate`` guesses each seat's chance;
 - back-propagation: each node adds the reward of the seat that chose its action.
 
-Forced moves (one legal action) and the referee's get no node: the tree branches at
-real choices only. Other seats' moves are in the tree, as if seen (the single-observer
-simplification). The budget is a number of iterations, never a clock, so a seeded
-choice is the same on every run and a replay reproduces it.
+At the root, where the actions are the same in every determinisation (they are the
+bot's own legal actions), the iterations come in rounds: one determinisation and one
+playout seed per round, played once after each root action still in the race, and the
+worse half of the race is dropped at each of ``log2(actions)`` stages (sequential
+halving at the root, UCB below: Pepels, Cazenave, Winands & Lanctot 2014, "H-MCTS").
+Every action still in the race has been played on the very same deals, so the choice
+compares like with like: the luck of the draw, much larger in a card game than the
+difference between two moves, cancels out.
+
+Other seats' moves and the referee's are in the playouts and in the walk down the tree
+(by the game's policy: the tree branches at the bot's own choices only), and so are
+the bot's forced moves (one legal action). The budget is a number of iterations, never
+a clock, so a seeded choice is the same on every run and a replay reproduces it.
 """
 
 from __future__ import annotations
@@ -50,17 +60,16 @@ def action_key(seat: int | None, action: dict) -> tuple:
 
 
 class SearchBot(Bot):
-    """Search ahead over determinisations of the view; play the most tried action."""
+    """Search ahead over determinisations of the view; play the best action found."""
 
     name = "search"
     label = gettext_noop("Strong")
     description = gettext_noop(
         "thinks ahead over the cards it cannot see: for players who know the game"
     )
-    iterations = 300  # determinisations, each one walk down the tree and one playout
-    depth = 40  # playout moves past the tree before the evaluation
-    exploration = 0.7  # UCB1's constant (rewards are in [0, 1])
-    others_in_tree = False  # True: other seats' choices get nodes too; False: the policy
+    iterations = 300  # playouts per choice (root action x determinisation)
+    depth = 12  # playout moves past the tree before the evaluation
+    exploration = 0.3  # UCB1's constant below the root (rewards are chances, in [0, 1])
 
     def __init__(
         self,
@@ -79,75 +88,73 @@ class SearchBot(Bot):
         self.last_iterations = 0  # what the last choice spent (0: forced, no search)
 
     def choose(self, view: dict, legal_actions: list[dict], rng) -> dict:
-        """Return the legal action the search tried most (it alone, if forced)."""
+        """Return the legal action the search rates best (it alone, if forced)."""
         self.last_iterations = 0
         if len(legal_actions) == 1:
             return legal_actions[0]
         seat = view["seat"]
-        root = _Node(None)
-        allowed = {action_key(seat, a) for a in legal_actions}
-        for _ in range(self.iterations):
-            state = self.game.sample_state(view, rng)
-            self._iterate(state, root, seat, allowed, rng)
-        self.last_iterations = self.iterations
-        best, best_rank = legal_actions[0], None
-        for action in legal_actions:
-            child = root.children.get(action_key(seat, action))
-            if child is None:
-                continue
-            rank = (child.visits, child.total / child.visits)
-            if best_rank is None or rank > best_rank:
-                best, best_rank = action, rank
-        return best
+        race = [(action, _Node(seat)) for action in legal_actions]
+        stages = max(1, math.ceil(math.log2(len(race))))
+        budget, spent = self.iterations, 0
+        for stage in range(stages):
+            rounds = max(1, (budget - spent) // ((stages - stage) * len(race)))
+            for _ in range(rounds):
+                deal = self.game.sample_state(view, rng)
+                mark = rng.getstate()
+                for action, node in race:
+                    rng.setstate(mark)  # the same playout luck after every action
+                    self._iterate(deal.copy(), action, node, seat, rng)
+                spent += len(race)
+            race.sort(key=lambda entry: -entry[1].total)  # stable: ties keep legal order
+            race = race[: max(1, (len(race) + 1) // 2)] if stage < stages - 1 else race[:1]
+        self.last_iterations = spent
+        return race[0][0]
 
-    def _iterate(self, state: State, root: _Node, me: int, allowed: set, rng) -> None:
-        """Walk down the tree on ``state``, expand one node, play out, back-propagate."""
-        node, path = root, []
-        c = self.exploration
+    def _iterate(self, state: State, action: dict, node: _Node, me: int, rng) -> None:
+        """Play the root ``action``, walk down the tree, expand, play out, back-propagate."""
+        state.apply(me, action)
+        path = [node]
+        game, c = self.game, self.exploration
         while not state.is_over():
             seat, legal = _mover(state, rng)
-            if seat is None or len(legal) == 1:
-                action = legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
-                state.apply(seat, action)
+            if seat is None:
+                state.apply(None, legal[rng.randrange(len(legal))])
                 continue
-            if seat != me and not self.others_in_tree:
-                state.apply(seat, self.game.rollout_action(state, seat, legal, rng))
+            if len(legal) == 1:
+                state.apply(seat, legal[0])
+                continue
+            if seat != me:
+                state.apply(seat, game.rollout_action(state, seat, legal, rng))
                 continue
             children = node.children
             untried, chosen, best = [], None, -1.0
-            for action in legal:
-                key = action_key(seat, action)
-                if node is root and key not in allowed:
-                    continue  # a determinisation should never differ here: be safe
+            for candidate in legal:
+                key = action_key(seat, candidate)
                 child = children.get(key)
                 if child is None:
-                    untried.append((key, action))
+                    untried.append(candidate)
                     continue
                 child.avail += 1
-                if not untried:
-                    value = child.total / child.visits + c * math.sqrt(
-                        math.log(child.avail) / child.visits
-                    )
-                    if value > best:
-                        chosen, best = (child, action), value
+                value = child.total / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if value > best:
+                    chosen, best = (child, candidate), value
             if untried:
                 # the policy's favourite first: a new line starts with a sensible move
-                action = self.game.rollout_action(state, seat, [a for _k, a in untried], rng)
-                key = action_key(seat, action)
-                child = children[key] = _Node(seat)
+                candidate = game.rollout_action(state, seat, untried, rng)
+                child = children[action_key(seat, candidate)] = _Node(seat)
                 child.avail = 1
-                state.apply(seat, action)
+                state.apply(seat, candidate)
                 path.append(child)
                 break
-            if chosen is None:
-                break
-            node, action = chosen
-            state.apply(seat, action)
+            node, candidate = chosen
+            state.apply(seat, candidate)
             path.append(node)
         rewards = self._playout(state, rng)
-        for node in path:
-            node.visits += 1
-            node.total += rewards[node.seat]
+        for visited in path:
+            visited.visits += 1
+            visited.total += rewards[visited.seat]
 
     def _playout(self, state: State, rng) -> list[float]:
         """Play ``depth`` quick moves (or to the end); return each seat's reward."""
