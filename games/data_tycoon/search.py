@@ -27,7 +27,6 @@ SET_ASIDE = {
     "time": 10,
     "transparency": 12,
 }
-RANDOM_MOVE = 0.1  # share of playout moves chosen at random, so playouts differ
 
 
 def determinise(view: dict, rng, hand_size: int, reserve_kinds: frozenset) -> dict:
@@ -147,11 +146,12 @@ def _copy_window(window: dict) -> dict:
 
 
 def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
-    """Return a greedy move for ``seat`` (now and then a random one), cheaply."""
+    """Return a greedy move for ``seat``, cheaply (``rng`` breaks ties).
+
+    No random moves: the friendly bot never plays one, and a playout that repeats
+    itself on the same deal compares two root actions more sharply."""
     if len(legal) == 1:
         return legal[0]
-    if rng.random() < RANDOM_MOVE:
-        return legal[rng.randrange(len(legal))]
     scorer = _Scorer(state, seat)
     best, best_score = legal[0], None
     for action in legal:
@@ -245,49 +245,29 @@ class _Scorer:
 
 # ---------------------------------------------------------------- evaluation
 
-# The evaluation's weights, one per feature of ``features``: a seat's chance of winning
-# is the softmax over the seats of ``(BASE + left * EARLY) . features``, ``left`` the
-# share of the deck still to draw. Fitted by conditional logistic regression on the
-# final winners of heuristic self-play (4 players, expert): see ``fit.py``.
-BASE = (
-    1.428,
-    0.565,
-    0.705,
-    -0.143,
-    0.425,
-    0.536,
-    0.388,
-    -0.218,
-    0.211,
-    0.028,
-    0.113,
-    0.044,
-    1.132,
-    0.197,
-    0.000,
-    0.037,
-    -0.248,
-)
-EARLY = (
-    -2.020,
-    -0.006,
-    -0.063,
-    -0.486,
-    -0.292,
-    -0.126,
-    0.018,
-    0.655,
-    0.122,
-    -0.071,
-    -0.169,
-    -0.015,
-    -0.907,
-    -0.698,
-    0.000,
-    0.034,
-    -0.047,
-)
+# The evaluation's weights, one per feature of ``features`` (in this order), at three
+# moments of the match: the deck full (``left`` = 1), half drawn, empty. A seat's chance
+# of winning is the softmax over the seats of ``weights(left) . features``, the weights
+# interpolated in between. Fitted by conditional logistic regression on the winners of
+# friendly-bot self-play (2 to 4 players, expert): ``python -m games.data_tycoon.fit``.
+WEIGHTS = {
+    "treasures": (0.120, 0.383, 1.470),
+    "best": (-0.025, 0.222, 0.387),
+    "best_squared": (-0.027, -0.165, 0.139),
+    "purposes_kept": (0.235, 0.567, 0.487),
+    "purposes_in_hand": (0.201, 0.382, 0.453),
+    "lawyers": (0.283, 0.472, 0.098),
+    "cybersecurity": (-0.008, 0.029, 0.025),
+    "sanctions": (0.018, 0.263, 0.537),
+    "other_attacks": (0.070, 0.025, 0.041),
+    "databreaches": (0.092, -0.052, 0.044),
+    "consents_left": (0.293, 0.528, 0.496),
+    "sensitive_owned": (-0.090, 0.189, 0.673),
+    "datasets_owned": (-0.083, 0.120, 0.190),
+    "threats_and_skips": (0.060, -0.245, -0.271),
+}
 ATTACKS = ("complaint", "minimization", "time", "transparency")
+PENDING = 0.9  # a treasure that could be built or split now, against one that is
 DECK_LEFT = 110  # the expert deck after the table is laid: ``left`` is 1 at the start
 
 
@@ -297,53 +277,95 @@ def evaluate(state) -> list[float]:
     if state.over:
         winners = state.result()["winners"]
         return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
-    left = len(state.deck) / DECK_LEFT
-    weights = [b + left * e for b, e in zip(BASE, EARLY, strict=True)]
-    values = [
-        sum(w * x for w, x in zip(weights, features(state, s), strict=True)) for s in range(n)
-    ]
+    left, seats = snapshot(state)
+    weights = _weights(left)
+    values = [sum(w * x for w, x in zip(weights, xs, strict=True)) for xs in seats]
     top = max(values)
     odds = [math.exp(v - top) for v in values]
     total = sum(odds)
     return [o / total for o in odds]
 
 
+def snapshot(state) -> tuple[float, list[list[float]]]:
+    """Return the share of the deck still to draw and every seat's features."""
+    left = min(len(state.deck) / DECK_LEFT, 1.0)
+    return left, [features(state, s) for s in range(state.n)]
+
+
+def _weights(left: float) -> list[float]:
+    """Return the weights at ``left`` (the share of the deck still to draw)."""
+    if left >= 0.5:
+        t = (left - 0.5) * 2
+        return [half + t * (full - half) for full, half, _empty in WEIGHTS.values()]
+    t = left * 2
+    return [empty + t * (half - empty) for _full, half, empty in WEIGHTS.values()]
+
+
 def features(state, s) -> list[float]:
-    """Return what the evaluation weighs of seat ``s``: treasures built and under way,
-    the cards held to build, defend and attack, and the tie-breaks."""
+    """Return what the evaluation weighs of seat ``s``.
+
+    The treasures a seat could build or split right now count as built: a seat that
+    waits for its turn to build must not look richer for its unbuilt cards and its
+    unused Purpose than it will once they are a treasure (the search would learn to
+    wait). They count a little less (``PENDING``): until built, they can be lost.
+    """
     treasures = state.treasures[s]
-    collection = state.collections[s]
-    colours = {}
-    sensitive = 0
-    for c in collection:
-        colours[COLOUR[c]] = colours.get(COLOUR[c], 0) + 1
-        sensitive += SENSITIVE[c]
-    best = min(max(max(colours.values(), default=0), sensitive), TREASURE_SIZE) / TREASURE_SIZE
+    simple, sensitive = {}, {}
+    for c in state.collections[s]:
+        counts = sensitive if SENSITIVE[c] else simple
+        counts[COLOUR[c]] = counts.get(COLOUR[c], 0) + 1
     kinds = [KIND[c] for c in state.hands[s] + state.reserves[s]]
-    kept = len(state.purposes[s])
-    splittable = sum(1 for tr in treasures if len(tr["cards"]) >= TREASURE_SIZE)
+    purposes = len(state.purposes[s])
+    builds = 0
+    while purposes and _build(simple, sensitive):
+        purposes, builds = purposes - 1, builds + 1
     consents = len(state.consents[s]) + kinds.count("consent")
-    owned_sensitive = sensitive + sum(SENSITIVE[c] for c in state.frozen[s])
-    owned = len(collection) + len(state.frozen[s])
-    for tr in treasures:
-        owned_sensitive += sum(SENSITIVE[c] for c in tr["cards"])
-        owned += len(tr["cards"])
+    splittable = builds + sum(1 for tr in treasures if len(tr["cards"]) >= TREASURE_SIZE)
+    splits = min(consents, splittable)
+    total = len(treasures) + PENDING * (builds + splits)
+    colours = set(simple) | set(sensitive)
+    best = max(
+        [simple.get(k, 0) + sensitive.get(k, 0) for k in colours] + [sum(sensitive.values())]
+    )
+    best = min(best, TREASURE_SIZE) / TREASURE_SIZE
+    owned = [*state.collections[s], *state.frozen[s]]
+    owned += [c for tr in treasures for c in tr["cards"]]
     return [
-        len(treasures),
-        min(consents, splittable),
+        total,
         best,
         best * best,
-        1.0 if best >= 1 and kept else 0.0,
-        min(kept, 2),
+        min(purposes, 2),
         min(kinds.count("purpose"), 2),
-        1.0 if treasures and "lawyer" in kinds else 0.0,
         min(kinds.count("lawyer"), 2),
         min(kinds.count("cybersecurity"), 1),
         kinds.count("sanction"),
         sum(kinds.count(k) for k in ATTACKS),
-        owned_sensitive / 10,
-        owned / 10,
-        len(state.frozen[s]) / TREASURE_SIZE,
-        state.skips[s],
-        sum(1 for t in state.threats if t["seat"] == s),
+        kinds.count("databreach"),
+        min(consents - splits, 2),
+        sum(SENSITIVE[c] for c in owned) / 10,
+        len(owned) / 10,
+        sum(1 for t in state.threats if t["seat"] == s) + state.skips[s],
     ]
+
+
+def _build(simple: dict, sensitive: dict) -> bool:
+    """Take the cards of one treasure out of the counts (by colour: simple cards first;
+    else 6 sensitive ones, from the smallest colours); return False if none is ready."""
+    colour = max(
+        set(simple) | set(sensitive),
+        key=lambda k: simple.get(k, 0) + sensitive.get(k, 0),
+        default=None,
+    )
+    if colour is not None and simple.get(colour, 0) + sensitive.get(colour, 0) >= TREASURE_SIZE:
+        from_simple = min(simple.get(colour, 0), TREASURE_SIZE)
+        simple[colour] = simple.get(colour, 0) - from_simple
+        sensitive[colour] = sensitive.get(colour, 0) - (TREASURE_SIZE - from_simple)
+        return True
+    if sum(sensitive.values()) < TREASURE_SIZE:
+        return False
+    need = TREASURE_SIZE
+    for k in sorted(sensitive, key=lambda k: simple.get(k, 0) + sensitive[k]):
+        taken = min(sensitive[k], need)
+        sensitive[k] -= taken
+        need -= taken
+    return True

@@ -67,8 +67,9 @@ class SearchBot(Bot):
     description = gettext_noop(
         "thinks ahead over the cards it cannot see: for players who know the game"
     )
-    iterations = 300  # playouts per choice (root action x determinisation)
-    depth = 12  # playout moves past the tree before the evaluation
+    iterations = 800  # playouts per choice (root action x determinisation)
+    turns = 2  # the bot's own turns played out after this one, before the evaluation
+    depth = 80  # at most this many moves in a playout
     exploration = 0.3  # UCB1's constant below the root (rewards are chances, in [0, 1])
 
     def __init__(
@@ -77,8 +78,11 @@ class SearchBot(Bot):
         iterations: int | None = None,
         depth: int | None = None,
         exploration: float | None = None,
+        turns: int | None = None,
     ) -> None:
         super().__init__(game)
+        if turns is not None:
+            self.turns = turns
         if iterations is not None:
             self.iterations = iterations
         if depth is not None:
@@ -111,64 +115,64 @@ class SearchBot(Bot):
         return race[0][0]
 
     def _iterate(self, state: State, action: dict, node: _Node, me: int, rng) -> None:
-        """Play the root ``action``, walk down the tree, expand, play out, back-propagate."""
+        """Play the root ``action``, walk down the tree, expand, play out, back-propagate.
+
+        The playout ends with the game, or once the bot has played ``turns`` more turns
+        (a turn: its moves in a row, until another seat moves), or after ``depth``
+        moves: every line is judged at the same point of the round.
+        """
         state.apply(me, action)
         path = [node]
-        game, c = self.game, self.exploration
-        while not state.is_over():
-            seat, legal = _mover(state, rng)
-            if seat is None:
-                state.apply(None, legal[rng.randrange(len(legal))])
-                continue
-            if len(legal) == 1:
-                state.apply(seat, legal[0])
-                continue
-            if seat != me:
-                state.apply(seat, game.rollout_action(state, seat, legal, rng))
-                continue
-            children = node.children
-            untried, chosen, best = [], None, -1.0
-            for candidate in legal:
-                key = action_key(seat, candidate)
-                child = children.get(key)
-                if child is None:
-                    untried.append(candidate)
-                    continue
-                child.avail += 1
-                value = child.total / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
-                if value > best:
-                    chosen, best = (child, candidate), value
-            if untried:
-                # the policy's favourite first: a new line starts with a sensible move
-                candidate = game.rollout_action(state, seat, untried, rng)
-                child = children[action_key(seat, candidate)] = _Node(seat)
-                child.avail = 1
-                state.apply(seat, candidate)
-                path.append(child)
-                break
-            node, candidate = chosen
-            state.apply(seat, candidate)
-            path.append(node)
-        rewards = self._playout(state, rng)
-        for visited in path:
-            visited.visits += 1
-            visited.total += rewards[visited.seat]
-
-    def _playout(self, state: State, rng) -> list[float]:
-        """Play ``depth`` quick moves (or to the end); return each seat's reward."""
         game = self.game
+        in_tree, mine, passes = True, True, 0
         for _ in range(self.depth):
             if state.is_over():
                 break
             seat, legal = _mover(state, rng)
+            if seat == me:
+                mine = True
+            elif seat is not None and mine:
+                mine, passes = False, passes + 1
+                if passes > self.turns:
+                    break
             if seat is None:
                 action = legal[rng.randrange(len(legal))]
-            else:
+            elif len(legal) == 1:
+                action = legal[0]
+            elif seat != me or not in_tree:
                 action = game.rollout_action(state, seat, legal, rng)
+            else:
+                node, action = self._select(node, seat, legal, state, rng)
+                path.append(node)
+                in_tree = node.visits > 0
             state.apply(seat, action)
-        return game.evaluate(state)
+        rewards = game.evaluate(state)
+        for visited in path:
+            visited.visits += 1
+            visited.total += rewards[visited.seat]
+
+    def _select(self, node: _Node, seat: int, legal: list[dict], state: State, rng):
+        """Return the child of ``node`` to walk to and its action: a new one if any
+        action is untried (the policy's favourite first), else UCB1 over availability."""
+        children = node.children
+        untried, chosen, best = [], None, -1.0
+        for candidate in legal:
+            child = children.get(action_key(seat, candidate))
+            if child is None:
+                untried.append(candidate)
+                continue
+            child.avail += 1
+            value = child.total / child.visits + self.exploration * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            if value > best:
+                chosen, best = (child, candidate), value
+        if untried:
+            candidate = self.game.rollout_action(state, seat, untried, rng)
+            child = children[action_key(seat, candidate)] = _Node(seat)
+            child.avail = 1
+            return child, candidate
+        return chosen
 
 
 def _mover(state: State, rng) -> tuple[int | None, list[dict]]:
