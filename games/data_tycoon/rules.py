@@ -103,7 +103,6 @@ class DataTycoon(base.Game):
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot, "search": SearchBot}
-    bot_levels = ("heuristic", "search")
     how_to_play = _how_to_play.HOW_TO_PLAY
     options = (
         base.Option(

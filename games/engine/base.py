@@ -182,11 +182,8 @@ class Game:
     variant_descriptions = {}
     default_variant = ""
     # Bot classes by name (``game.bot(name)`` makes one); every game has "random" and
-    # "heuristic". ``bot_levels`` names the ones a teacher may pick for a session,
-    # the friendliest (the default) first; each class has a ``label`` and a
-    # ``description``.
+    # "heuristic"; a class with a ``level`` is one a teacher may pick for a session.
     bots = {}
-    bot_levels: tuple[str, ...] = ("heuristic",)
     # Teacher-set options, validated by ``clean_options`` and passed to ``new_state``.
     options: tuple[Option, ...] = ()
     # The columns of ``state.scores()``, in the order a ranking compares them.

@@ -13,8 +13,6 @@ from games.engine.i18n import gettext_noop
 if TYPE_CHECKING:
     from games.engine.base import Game
 
-from games.engine.i18n import gettext_noop
-
 # The levels a teacher chooses from, the same words for every game: a game's bot that
 # declares a ``level`` plays the seats of a session launched at that level.
 LEVELS = {
@@ -35,14 +33,10 @@ class Bot:
     """Choose an action for one seat.
 
     ``needs_view`` tells a driver whether to build the view at all: a bot that
-    ignores it (the random bot) lets simulations skip that work. ``label`` and
-    ``description`` are what a teacher reads when choosing the bots of a session
-    (marked with gettext_noop).
+    ignores it (the random bot) lets simulations skip that work.
     """
 
     name = "bot"
-    label = ""
-    description = ""
     needs_view = True
     level = ""  # a key of LEVELS when teachers may choose this bot, else ""
 
@@ -58,8 +52,6 @@ class RandomBot(Bot):
     """Pick uniformly among the legal actions."""
 
     name = "random"
-    label = gettext_noop("Random")
-    description = gettext_noop("plays any move it may, without thinking")
     needs_view = False
 
     def choose(self, view, legal_actions, rng):
@@ -73,9 +65,6 @@ class ScoringBot(Bot):
     A game's heuristic bot gives ``context(view)``: an object whose ``score(action)``
     rates one action, built once per choice from what the seat sees.
     """
-
-    label = gettext_noop("Friendly")
-    description = gettext_noop("plays greedily: a fair opponent for a beginner")
 
     def context(self, view):
         """Return what the bot derives once from ``view`` to score each action."""

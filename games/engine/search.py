@@ -35,7 +35,6 @@ import math
 from typing import TYPE_CHECKING
 
 from games.engine.bots import Bot
-from games.engine.i18n import gettext_noop
 
 if TYPE_CHECKING:
     from games.engine.base import Game, State
@@ -63,10 +62,7 @@ class SearchBot(Bot):
     """Search ahead over determinisations of the view; play the best action found."""
 
     name = "search"
-    label = gettext_noop("Strong")
-    description = gettext_noop(
-        "thinks ahead over the cards it cannot see: for players who know the game"
-    )
+    level = "strong"
     iterations = 800  # playouts per choice (root action x determinisation)
     turns = 2  # the bot's own turns played out after this one, before the evaluation
     depth = 80  # at most this many moves in a playout
