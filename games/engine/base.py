@@ -452,3 +452,15 @@ class FieldsState(State):
             setattr(self, name, d[name])
         self._legal, self._events = {}, []
         return self
+
+    def copy(self) -> FieldsState:
+        """Return an independent copy: one JSON round trip of the fields (a search plays
+        ahead on copies)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.game, new.n, new.rng = self.game, self.n, Rng(self.rng.state)
+        fields = json.loads(json.dumps({name: getattr(self, name) for name in cls.fields}))
+        for name, value in fields.items():
+            setattr(new, name, value)
+        new._legal, new._events = {}, []
+        return new
