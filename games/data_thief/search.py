@@ -2,9 +2,8 @@
 
 - ``determinise(view, rng)``: a full state, as ``to_json`` data, that one seat's view
   could have come from; the cards the seat cannot see are dealt at random.
-- ``rollout_action(state, seat, legal, rng)``: a quick, greedy guess of a move for the
-  playouts, from what that seat could know (the thief never peeks at a face-down
-  measure, a manager never at the thief's hand).
+- ``rollout_action(state, seat, legal, rng)``: the friendly bot's move for the
+  playouts, from that seat's view (the thief never peeks at a face-down measure).
 - ``evaluate(state)``: each seat's chance of winning, guessed from the points and the
   rounds left, when a playout stops before the end.
 
@@ -13,11 +12,9 @@ The rules module wires them into the ``Game`` hooks of the same names.
 
 import math
 
-from games.data_thief.cards import BY_ID, GENERAL, KIND, NATURES, THIEF_CARDS, fits, stops
+from games.data_thief.bots import HeuristicBot
+from games.data_thief.cards import GENERAL, KIND, NATURES, THIEF_CARDS, fits
 
-COUNTER = 1000  # a counter always: it saves the data and is worth points
-HIDDEN_RISK = 0.35  # the thief's guess that one face-down measure stops its attack
-SKIP_VALUE = 12  # a manager's missed turn, to the thief
 # The evaluation's spread: a softmax over the points, this many points per round left
 # (a thief takes about a card a turn; a manager lays about one).
 SPREAD_PER_ROUND = 4.0
@@ -124,85 +121,15 @@ def _take(pool: list, allowed) -> str:
 
 # ------------------------------------------------------------------ playouts
 
+_FRIENDLY = HeuristicBot()
+
 
 def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
-    """Return the friendly bot's move for ``seat``, read off the state (``rng`` breaks
-    ties), from what the seat could know."""
+    """Return the friendly bot's move for ``seat``, from that seat's view of the state
+    (the thief never peeks at a face-down measure; the game is short, views are cheap)."""
     if len(legal) == 1:
         return legal[0]
-    best, best_score = legal[0], None
-    for action in legal:
-        value = _score(state, seat, action) + rng.random() * 0.01
-        if best_score is None or value > best_score:
-            best, best_score = action, value
-    return best
-
-
-def _score(state, seat: int, a: dict) -> float:
-    """Return the value of action ``a`` for ``seat`` (the heuristic bot's priorities)."""
-    kind = a["type"]
-    if kind == "counter":
-        return COUNTER
-    if kind == "accept":
-        return 0
-    if kind == "steal":
-        w = state.window
-        cards = state.boards[w["target"]][w["board"]]
-        if "category" in a:
-            return sum(
-                BY_ID[c]["points"]
-                for c in cards
-                if KIND[c] == "data" and BY_ID[c]["category"] == a["category"]
-            )
-        return BY_ID[a["card"]]["points"]
-    if kind == "attack":
-        return _attack_score(state, a)
-    if kind == "lay":
-        return _lay_score(state, seat, a)
-    return -_keep(a["card"])
-
-
-def _attack_score(state, a: dict) -> float:
-    """Rich boards first, never one a revealed measure guards, few face-down ones."""
-    cards = state.boards[a["target"]][a["board"]]
-    backs = 0
-    for c in cards:
-        if KIND[c] != "measure":
-            continue
-        if not state.face_down(c):
-            if stops(c, a["card"]):
-                return -500
-        else:
-            backs += 1
-    attack = BY_ID[a["card"]]
-    data = sorted((BY_ID[c]["points"] for c in cards if KIND[c] == "data"), reverse=True)
-    gain = sum(data[: attack["steals"]]) or attack["skips"] * SKIP_VALUE
-    return (1 - HIDDEN_RISK) ** backs * gain
-
-
-def _lay_score(state, seat: int, a: dict) -> float:
-    """Data where a measure guards it; a new kind of measure on the richest board."""
-    card, cards = BY_ID[a["card"]], state.boards[seat][a["board"]]
-    measures = {BY_ID[c]["measure"] for c in cards if KIND[c] == "measure"}
-    if card["kind"] == "data":
-        value = card["points"] + (15 if measures else 0)
-        if len(cards) == 2 and not measures:
-            value -= 20  # keep the last slot for a measure
-        return value
-    if card["measure"] in measures:
-        return 1
-    points = sum(BY_ID[c]["points"] for c in cards if KIND[c] == "data")
-    return 10 + points - 8 * len(measures)
-
-
-def _keep(card_id: str) -> float:
-    """Return what a card in the hand is worth keeping (measures counter from there)."""
-    card = BY_ID[card_id]
-    if card["kind"] == "measure":
-        return 25
-    if card["kind"] == "data":
-        return card["points"]
-    return card["steals"] * 10 + card["skips"] * SKIP_VALUE
+    return _FRIENDLY.choose(state.view(seat), legal, rng)
 
 
 # ---------------------------------------------------------------- evaluation

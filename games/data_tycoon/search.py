@@ -12,21 +12,22 @@ The rules module wires them into the ``Game`` hooks of the same names.
 
 import math
 
+from games.data_tycoon.bots import (
+    BUILD_SCORE,
+    CALL_SCORE,
+    KEEP_CONSENT,
+    KEEP_PURPOSE,
+    SET_ASIDE,
+    SPLIT_SCORE,
+)
 from games.data_tycoon.cards import COLOUR, KIND, SENSITIVE, card_ids
 
 TREASURE_SIZE = 6
 UNDECLARED_KINDS = ("purpose", "databreach")  # the cards that must be called when drawn
 
-# The playout policy: the friendly bot's priorities (see bots.py), on the state.
-CALL, COUNTER, BUILD, SPLIT, KEEP_PURPOSE, KEEP_CONSENT = 1000, 500, 300, 290, 60, 20
-SET_ASIDE = {
-    "lawyer": 14,
-    "cybersecurity": 14,
-    "consent": 13,
-    "minimization": 10,
-    "time": 10,
-    "transparency": 12,
-}
+# The playout policy: the friendly bot's priorities (bots.py), on the state; it always
+# counters (cheaper than weighing the counter as the friendly bot does).
+COUNTER = 500
 
 
 def determinise(view: dict, rng, hand_size: int, reserve_kinds: frozenset) -> dict:
@@ -203,13 +204,13 @@ class _Scorer:
                 return 30 + 6 * (SENSITIVE[c] + SENSITIVE[t]) + self.progress(c) + self.progress(t)
             return -10 - 3 * SENSITIVE[c] - self.progress(c)
         if kind in ("call_data", "call_databreach"):
-            return CALL
+            return CALL_SCORE
         if kind == "counter":
             return COUNTER
         if kind == "build":
-            return BUILD
+            return BUILD_SCORE
         if kind == "split":
-            return SPLIT
+            return SPLIT_SCORE
         if kind in ("accept", "end_turn"):
             return 0
         if kind == "freeze":

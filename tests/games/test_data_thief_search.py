@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from games.data_thief.cards import ALL_CARDS, KIND, NATURES, fits
 from games.engine.search import SearchBot
+from tests.games.playout import position as _position
+from tests.games.playout import without_events
 from tests.games.test_data_thief_rules import GAME, Picker, thief_turn
 
 QUICK = {"iterations": 24, "depth": 12}
@@ -22,25 +24,8 @@ FAST_SETTINGS = settings(
 
 
 def position(seed, steps, players, variant="standard"):
-    """Return a match after ``steps`` moves of friendly and random bots (or its end)."""
-    state = GAME.new_state(players, seed, variant)
-    rng = random.Random(seed)
-    bots = [GAME.bot("heuristic" if s % 2 else "random") for s in range(players)]
-    for _ in range(steps):
-        if state.is_over():
-            break
-        movers = state.to_move()
-        if not movers:
-            state.apply(None, state.legal_actions(None)[0])
-            continue
-        seat = movers[0]
-        view = state.view(seat) if bots[seat].needs_view else None
-        state.apply(seat, bots[seat].choose(view, state.legal_actions(seat), rng))
-    return state
-
-
-def without_events(view):
-    return {k: v for k, v in view.items() if k != "last_events"}
+    """Return a Data Thief match after ``steps`` moves of friendly and random bots."""
+    return _position(GAME, players, seed, steps, variant=variant)
 
 
 @FAST_SETTINGS

@@ -16,6 +16,8 @@ from games.data_tycoon.cards import KIND, card_ids
 from games.engine.driver import play
 from games.engine.search import SearchBot
 from tests.games.arrange import GAME, Picker, arrange
+from tests.games.playout import position as _position
+from tests.games.playout import without_events
 
 QUICK = {"iterations": 24, "depth": 12}  # enough to exercise every part of the search
 FAST_SETTINGS = settings(
@@ -25,28 +27,8 @@ LEFT_OUT = st.sampled_from([[], ["sanction"], ["time", "consent"], ["cybersecuri
 
 
 def position(seed, steps, players, variant="expert", left_out=()):
-    """Return a match after ``steps`` moves of friendly and random bots (or its end)."""
-    state = GAME.new_state(players, seed, variant, {"left_out": list(left_out)})
-    rng = random.Random(seed)
-    bots = [GAME.bot("heuristic" if s % 2 else "random") for s in range(players)]
-    for _ in range(steps):
-        if state.is_over():
-            break
-        movers = state.to_move()
-        if not movers:
-            legal = state.legal_actions(None)
-            state.apply(None, legal[rng.randrange(len(legal))])
-            continue
-        seat = movers[0]
-        legal = state.legal_actions(seat)
-        view = state.view(seat) if bots[seat].needs_view else None
-        state.apply(seat, bots[seat].choose(view, legal, rng))
-    return state
-
-
-def without_events(view):
-    """Return ``view`` without its last events (a sampled state has no history)."""
-    return {k: v for k, v in view.items() if k != "last_events"}
+    """Return a Data-Tycoon match after ``steps`` moves of friendly and random bots."""
+    return _position(GAME, players, seed, steps, variant=variant, options={"left_out": list(left_out)})
 
 
 def search(**budget):
