@@ -38,12 +38,12 @@ def run(games, first_seed=0, views=False, slug="data_tycoon", variant=None):
     game = get_game(slug)
     default_variant, options = DEFAULTS.get(slug, (game.default_variant, None))
     variant = variant or default_variant
-    bot = _ViewingRandomBot if views else game.bots["random"]
+    make = (lambda: _ViewingRandomBot(game)) if views else (lambda: game.bot("random"))
     actions = 0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
         state = game.new_state(PLAYERS, seed, variant, options)
-        actions += len(play(state, [bot() for _ in range(PLAYERS)], random.Random(seed)))
+        actions += len(play(state, [make() for _ in range(PLAYERS)], random.Random(seed)))
     return time.perf_counter() - start, actions
 
 

@@ -61,7 +61,7 @@ def render(game, variant):
         out.extend(line(e) for e in events)
         out.append(f"  view {_dump(_public(state))}")
 
-    bots = [game.bots[name]() for name in BOTS[:PLAYERS]]
+    bots = [game.bot(name) for name in BOTS[:PLAYERS]]
     play(state, bots, random.Random(SEED), expire=EXPIRE, on_step=on_step)
     out.append(f"# result {_dump(state.result())}")
     return "\n".join(out) + "\n"

@@ -105,7 +105,7 @@ def simulate(opts, progress=True):
                     countered[event["attack"]] += 1
                     counters_used[event["kind"]] += 1
 
-        bots = [game.bots[name]() for name in seat_bots]
+        bots = [game.bot(name) for name in seat_bots]
         log = play(
             state, bots, random.Random(seed), expire=opts.get("expire") or 0.0, on_step=on_step
         )

@@ -38,7 +38,7 @@ def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) ->
         return False
     game = get_game(match.game)
     legal = state.legal_actions(seat)
-    bot = game.bots[kind]()
+    bot = game.bot(kind)
     view = state.view(seat) if getattr(bot, "needs_view", True) else None
     rng = random.Random(f"{match.seed}:{version}:{seat}")
     action = bot.choose(view, legal, rng)

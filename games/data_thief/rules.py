@@ -18,6 +18,7 @@ from collections.abc import Callable
 from games.data_thief import bots as _bots
 from games.data_thief import debrief as _debrief
 from games.data_thief import how_to_play as _how_to_play
+from games.data_thief import search as _search
 from games.data_thief import text as _text
 from games.data_thief import views as _views
 from games.data_thief.cards import (
@@ -35,6 +36,7 @@ from games.data_thief.cards import (
 from games.data_thief.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
 from games.engine.rng import Rng
+from games.engine.search import SearchBot
 
 SLUG = "data_thief"
 FORMAT = 1
@@ -101,7 +103,7 @@ class DataThief(base.Game):
     default_variant = "standard"
     # Its browser board is static/js/play/data_thief.js: offered on the session form.
     in_class = True
-    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot, "search": SearchBot}
     how_to_play = _how_to_play.HOW_TO_PLAY
     options = OPTIONS
     score_columns = (
@@ -148,6 +150,18 @@ class DataThief(base.Game):
     ) -> tuple[str, dict]:
         """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
         return _text.describe_event(event, player_name, card_name)
+
+    def sample_state(self, view: dict, rng) -> "State":
+        """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
+        return State.from_json(self, _search.determinise(view, rng, DEFAULT_OPTIONS))
+
+    def evaluate(self, state: "State") -> list[float]:
+        """Return each seat's chance of winning, guessed from the points and rounds left."""
+        return _search.evaluate(state)
+
+    def rollout_action(self, state: "State", seat: int, legal: list[dict], rng) -> dict:
+        """Return a quick, greedy move for a search's playout."""
+        return _search.rollout_action(state, seat, legal, rng)
 
     def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: its role, the turns it still misses."""

@@ -58,6 +58,8 @@ CARD_RULES = {
     ),
 }
 
+RESERVE_KINDS = frozenset(kind for kind, rule in CARD_RULES.items() if rule.set_aside)
+
 
 def cards(variant):
     """Return a fresh copy of the card dicts used in ``variant``.

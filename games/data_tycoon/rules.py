@@ -17,6 +17,7 @@ import json
 from games.data_tycoon import bots as _bots
 from games.data_tycoon import debrief as _debrief
 from games.data_tycoon import how_to_play as _how_to_play
+from games.data_tycoon import search as _search
 from games.data_tycoon import text as _text
 from games.data_tycoon import views as _views
 from games.data_tycoon.cards import (
@@ -28,6 +29,7 @@ from games.data_tycoon.cards import (
     FREEZE_COUNT,
     KIND,
     LOSS_COUNT,
+    RESERVE_KINDS,
     SENSITIVE,
     TREASURE_SIZE,
     VARIANT_KINDS,
@@ -37,6 +39,7 @@ from games.data_tycoon.cards import (
 from games.data_tycoon.cards import cards as _cards
 from games.engine import IllegalAction, base, gettext_noop
 from games.engine.rng import Rng
+from games.engine.search import SearchBot
 
 SLUG = "data_tycoon"
 FORMAT = 1
@@ -99,7 +102,7 @@ class DataTycoon(base.Game):
     variants = VARIANTS
     variant_descriptions = VARIANT_DESCRIPTIONS
     default_variant = "standard"
-    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot, "search": SearchBot}
     how_to_play = _how_to_play.HOW_TO_PLAY
     options = (
         base.Option(
@@ -182,6 +185,19 @@ class DataTycoon(base.Game):
     def describe_event(self, event, player_name=None, card_name=None):
         """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
         return _text.describe_event(event, player_name, card_name)
+
+    def sample_state(self, view, rng):
+        """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
+        data = _search.determinise(view, rng, HAND_SIZE, RESERVE_KINDS)
+        return State._restore(self, data)
+
+    def evaluate(self, state):
+        """Return each seat's chance of winning, guessed from treasures built and under way."""
+        return _search.evaluate(state)
+
+    def rollout_action(self, state, seat, legal, rng):
+        """Return a quick, greedy move for a search's playout."""
+        return _search.rollout_action(state, seat, legal, rng)
 
     def seat_notes(self, data, seat):
         """Return the replay's notes on a seat: turns to skip, an open hand."""
@@ -394,6 +410,38 @@ class State(base.State):
         d = json.loads(json.dumps(data))
         if d.get("game") != SLUG or d.get("format") != FORMAT:
             raise ValueError("not a Data-Tycoon state of this format")
+        return cls._restore(game, d)
+
+    def copy(self):
+        """Return an independent copy, quickly (the search plays ahead on copies)."""
+        new = State.__new__(State)
+        new.game, new.n, new.seed, new.variant = self.game, self.n, self.seed, self.variant
+        new.options = self.options  # never changed during a match
+        new.rng = Rng(self.rng.state)
+        new.ply, new.turn, new.stage, new.over = self.ply, self.turn, self.stage, self.over
+        new.serial, new.skips, new.transparent = (
+            self.serial,
+            list(self.skips),
+            list(self.transparent),
+        )
+        new.deck, new.table, new.pile = list(self.deck), list(self.table), list(self.pile)
+        for name in _SEAT_ZONES:
+            setattr(new, name, [list(cards) for cards in getattr(self, name)])
+        new.treasures = [
+            [{"label": tr["label"], "cards": list(tr["cards"])} for tr in seat]
+            for seat in self.treasures
+        ]
+        new.threats = [dict(t) for t in self.threats]
+        new.windows = [
+            {k: (list(v) if isinstance(v, list) else v) for k, v in w.items()} for w in self.windows
+        ]
+        new.last_events = list(self.last_events)  # events are never changed once emitted
+        new._legal, new._events = {}, []
+        return new
+
+    @classmethod
+    def _restore(cls, game, d):
+        """Rebuild a state from ``to_json``-shaped data that it may keep (no copy)."""
         self = cls.__new__(cls)
         self.game, self.n, self.seed = game, d["num_players"], d["seed"]
         self.variant, self.options = d["variant"], d["options"]
@@ -988,6 +1036,9 @@ _ZONES = (
     "undeclared",
     "hidden",
 )
+
+# The zones that hold one flat list of cards per seat (what ``copy`` copies alike).
+_SEAT_ZONES = tuple(z for z in _ZONES if z not in ("deck", "table", "pile", "treasures"))
 
 EFFECTS = {
     "sanction": State._sanction,

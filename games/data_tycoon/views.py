@@ -44,6 +44,9 @@ def view(state, seat):
         "num_players": state.n,
         "ply": state.ply,
         "turn": state.turn,
+        # where the turn stands (public): "play" (its card play to come), "after" (played,
+        # a build or a split may follow), "end" or "next" (done, a window may be open), "over"
+        "stage": state.stage,
         "to_move": state.to_move(),
         "deck_count": len(state.deck),
         "table": list(state.table),
@@ -55,6 +58,8 @@ def view(state, seat):
             for t in state.threats
         ],
         "time_mode": state.options["time_mode"],
+        # the teacher's options (public): which special cards are left out, the deadlines
+        "options": {k: (list(v) if isinstance(v, list) else v) for k, v in state.options.items()},
         "scores": state.scores(),
         "over": state.over,
         "result": state.result(),

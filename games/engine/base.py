@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from games.engine.i18n import Text
 from games.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from games.engine.bots import Bot
 
 
 @dataclass(frozen=True)
@@ -194,6 +198,8 @@ class Game:
     variants = {}
     variant_descriptions = {}
     default_variant = ""
+    # Bot classes by name (``game.bot(name)`` makes one); every game has "random" and
+    # "heuristic"; a class with a ``level`` is one a teacher may pick for a session.
     bots = {}
     # Teacher-set options, validated by ``clean_options`` and passed to ``new_state``.
     options: tuple[Option, ...] = ()
@@ -237,6 +243,35 @@ class Game:
     def dealt_kinds(self, variant: str, options: dict | None = None) -> set[str]:
         """Return the kinds of the cards a match of ``variant`` with ``options`` deals."""
         return {card["kind"] for card in self.cards(variant)}
+
+    def bot(self, name: str) -> Bot:
+        """Return a new bot of kind ``name`` (a key of ``bots``) for this game."""
+        return self.bots[name](self)
+
+    def sample_state(self, view: dict, rng) -> State:
+        """Return a full state that ``view`` (one seat's) could have come from.
+
+        What the seat cannot see (the deck's order, other seats' hidden cards) is
+        drawn with ``rng``; the seat's own view of the result equals ``view``. A bot
+        that searches ahead (``games.engine.search``) plays on such states: it never
+        sees the true one.
+        """
+        raise NotImplementedError
+
+    def evaluate(self, state: State) -> list[float]:
+        """Return each seat's chance of winning from ``state``, in [0, 1].
+
+        At the end: a winner's share (1/k for k winners), 0 for the others. Before the
+        end this default guesses the same from the current ranking; a game may weigh
+        what is under way (cards almost collected, defences held).
+        """
+        ranks = self.rank(state.scores())
+        first = [seat for seat, rank in ranks.items() if rank == 1]
+        return [1 / len(first) if seat in first else 0.0 for seat in range(len(ranks))]
+
+    def rollout_action(self, state: State, seat: int, legal: list[dict], rng):
+        """Return a quick guess of ``seat``'s move in a search's playout (default: random)."""
+        return legal[rng.randrange(len(legal))]
 
     def clean_options(self, options: dict) -> dict:
         """Return ``options`` checked against ``self.options``; raise ValueError if bad."""
@@ -391,6 +426,11 @@ class State:
         """Return a JSON-able dict from which ``game.from_json`` rebuilds this state."""
         raise NotImplementedError
 
+    def copy(self) -> State:
+        """Return an independent copy (a search plays ahead on copies); a game may make
+        this faster than the JSON round trip."""
+        return self.game.from_json(self.to_json())
+
     def dumps(self):
         """Return ``to_json()`` as canonical JSON text (stable key order)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
@@ -429,3 +469,15 @@ class FieldsState(State):
             setattr(self, name, d[name])
         self._legal, self._events = {}, []
         return self
+
+    def copy(self) -> FieldsState:
+        """Return an independent copy: one JSON round trip of the fields (a search plays
+        ahead on copies)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.game, new.n, new.rng = self.game, self.n, Rng(self.rng.state)
+        fields = json.loads(json.dumps({name: getattr(self, name) for name in cls.fields}))
+        for name, value in fields.items():
+            setattr(new, name, value)
+        new._legal, new._events = {}, []
+        return new

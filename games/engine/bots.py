@@ -1,6 +1,17 @@
-"""The bot interface: a bot sees one seat's view and its legal actions, nothing more."""
+"""The bot interface: a bot sees one seat's view and its legal actions, nothing more.
+
+A bot is made by its game (``game.bot(name)``), so a bot that thinks ahead can ask the
+game to imagine the cards it cannot see (``game.sample_state``) without importing it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from games.engine.i18n import gettext_noop
+
+if TYPE_CHECKING:
+    from games.engine.base import Game
 
 # The levels a teacher chooses from, the same words for every game: a game's bot that
 # declares a ``level`` plays the seats of a session launched at that level.
@@ -28,6 +39,9 @@ class Bot:
     name = "bot"
     needs_view = True
     level = ""  # a key of LEVELS when teachers may choose this bot, else ""
+
+    def __init__(self, game: Game | None = None) -> None:
+        self.game = game
 
     def choose(self, view, legal_actions, rng):
         """Return one element of ``legal_actions`` (``rng`` is a ``random.Random``)."""

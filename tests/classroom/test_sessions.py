@@ -286,6 +286,23 @@ def test_the_teacher_chooses_how_the_bots_play(client_a, school_class):
     assert actions.do_hand_seat_to_bot(seats[0], False).bot_kind == ""
 
 
+def test_a_strong_session_seats_the_searching_bot(client_a, school_class):
+    response = launch(
+        client_a, school_class, game="data_tycoon", variant="expert", bot_level="strong"
+    )
+    assert response.status_code == 302
+    session = ClassSession.objects.get()
+    assert session.bot == "search"
+    page = client_a.get(reverse("classroom:session_detail", args=[session.pk])).content.decode()
+    assert "bots: Strong" in page
+    session.participants.create(nickname="Ana", nickname_key="ana", device_id="a" * 16)
+    session.table_size = 3
+    session.save(update_fields=["table_size"])
+    actions.do_start_session(session)
+    seats = session.tables.get().seats.order_by("number")
+    assert [seat.bot_kind for seat in seats] == ["", "search", "search"]
+
+
 def test_a_level_the_game_has_no_bot_for_is_refused_with_a_message(client_a, school_class):
     games = catalogue.available_games()
     assert games

@@ -30,7 +30,7 @@ def play_match(match, seed: int, record=None) -> None:
     game = get_game(match.game)
     rng = random.Random(seed)
     state = get_game(match.game).from_json(match.snapshot)
-    bots = {seat: game.bots["heuristic"]() for seat in range(match.num_seats)}
+    bots = {seat: game.bot("heuristic") for seat in range(match.num_seats)}
     while not state.is_over():
         movers = state.to_move()
         if movers and not (state.timers() and rng.random() < EXPIRE):

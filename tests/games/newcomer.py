@@ -87,7 +87,7 @@ def play_newcomer(seed: int, bot_kind: str = "heuristic", max_turns: int = 99) -
     """Play the newcomer at seat 0 against two bots until a Data-Treasure or the end."""
     game = get_game(GAME)
     state = game.new_state(SEATS, seed, VARIANT)
-    bot = game.bots[bot_kind]()
+    bot = game.bot(bot_kind)
     out = Newcomer(seed)
     for version in range(MAX_ACTIONS):
         if state.is_over():

@@ -49,3 +49,27 @@ def strings(obj, out=None):
         for value in obj:
             strings(value, out)
     return out
+
+
+def position(game, players, seed, steps, *, variant=None, options=None):
+    """Return a match after ``steps`` moves of friendly (odd seats) and random bots (even
+    seats), the referee firing the first timer when nobody may act; or its end."""
+    state = game.new_state(players, seed, variant, options)
+    rng = random.Random(seed)
+    bots = [game.bot("heuristic" if s % 2 else "random") for s in range(players)]
+    for _ in range(steps):
+        if state.is_over():
+            break
+        movers = state.to_move()
+        if not movers:
+            state.apply(None, state.legal_actions(None)[0])
+            continue
+        seat = movers[0]
+        view = state.view(seat) if bots[seat].needs_view else None
+        state.apply(seat, bots[seat].choose(view, state.legal_actions(seat), rng))
+    return state
+
+
+def without_events(view):
+    """Return ``view`` without its last events (a sampled state has no history)."""
+    return {k: v for k, v in view.items() if k != "last_events"}

@@ -75,7 +75,7 @@ def test_real_games_give_prompts_whose_parameters_fill_their_templates():
     seen = set()
     for seed in range(8):
         state = GAME.new_state(3, seed, "quick")
-        bots = [GAME.bots["heuristic"](), GAME.bots["random"](), GAME.bots["heuristic"]()]
+        bots = [GAME.bot("heuristic"), GAME.bot("random"), GAME.bot("heuristic")]
         events = []
 
         def keep(_seat, _action, step_events, events=events):

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
 PURE = sorted(
-    [
+    {
         *GAMES.glob("engine/*.py"),
         GAMES / "__init__.py",
         GAMES / "registry.py",
@@ -21,13 +21,16 @@ PURE = sorted(
         *GAMES.glob("*/cards.py"),
         *GAMES.glob("*/views.py"),
         *GAMES.glob("*/bots.py"),
+        *GAMES.glob("*/search.py"),
         *GAMES.glob("*/text.py"),
         *GAMES.glob("*/debrief.py"),
         *[p / "__init__.py" for p in GAMES.glob("*/rules.py") for p in [p.parent]],
-    ]
+    }
 )
 NO_CLOCK = [
-    p for p in PURE if p.name in {"rules.py", "cards.py", "views.py"} or "engine" in p.parts
+    p
+    for p in PURE
+    if p.name in {"rules.py", "cards.py", "views.py", "search.py"} or "engine" in p.parts
 ]
 NO_CLOCK = [p for p in NO_CLOCK if p.name != "driver.py"]  # the driver is handed its rng
 
@@ -63,7 +66,7 @@ def test_importing_and_playing_loads_no_django():
         "import games.simulate, games.engine.replay\n"
         "for game in all_games():\n"
         "    state = game.new_state(game.min_players, 1, game.default_variant)\n"
-        "    play(state, [b() for b in game.bots.values()][: game.min_players], random.Random(1))\n"
+        "    play(state, [game.bot(b) for b in game.bots][: game.min_players], random.Random(1))\n"
         "    __import__(type(game).__module__.rsplit('.', 1)[0] + '.text')\n"
         "banned = ('django', 'channels', 'celery')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in banned)\n"

@@ -163,7 +163,7 @@ def test_the_key_events_of_real_games_resolve_to_lessons(bot):
     for seed in range(8):
         players = 2 + seed % 3
         state = GAME.new_state(players, seed, list(GAME.variants)[seed % 2])
-        bots = [GAME.bots[bot]() for _ in range(players)]
+        bots = [GAME.bot(bot) for _ in range(players)]
         rng = random.Random(seed)
         while not state.is_over():
             movers = state.to_move()

@@ -50,7 +50,7 @@ def play_tables(games: int) -> tuple[dict[str, int], set[str]]:
         players = GAME.min_players + i % (GAME.max_players - GAME.min_players + 1)
         options = {"time_mode": ("clock", "turns")[i // len(variants) % 2]}
         state = GAME.new_state(players, i, variant, options)
-        bots = [GAME.bots[bot_names[(s + i) % len(bot_names)]]() for s in range(players)]
+        bots = [GAME.bot(bot_names[(s + i) % len(bot_names)]) for s in range(players)]
         seen: set[int] = set()
 
         def on_step(seat, action, events, seen=seen):

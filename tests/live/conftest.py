@@ -67,9 +67,17 @@ def school_class(teacher):
 
 
 def open_session(
-    school_class, *, table_size=2, bots=False, variant="standard", language="en", options=None
+    school_class,
+    *,
+    table_size=2,
+    bots=False,
+    variant="standard",
+    language="en",
+    options=None,
+    bot="heuristic",
 ):
-    """Open a Data-Tycoon session for the class (``options``: the game's, as the form's)."""
+    """Open a Data-Tycoon session for the class (``options``: the game's, as the form's;
+    ``bot``: the kind of its bots)."""
     return actions.do_create_session(
         school_class,
         game="data_tycoon",
@@ -78,6 +86,7 @@ def open_session(
         table_size=table_size,
         bots_fill=bots,
         options=options,
+        bot=bot,
     )
 
 

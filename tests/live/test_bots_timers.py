@@ -16,8 +16,10 @@ from tests.live.helpers import drive_to_call_window
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_one_student_and_two_bots_play_on(school_class, celery_worker):
-    session = open_session(school_class, table_size=3, bots=True)
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_one_student_and_two_bots_play_on(school_class, celery_worker, bot):
+    """Friendly or strong (the searching bot thinks in the worker), the bots play on."""
+    session = open_session(school_class, table_size=3, bots=True, bot=bot)
     (ana,) = seat_students(session, "Ana")
     actions.do_start_session(session)
     table = Table.objects.get(session=session)
@@ -34,6 +36,7 @@ def test_one_student_and_two_bots_play_on(school_class, celery_worker):
         time.sleep(0.02)
     match = Match.objects.get(pk=table.match_id)
     bot_moves = MatchAction.objects.filter(match=match).exclude(seat=human).exclude(seat=None)
+    assert {seat.bot_kind for seat in table.seats.exclude(number=human)} == {bot}
     assert match.version >= 40 or match.status == Match.Status.FINISHED
     assert bot_moves.count() >= 10
     versions = list(match.actions.values_list("version", flat=True))

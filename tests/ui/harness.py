@@ -44,7 +44,7 @@ def iso(moment: datetime) -> str:
 
 def bot_move(state, seat, rng, kind="heuristic"):
     """Return the engine bot's choice for ``seat`` (the state's own game's bot)."""
-    bot = state.game.bots[kind]()
+    bot = state.game.bot(kind)
     return bot.choose(state.view(seat), state.legal_actions(seat), rng)
 
 
