@@ -23,9 +23,9 @@ FAST_SETTINGS = settings(
 )
 
 
-def position(seed, steps, players, variant="standard"):
+def position(seed, steps, players, variant="standard", thief="bot"):
     """Return a Data Thief match after ``steps`` moves of friendly and random bots."""
-    return _position(GAME, players, seed, steps, variant=variant)
+    return _position(GAME, players, seed, steps, variant=variant, options={"thief": thief})
 
 
 @FAST_SETTINGS
@@ -34,9 +34,12 @@ def position(seed, steps, players, variant="standard"):
     steps=st.integers(0, 80),
     players=st.integers(2, 5),
     variant=st.sampled_from(list(GAME.variants)),
+    thief=st.sampled_from(["bot", "student"]),
 )
-def test_a_sampled_state_matches_the_view_and_holds_every_card(seed, steps, players, variant):
-    state = position(seed, steps, players, variant)
+def test_a_sampled_state_matches_the_view_and_holds_every_card(
+    seed, steps, players, variant, thief
+):
+    state = position(seed, steps, players, variant, thief)
     every_card = Counter(card["id"] for card in ALL_CARDS)
     for seat in range(players):
         view = state.view(seat)

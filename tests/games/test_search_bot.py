@@ -28,7 +28,9 @@ LEFT_OUT = st.sampled_from([[], ["sanction"], ["time", "consent"], ["cybersecuri
 
 def position(seed, steps, players, variant="expert", left_out=()):
     """Return a Data-Tycoon match after ``steps`` moves of friendly and random bots."""
-    return _position(GAME, players, seed, steps, variant=variant, options={"left_out": list(left_out)})
+    return _position(
+        GAME, players, seed, steps, variant=variant, options={"left_out": list(left_out)}
+    )
 
 
 def search(**budget):
@@ -178,14 +180,16 @@ def test_the_search_builds_a_treasure_before_its_last_turn_ends():
     assert search(iterations=60).choose(state.view(0), legal, random.Random(0)) == build
 
 
-def test_the_search_beats_the_friendly_bot_in_two_player_games():
-    games, wins = 10, 0.0
+def test_the_search_wins_more_than_its_share_against_the_friendly_bot():
+    """A regression guard at a quarter of the budget, on twelve seeded 4-player games
+    (an even bot wins 3): the strength figure is the simulator's (docs/rules)."""
+    games, wins = 12, 0.0
     for seed in range(games):
-        seat = seed % 2
-        bots = [GAME.bot("heuristic"), GAME.bot("heuristic")]
-        bots[seat] = search(iterations=60)
-        state = GAME.new_state(2, 500 + seed, "expert", {"time_mode": "turns"})
+        seat = seed % 4
+        bots = [GAME.bot("heuristic") for _ in range(4)]
+        bots[seat] = search(iterations=200)
+        state = GAME.new_state(4, 700 + seed, "expert", {"time_mode": "turns"})
         play(state, bots, random.Random(seed))
         winners = state.result()["winners"]
         wins += (seat in winners) / len(winners)
-    assert wins >= 6, f"the search won {wins} of {games} games"
+    assert wins >= 5, f"the search won {wins} of {games} games"
