@@ -62,6 +62,9 @@ EVENT_LABELS = {
     "interrupted": gettext_noop("a completion interrupted"),
     "promoted": gettext_noop("a monster promoted"),
     "global_on": gettext_noop("a global tool played"),
+    "hack": gettext_noop("a hack played"),
+    "tool": gettext_noop("a tool added to the build"),
+    "equipped": gettext_noop("lab equipment installed"),
 }
 
 

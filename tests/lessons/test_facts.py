@@ -64,6 +64,10 @@ CASES = {
     "security-by-design": (2020, ["18.4", "339"], None),  # ICO, Marriott
     "breach-after-theft": (2021, ["136437"], None),  # UODO, ENEA (PLN)
     "incident-records": (2020, ["450000", "72"], None),  # DPC, Twitter
+    "dpia": (2019, ["200000"], None),  # Swedish authority, school facial recognition (SEK)
+    "dpo": (2019, ["200000"], None),  # the same case: a municipality, a public body
+    "pseudonymisation-anonymisation": (2022, ["20"], None),  # Garante and CNIL, Clearview AI
+    "processor-contract": (2018, ["87", "500000"], None),  # ICO, Cambridge Analytica
 }
 
 
@@ -127,6 +131,10 @@ def test_the_articles_lessons_rest_on_are_the_ones_the_reference_names():
     assert {44, 45, 46} <= articles["international-transfers"]
     assert 89 in articles["scientific-research"]
     assert {58, 83} <= articles["sanctions"]
+    assert articles["dpia"] == {35}
+    assert articles["dpo"] == {37, 38, 39}
+    assert {4, 32} <= articles["pseudonymisation-anonymisation"]
+    assert 28 in articles["processor-contract"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
