@@ -35,12 +35,12 @@ def test_every_lesson_linked_to_the_game_opens_in_seeded_games():
     linked = linked_lessons()
     assert {"phishing", "paper-files", "encryption", "incident-records"} <= linked
     shown: dict[str, int] = {}
-    bot_names = sorted(GAME.bots)
+    bot_names = ["heuristic", "random"]  # the search bot is slow and adds no lesson
     for i in range(GAMES):
         variant = list(GAME.variants)[i % len(GAME.variants)]
         players = GAME.min_players + i % (GAME.max_players - GAME.min_players + 1)
         state = GAME.new_state(players, i, variant)
-        bots = [GAME.bots[bot_names[(s + i) % len(bot_names)]]() for s in range(players)]
+        bots = [GAME.bot(bot_names[(s + i) % len(bot_names)]) for s in range(players)]
         seen: set[int] = set()
 
         def on_step(seat, action, events, seen=seen):
