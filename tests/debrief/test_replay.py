@@ -6,6 +6,7 @@ from django.urls import reverse
 from debrief.replay import frame
 from games.matches import replay_match
 from games.registry import get_game
+from tests.debrief.recorded import record_session
 
 
 @pytest.mark.django_db
@@ -71,3 +72,23 @@ def test_each_move_is_described_in_plain_language(recorded):
     assert all(f.actor for f in described)
     lines = [line for f in described for line in f.description]
     assert lines and all("%(" not in line for line in lines)
+
+
+@pytest.mark.django_db
+def test_a_data_thief_replay_shows_hands_and_face_down_measures(teacher_a, client_a):
+    """The teacher's replay shows every card face up: hands, the thief's loot, and the
+    measures still face down on the boards."""
+    session = record_session(teacher_a, students=3, table_size=3, game="data_thief", seed=5)
+    table = session.tables.select_related("match").get(number=1)
+    last = table.match.version
+    state = replay_match(table.match, upto=last)
+    hidden = [c for s in range(state.n) for c in state.private_cards(s)]
+    assert hidden, "some card was private at the end"
+    catalogue = {c["id"]: c for c in get_game("data_thief").cards(table.match.variant)}
+    url = reverse("debrief:replay", args=[session.pk, 1])
+    page = client_a.get(url, {"move": last}).content.decode()
+    for card in hidden + list(state.loot):
+        assert f'title="{card}"' in page, card
+        assert catalogue[card]["name"]["en"] in page
+    assert "Paper board, opened with" in page or "Digital board, opened with" in page
+    assert f"Move {last} of {last}" in page
