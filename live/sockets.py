@@ -49,7 +49,15 @@ class PlatformConsumer(AsyncWebsocketConsumer):
         self.released = False
 
     async def __call__(self, scope, receive, send):
+        closed = False
+
         async def send_or_gone(message):
+            # After the close nothing more may go out (the server refuses it): a failure
+            # noticed by two paths at once closes once and says nothing after.
+            nonlocal closed
+            if closed:
+                return
+            closed = message["type"] == "websocket.close"
             try:
                 await send(message)
             except OSError as error:  # the ASGI spec's way of saying the client is gone

@@ -52,12 +52,6 @@ def move_on_either(pages) -> object:
     pytest.fail("neither student could move")
 
 
-# A defect of the server for the live-play code to fix (then remove this marker): when
-# the channel layer fails, the consumer closes the socket with 1013 and then still
-# sends the "unavailable" error on it, which uvicorn refuses.
-@pytest.mark.expected_log_errors(
-    r"Unexpected ASGI message 'websocket\.\w+', after sending 'websocket\.close'"
-)
 def test_a_stalled_redis_shows_reconnecting_and_no_move_vanishes(
     browser,
     school_class,

@@ -7,10 +7,11 @@ import json
 import pytest
 import redis
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from classroom.models import Seat
 from live import consumers, write
-from live.sockets import CLOSE_TRY_AGAIN
+from live.sockets import CLOSE_TRY_AGAIN, PlatformConsumer
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.helpers import TIMEOUT, connect, play_socket, receive
 from tests.live.test_consumers import started_table
@@ -114,3 +115,25 @@ async def test_a_move_whose_storing_fails_is_refused_as_not_stored(school_class,
     assert played["version"] == state["version"] + 1
     for socket in sockets.values():
         await socket.disconnect()
+
+
+class _ClosesThenSpeaks(PlatformConsumer):
+    """Two paths noticing one failure: the first closes the socket, the second still has
+    something to say."""
+
+    async def connect(self):
+        await self.accept()
+        await self.close(code=CLOSE_TRY_AGAIN)
+        await self.send(text_data=json.dumps({"type": "error", "code": "unavailable"}))
+
+
+@in_own_event_loop
+async def test_nothing_goes_out_after_the_socket_is_closed():
+    """The ASGI server refuses a message after the close (uvicorn logs it as an error):
+    the socket says nothing more once it has closed."""
+    communicator = WebsocketCommunicator(_ClosesThenSpeaks.as_asgi(), "/ws/test/")
+    connected_, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected_
+    assert (await communicator.receive_output(TIMEOUT))["type"] == "websocket.close"
+    assert await communicator.receive_nothing(timeout=0.5)
+    await communicator.wait(TIMEOUT)
