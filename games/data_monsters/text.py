@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from games.data_monsters.cards import BY_ID
 from games.engine.i18n import Plural, gettext_noop, ngettext_noop
+from games.engine.text import namers
 
 TEMPLATES = {
     "setup": gettext_noop("A new game of Data Monsters: %(player)s plays first."),
@@ -68,24 +69,13 @@ EVENT_LABELS = {
 }
 
 
-def _default_player(seat: int) -> str:
-    """Return a neutral name for ``seat`` (seats count from 1 for people)."""
-    return f"Player {seat + 1}"
-
-
-def _default_card(card_id: str) -> str:
-    """Return the English name of a card."""
-    return BY_ID[card_id]["name"]["en"]
-
-
 def describe_event(
     event: dict,
     player_name: Callable[[int], str] | None = None,
     card_name: Callable[[str], str] | None = None,
 ) -> tuple[str, dict]:
     """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
-    player = player_name or _default_player
-    card = card_name or _default_card
+    player, card = namers(player_name, card_name, BY_ID)
     kind = event["type"]
     params = {}
     for field, name in (("seat", "player"), ("target", "target")):

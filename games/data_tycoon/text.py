@@ -8,6 +8,7 @@ parameters. The Django layer shows ``gettext(template) % params``; it may pass
 
 from games.data_tycoon.cards import BY_ID
 from games.engine.i18n import Plural, gettext_noop, ngettext_noop
+from games.engine.text import namers
 
 TEMPLATES = {
     "setup": gettext_noop(
@@ -98,20 +99,9 @@ COUNTERED = {
 }
 
 
-def _default_player(seat):
-    """Return a neutral name for ``seat`` (seats count from 1 for people)."""
-    return f"Player {seat + 1}"
-
-
-def _default_card(card_id):
-    """Return the English name of a card."""
-    return BY_ID[card_id]["name"]["en"]
-
-
 def describe_event(event, player_name=None, card_name=None):
     """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
-    player = player_name or _default_player
-    card = card_name or _default_card
+    player, card = namers(player_name, card_name, BY_ID)
     kind = event["type"]
     params = {}
     if event.get("seat") is not None:
