@@ -23,6 +23,7 @@ class HeuristicBot(ScoringBot):
     """Play greedily from the seat's view, as a data manager or as the thief."""
 
     name = "heuristic"
+    level = "friendly"
 
     def context(self, view):
         """Return what the heuristic derives once from ``view`` to score each action."""

@@ -318,3 +318,11 @@ def test_a_level_the_game_has_no_bot_for_is_refused_with_a_message(client_a, sch
             school_class, game=game.slug, variant=game.default_variant, language="en",
             table_size=2, bots_fill=True, bot="a-bot-it-does-not-have",
         )  # fmt: skip
+
+
+def test_every_game_on_the_form_offers_the_friendly_bots():
+    """The form's default level: a game without it could not be launched as it comes."""
+    games = catalogue.available_games()
+    assert games
+    for game in games:
+        assert "friendly" in catalogue.bot_levels(game), game.slug

@@ -14,12 +14,12 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import websockets
 
 from config.services import BASE_DIR, free_port, port_open
+from tests.live.helpers import auth_message
 from tests.live.protocol_driver import join, run
 
 pytestmark = pytest.mark.slow
@@ -98,9 +98,10 @@ async def first_message(base: str, seat: dict, attempts: int = 5) -> dict:
     """Open the seat's play socket; return the server's first message. Like the page, try
     again after an "unavailable" (a pooled connection to a Redis that was just killed
     fails once, and the server says so and closes)."""
-    url = base.replace("http://", "ws://") + seat["ws"] + "?token=" + quote(seat["token"])
+    url = base.replace("http://", "ws://") + seat["ws"]
     for _ in range(attempts):
         async with websockets.connect(url, origin=base, open_timeout=20) as socket:
+            await socket.send(auth_message(seat["token"]))  # the token never in the URL
             message = json.loads(await asyncio.wait_for(socket.recv(), 20))
         if message.get("code") != "unavailable":
             break
