@@ -12,7 +12,6 @@ the referee ends with the next deal) -> ``play`` -> ... -> ``over``.
 """
 
 from collections import namedtuple
-from collections.abc import Callable
 
 from games.conspiranoia import bots as _bots
 from games.conspiranoia import debrief as _debrief
@@ -23,7 +22,6 @@ from games.conspiranoia.cards import AVATARS, CHARACTER, CHARACTERS, DATA, IDENT
 from games.conspiranoia.cards import card_ids as _card_ids
 from games.conspiranoia.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
-from games.engine.rng import Rng
 
 SLUG = "conspiranoia"
 FORMAT = 1
@@ -112,30 +110,13 @@ class Conspiranoia(base.Game):
     seat_zones = _views.SEAT_ZONES
     table_zones = _views.TABLE_ZONES
 
+    variant_options = VARIANT_OPTIONS
+    describe_event = staticmethod(_text.describe_event)
+
     def cards(self, variant: str) -> list[dict]:
         """Return the card dicts of ``variant``."""
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}")
+        self.check_variant(variant)
         return _cards(variant)
-
-    def new_state(
-        self, num_players: int, seed: int, variant: str | None = None, options: dict | None = None
-    ) -> "State":
-        """Return a new match in which the players first choose their characters."""
-        return State(self, num_players, seed, variant or self.default_variant, options)
-
-    def from_json(self, d: dict) -> "State":
-        """Return the state that ``to_json`` wrote as ``d``."""
-        return State.from_json(self, d)
-
-    def describe_event(
-        self,
-        event: dict,
-        player_name: Callable[[int], str] | None = None,
-        card_name: Callable[[str], str] | None = None,
-    ) -> tuple[str, dict]:
-        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
-        return _text.describe_event(event, player_name, card_name)
 
     def debrief(self) -> base.Debrief:
         """Return a fresh observer of one table's replay for the debrief."""
@@ -188,18 +169,8 @@ class State(base.FieldsState):
         variant: str,
         options: dict | None = None,
     ) -> None:
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}")
-        if not game.min_players <= num_players <= game.max_players:
-            raise ValueError(f"Conspiranoia needs 2 to 4 players, not {num_players}")
+        self.start(game, num_players, seed, variant, options)
         n = num_players
-        self.game, self.n, self.seed, self.variant = game, n, seed, variant
-        self.options = {
-            **DEFAULT_OPTIONS,
-            **VARIANT_OPTIONS[variant],
-            **game.clean_options(options or {}),
-        }
-        self.rng = Rng(seed)
         self.deck = list(_card_ids(variant))  # shuffled once the characters are chosen
         self.table, self.pile, self.box = [], [], []
         self.hands, self.identity = [[] for _ in range(n)], [[] for _ in range(n)]
@@ -210,8 +181,6 @@ class State(base.FieldsState):
         self.dealer = n - 1  # so that seat 0, on the dealer's right, plays first
         self.turn, self.round, self.stage = 0, 0, "choose"
         self.window, self.serial, self.over, self.ended_by, self.ply = None, 0, False, None, 0
-        self._legal = {}
-        self._events = []
         self._emit("setup", dealer=self.dealer, life=self.options["life_points"])
         self._open("choose", self._right_of(self.dealer), self.options["choose_seconds"])
         self.last_events = self._events
@@ -744,3 +713,6 @@ def _sets(rule, hand, table, character):
         for cards, points, from_hand in found
         if from_hand
     ]
+
+
+Conspiranoia.state_class = State

@@ -13,8 +13,6 @@ from the hand) or a ``steal`` window (the thief picks the data to take) may inte
 the thief's turn. The match ends after the last round.
 """
 
-from collections.abc import Callable
-
 from games.data_thief import bots as _bots
 from games.data_thief import debrief as _debrief
 from games.data_thief import how_to_play as _how_to_play
@@ -35,7 +33,6 @@ from games.data_thief.cards import (
 )
 from games.data_thief.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
-from games.engine.rng import Rng
 from games.engine.search import SearchBot
 
 SLUG = "data_thief"
@@ -121,35 +118,17 @@ class DataThief(base.Game):
     table_zones = _views.TABLE_ZONES
     highlight = ""
 
+    describe_event = staticmethod(_text.describe_event)
+
     def cards(self, variant: str) -> list[dict]:
         """Return the card dicts of ``variant``."""
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}")
+        self.check_variant(variant)
         return _cards(variant)
-
-    def new_state(
-        self, num_players: int, seed: int, variant: str | None = None, options: dict | None = None
-    ) -> "State":
-        """Return a new match: the managers' hands dealt, the first manager to play."""
-        return State(self, num_players, seed, variant or self.default_variant, options)
-
-    def from_json(self, d: dict) -> "State":
-        """Return the state that ``to_json`` wrote as ``d``."""
-        return State.from_json(self, d)
 
     def seat_role(self, num_players: int, seat: int) -> str:
         """Return ``"thief"`` for the thief's seat with the default options (the last),
         ``"manager"`` for the others."""
         return "thief" if seat == thief_seat(num_players, DEFAULT_OPTIONS) else "manager"
-
-    def describe_event(
-        self,
-        event: dict,
-        player_name: Callable[[int], str] | None = None,
-        card_name: Callable[[str], str] | None = None,
-    ) -> tuple[str, dict]:
-        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
-        return _text.describe_event(event, player_name, card_name)
 
     def sample_state(self, view: dict, rng) -> "State":
         """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
@@ -211,15 +190,9 @@ class State(base.FieldsState):
     def __init__(
         self, game: DataThief, num_players: int, seed: int, variant: str, options: dict | None
     ) -> None:
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}")
-        if not game.min_players <= num_players <= game.max_players:
-            raise ValueError(f"Data Thief needs 2 to 5 players, not {num_players}")
+        self.start(game, num_players, seed, variant, options)
         n = num_players
-        self.game, self.n, self.seed, self.variant = game, n, seed, variant
-        self.options = {**DEFAULT_OPTIONS, **game.clean_options(options or {})}
         self.rounds = self.options["rounds"] or ROUNDS[variant]
-        self.rng = Rng(seed)
         self.thief = thief_seat(n, self.options)
         self.deck, self.thief_deck = list(GENERAL), list(THIEF_CARDS)
         self.rng.shuffle(self.deck)
@@ -232,7 +205,6 @@ class State(base.FieldsState):
         self.skips, self.successes = [0] * n, 0
         self.round, self.turn, self.window, self.serial = 1, 0, None, 0
         self.over, self.ply = False, 0
-        self._legal, self._events = {}, []
         for s in self.managers():
             self.hands[s] = [self.deck.pop() for _ in range(MANAGER_HAND)]
         self.hands[self.thief] = [self.thief_deck.pop() for _ in range(THIEF_HAND)]
@@ -795,3 +767,6 @@ def _illegal(code, message):
 def _expiry(timer_id):
     """Return the referee's action that ends timer ``timer_id``."""
     return {"type": "expire", "timer": timer_id}
+
+
+DataThief.state_class = State

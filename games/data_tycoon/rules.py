@@ -32,7 +32,6 @@ from games.data_tycoon.cards import (
     RESERVE_KINDS,
     SENSITIVE,
     TREASURE_SIZE,
-    VARIANT_KINDS,
     card_ids,
     matches,
 )
@@ -163,28 +162,17 @@ class DataTycoon(base.Game):
     seat_zones = _debrief.SEAT_ZONES
     table_zones = _debrief.TABLE_ZONES
 
+    describe_event = staticmethod(_text.describe_event)
+
     def cards(self, variant):
         """Return the card dicts of ``variant``."""
-        if variant not in VARIANT_KINDS:
-            raise ValueError(f"unknown variant {variant!r}")
+        self.check_variant(variant)
         return _cards(variant)
 
     def dealt_kinds(self, variant, options=None):
         """Return the kinds the variant deals, without those the teacher left out."""
         left_out = set((options or {}).get("left_out") or ())
         return {kind for kind in super().dealt_kinds(variant) if kind not in left_out}
-
-    def new_state(self, num_players, seed, variant=None, options=None):
-        """Return a new match: shuffled from ``seed``, table laid, hands dealt."""
-        return State(self, num_players, seed, variant or self.default_variant, options)
-
-    def from_json(self, d):
-        """Return the state that ``to_json`` wrote as ``d``."""
-        return State.from_json(self, d)
-
-    def describe_event(self, event, player_name=None, card_name=None):
-        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
-        return _text.describe_event(event, player_name, card_name)
 
     def sample_state(self, view, rng):
         """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
@@ -216,10 +204,7 @@ class State(base.State):
     """One match of Data-Tycoon."""
 
     def __init__(self, game, num_players, seed, variant, options=None):
-        if variant not in VARIANT_KINDS:
-            raise ValueError(f"unknown variant {variant!r}")
-        if not game.min_players <= num_players <= game.max_players:
-            raise ValueError(f"Data-Tycoon needs 2 to 6 players, not {num_players}")
+        game.check_table(num_players, variant)
         opts = {**DEFAULT_OPTIONS, **VARIANT_OPTIONS.get(variant, {})}
         for key, value in (options or {}).items():
             if key not in DEFAULT_OPTIONS:
@@ -1081,3 +1066,6 @@ def _bases(collection):
 def _least_valuable(cards):
     """Return ``cards`` ordered for losing: simple before sensitive, oldest first."""
     return sorted(cards, key=lambda c: SENSITIVE[c])
+
+
+DataTycoon.state_class = State

@@ -222,18 +222,41 @@ class Game:
     how_to_play: tuple[HowToPlay, ...] = ()
     # Offered on the session form: False until the game's browser board exists.
     in_class: bool = True
+    # The option defaults a variant changes: ``{variant: {key: value}}``.
+    variant_options: dict[str, dict] = {}
+    # The game's State class, which ``new_state`` and ``from_json`` make.
+    state_class: type[State] | None = None
 
     def cards(self, variant):
         """Return the card catalogue of ``variant``: one dict per card instance."""
         raise NotImplementedError
 
-    def new_state(self, num_players, seed, variant, options=None):
-        """Return a new match, dealt from ``seed``."""
-        raise NotImplementedError
+    def check_variant(self, variant: str) -> None:
+        """Raise ValueError unless ``variant`` is one of the game's variants."""
+        if variant not in self.variants:
+            raise ValueError(f"unknown variant {variant!r}")
 
-    def from_json(self, data):
+    def check_table(self, num_players: int, variant: str) -> None:
+        """Raise ValueError unless a match of ``variant`` may have ``num_players`` seats."""
+        self.check_variant(variant)
+        if not self.min_players <= num_players <= self.max_players:
+            low, high = self.min_players, self.max_players
+            raise ValueError(f"{self.slug} needs {low} to {high} players, not {num_players}")
+
+    def default_options(self, variant: str) -> dict:
+        """Return every option's value for ``variant`` before the teacher sets any."""
+        defaults = {option.key: option.default for option in self.options}
+        return {**defaults, **self.variant_options.get(variant, {})}
+
+    def new_state(
+        self, num_players: int, seed: int, variant: str | None = None, options: dict | None = None
+    ) -> State:
+        """Return a new match, dealt from ``seed``."""
+        return self.state_class(self, num_players, seed, variant or self.default_variant, options)
+
+    def from_json(self, data: dict) -> State:
         """Return the state that ``state.to_json()`` produced ``data`` from."""
-        raise NotImplementedError
+        return self.state_class.from_json(self, data)
 
     def seat_role(self, num_players: int, seat: int) -> str:
         """Return the role of ``seat`` at a table of ``num_players`` ("" when every seat
@@ -357,6 +380,17 @@ def ranking(keys: list[tuple]) -> list[list[int]]:
 
 class State:
     """One match: who moves, what is legal, what each seat sees, how it ends."""
+
+    def start(
+        self, game: Game, num_players: int, seed: int, variant: str, options: dict | None
+    ) -> None:
+        """Check the table and set what every new match has: its game, seat count ``n``,
+        seed, variant, options (the defaults, then the teacher's, checked) and ``rng``."""
+        game.check_table(num_players, variant)
+        self.game, self.n, self.seed, self.variant = game, num_players, seed, variant
+        self.options = {**game.default_options(variant), **game.clean_options(options or {})}
+        self.rng = Rng(seed)
+        self._legal, self._events = {}, []
 
     def to_move(self):
         """Return the seats that may act now."""
