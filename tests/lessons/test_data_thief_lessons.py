@@ -2,15 +2,12 @@
 a countered attack the lesson of the measure that stopped it and then the one about
 keeping proof, a theft the lesson about who must be told."""
 
-import random
-
 import pytest
 
-from games.engine.driver import play
 from games.registry import get_game
 from lessons.links import lesson_for_event
-from lessons.models import LessonLink
 from lessons.moments import lessons_opened
+from tests.lessons import reach
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +17,7 @@ EXPIRE = 0.05  # now and then a manager lets the counter window lapse
 
 
 def linked_lessons() -> set[str]:
-    links = LessonLink.objects.filter(game=GAME.slug).select_related("lesson")
-    return {link.lesson.slug for link in links if link.lesson is not None}
+    return reach.linked_lessons(GAME)
 
 
 def card_of(kind: str, **attributes) -> str:
@@ -34,21 +30,7 @@ def card_of(kind: str, **attributes) -> str:
 def test_every_lesson_linked_to_the_game_opens_in_seeded_games():
     linked = linked_lessons()
     assert {"phishing", "paper-files", "encryption", "incident-records"} <= linked
-    shown: dict[str, int] = {}
-    bot_names = ["heuristic", "random"]  # the search bot is slow and adds no lesson
-    for i in range(GAMES):
-        variant = list(GAME.variants)[i % len(GAME.variants)]
-        players = GAME.min_players + i % (GAME.max_players - GAME.min_players + 1)
-        state = GAME.new_state(players, i, variant)
-        bots = [GAME.bot(bot_names[(s + i) % len(bot_names)]) for s in range(players)]
-        seen: set[int] = set()
-
-        def on_step(seat, action, events, seen=seen):
-            for lesson, _event, _seats in lessons_opened(GAME, events, lambda x: x.pk in seen):
-                seen.add(lesson.pk)
-                shown[lesson.slug] = shown.get(lesson.slug, 0) + 1
-
-        play(state, bots, random.Random(i), expire=EXPIRE, on_step=on_step)
+    shown, _events = reach.play_tables(GAME, GAMES, EXPIRE)
     assert sorted(linked - set(shown)) == []
 
 

@@ -6,15 +6,13 @@ engine and the platform's own choice of lessons (``lessons.moments.lessons_opene
 each table's seen lessons kept in memory): no browser, no socket.
 """
 
-import random
-
 import pytest
 
-from games.engine.driver import play
 from games.registry import get_game
 from lessons.links import lesson_for_event
-from lessons.models import Lesson, LessonLink
+from lessons.models import Lesson
 from lessons.moments import lessons_opened
+from tests.lessons import reach
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +24,7 @@ EXPIRE = 0.05
 
 def linked_lessons() -> set[str]:
     """Return the slugs of every lesson a Data-Tycoon link names."""
-    links = LessonLink.objects.filter(game=GAME.slug).select_related("lesson")
-    return {link.lesson.slug for link in links if link.lesson is not None}
+    return reach.linked_lessons(GAME)
 
 
 def card_of(kind: str, **attributes) -> str:
@@ -39,28 +36,12 @@ def card_of(kind: str, **attributes) -> str:
 
 
 def play_tables(games: int) -> tuple[dict[str, int], set[str]]:
-    """Play ``games`` seeded games; return how often each lesson opened, and the event
-    types that opened one."""
-    shown: dict[str, int] = {}
-    events_seen: set[str] = set()
-    variants = list(GAME.variants)
-    bot_names = ["heuristic", "random"]  # the search bot is slow and adds no lesson
-    for i in range(games):
-        variant = variants[i % len(variants)]
-        players = GAME.min_players + i % (GAME.max_players - GAME.min_players + 1)
-        options = {"time_mode": ("clock", "turns")[i // len(variants) % 2]}
-        state = GAME.new_state(players, i, variant, options)
-        bots = [GAME.bot(bot_names[(s + i) % len(bot_names)]) for s in range(players)]
-        seen: set[int] = set()
-
-        def on_step(seat, action, events, seen=seen):
-            for lesson, event, _seats in lessons_opened(GAME, events, lambda x: x.pk in seen):
-                seen.add(lesson.pk)
-                shown[lesson.slug] = shown.get(lesson.slug, 0) + 1
-                events_seen.add(event["type"])
-
-        play(state, bots, random.Random(i), expire=EXPIRE, on_step=on_step)
-    return shown, events_seen
+    """Play ``games`` seeded games, on the clock and in turns; return how often each
+    lesson opened, and the event types that opened one."""
+    variants = len(GAME.variants)
+    return reach.play_tables(
+        GAME, games, EXPIRE, lambda i: {"time_mode": ("clock", "turns")[i // variants % 2]}
+    )
 
 
 @pytest.mark.timeout(900)  # a loaded CI machine: about 30 s of CPU
