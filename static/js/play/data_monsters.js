@@ -199,12 +199,14 @@ function createDataMonsters(board, ctx) {
 
   // --- the labs ----------------------------------------------------------------------
 
+  /** A seat's cards in hand, in its deck and in its recycle bin (the classroom screen
+   * shows the hand only: the piles matter to the player, not to the class). */
   function counts(p) {
-    return [
+    return h("p", { class: "scoreline dm-counts" },
       interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count]),
-      interpolate(ngettext("%s card in the deck", "%s cards in the deck", p.deck_count), [p.deck_count]),
-      interpolate(ngettext("%s card in the recycle bin", "%s cards in the recycle bin", p.recycle_count), [p.recycle_count]),
-    ];
+      h("span", { class: "dm-piles" }, " · ",
+        interpolate(ngettext("%s card in the deck", "%s cards in the deck", p.deck_count), [p.deck_count]), " · ",
+        interpolate(ngettext("%s card in the recycle bin", "%s cards in the recycle bin", p.recycle_count), [p.recycle_count])));
   }
 
   function completedList(p) {
@@ -221,7 +223,7 @@ function createDataMonsters(board, ctx) {
     const p = v.players[seat];
     return [
       kit.statLine([points(v.scores[seat].points), setName(p.set)]),
-      kit.statLine(counts(p)),
+      counts(p),
       p.lab.length
         ? kit.cardList(p.lab, (id) => ({ size: "mini", badge: cardBadge(id) }), { label: interpolate(gettext("%s's lab"), [playerName(seat)]) })
         : h("p", { class: "muted" }, gettext("The lab is empty.")),
@@ -235,7 +237,7 @@ function createDataMonsters(board, ctx) {
     return h("section", { class: `panel dm-lab${turn ? " is-turn" : ""}`, "aria-labelledby": "lab-title" },
       h("h2", { id: "lab-title" }, gettext("Your lab")),
       kit.statLine([points(v.scores[me].points), setName(p.set)]),
-      kit.statLine(counts(p)),
+      counts(p),
       p.lab.length
         ? kit.cardList(p.lab, (id) => ({ size: "small", badge: cardBadge(id) }), { label: gettext("Your lab") })
         : h("p", { class: "muted" }, gettext("Your lab is empty: hire monsters and install equipment.")),
