@@ -6,7 +6,8 @@ having hired monsters, filled builds and completed challenges).
 No page is wider than the window; a long nickname or card name wraps between words, or
 inside a word only at a hyphen; on a phone no text is under 12 px; the student's page
 and the classroom screen are axe-clean (serious, critical) at 390 and 1920 px. The
-screenshots go to test-artifacts/<test name>/, to be looked at.
+teacher's live dashboard shows the table at 1024 and 1920 px. The screenshots go to
+test-artifacts/<test name>/, to be looked at.
 """
 
 from __future__ import annotations
@@ -81,6 +82,36 @@ def play_to_round(match: Match, rng: random.Random) -> None:
         state = load_state(match)
 
 
+def check_board(tab, url: str, name: str, size: str, *, prefix, axe: Axe) -> list[str]:
+    """Open ``url`` at ``size``; return what is wrong (``name``: play or projector)."""
+    problems, where = [], f"{name} @ {size}"
+    width, height = SIZES[size]
+    tab.set_viewport_size({"width": width, "height": height})
+    tab.goto(url)
+    expect(tab.locator(".dm-challenge").first).to_be_visible()
+    expect(tab.locator(".panel--player")).to_have_count(4 if name == "projector" else 3)
+    tab.wait_for_timeout(200)  # the board's measured fit of long words
+    tab.screenshot(path=f"{prefix}-{name}-{size}.png", full_page=True)
+    overflow, culprits = tab.evaluate(OVERFLOW)
+    if overflow > 0:
+        problems.append(f"{where}: {overflow} px too wide: {culprits}")
+    # the classroom screen is made for its own size (a phone scrolls its board)
+    if name == "projector" and size != "projector-1920":
+        return problems
+    if size == "phone-390":
+        small = tab.evaluate(SMALL_TEXT, SMALLEST_TEXT_PX)
+        if small:
+            problems.append(f"{where}: text under {SMALLEST_TEXT_PX} px: {small[:5]}")
+    if size != "tablet-1024":
+        for violation in axe.run(tab).response["violations"]:
+            if violation["impact"] in FAILING_IMPACTS:
+                targets = [node["target"] for node in violation["nodes"][:3]]
+                problems.append(f"{where}: axe {violation['id']} {targets}")
+    for text, word in tab.evaluate(BROKEN_WORDS):
+        problems.append(f"{where}: {word!r} broken without a hyphen in {text!r}")
+    return problems
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_board_fits_every_screen(
     language, browser, live_server_url, artifacts_dir, monkeypatch
@@ -114,31 +145,26 @@ def test_the_board_fits_every_screen(
         "projector": (projector, reverse("live:projector", args=[table.pk])),
     }
     for name, (tab, path) in pages.items():
-        for size, (width, height) in SIZES.items():
-            where = f"{name} @ {size}"
-            tab.set_viewport_size({"width": width, "height": height})
-            tab.goto(live_server_url + path)
-            expect(tab.locator(".dm-challenge").first).to_be_visible()
-            expect(tab.locator(".panel--player")).to_have_count(4 if name == "projector" else 3)
-            tab.wait_for_timeout(200)  # the board's measured fit of long words
-            tab.screenshot(path=artifacts_dir / f"{language}-{name}-{size}.png", full_page=True)
-            overflow, culprits = tab.evaluate(OVERFLOW)
-            if overflow > 0:
-                problems.append(f"{where}: {overflow} px too wide: {culprits}")
-            if size == "phone-390" and name == "play":  # the classroom screen: its own size
-                small = tab.evaluate(SMALL_TEXT, SMALLEST_TEXT_PX)
-                if small:
-                    problems.append(f"{where}: text under {SMALLEST_TEXT_PX} px: {small[:5]}")
-            # (the classroom screen is made for its own size: a phone scrolls its board)
-            if size == "projector-1920" or (name == "play" and size == "phone-390"):
-                for violation in axe.run(tab).response["violations"]:
-                    if violation["impact"] in FAILING_IMPACTS:
-                        targets = [node["target"] for node in violation["nodes"][:3]]
-                        problems.append(f"{where}: axe {violation['id']} {targets}")
-            if name == "projector" and size != "projector-1920":
-                continue  # the classroom screen is checked for words at its own size
-            for text, word in tab.evaluate(BROKEN_WORDS):
-                problems.append(f"{where}: {word!r} broken without a hyphen in {text!r}")
+        for size in SIZES:
+            problems += check_board(
+                tab, live_server_url + path, name, size, prefix=artifacts_dir / language, axe=axe
+            )
+    # the teacher's live dashboard: the table's players and scores, by the game's columns
+    dashboard = teacher_context.new_page()
+    dashboard.set_default_timeout(TIMEOUT)
+    for size in ("tablet-1024", "projector-1920"):
+        width, height = SIZES[size]
+        dashboard.set_viewport_size({"width": width, "height": height})
+        dashboard.goto(live_server_url + reverse("live:session_live", args=[session.pk]))
+        expect(
+            dashboard.locator(f"text={NICKNAMES[language][1]} >> visible=true").first
+        ).to_be_visible()
+        dashboard.screenshot(
+            path=artifacts_dir / f"{language}-dashboard-{size}.png", full_page=True
+        )
+        overflow, culprits = dashboard.evaluate(OVERFLOW)
+        if overflow > 0:
+            problems.append(f"dashboard @ {size}: {overflow} px too wide: {culprits}")
     for context in (student, teacher_context):
         context.close()
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
