@@ -113,7 +113,7 @@ def check_board(tab, url: str, name: str, size: str, *, prefix, axe: Axe) -> lis
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_board_fits_every_screen(
+def test_a_mid_game_table_fits_every_screen(
     language, browser, live_server_url, artifacts_dir, monkeypatch
 ):
     monkeypatch.setattr(games.matches, "new_seed", lambda: SEED)

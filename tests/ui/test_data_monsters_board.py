@@ -93,7 +93,7 @@ def offered_actions(page):
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
-def test_each_situation_gives_one_control_per_legal_action(
+def test_each_monsters_situation_gives_one_control_per_legal_action(
     browser, states, scenario, artifacts_dir
 ):
     state = states(scenario)
@@ -179,7 +179,9 @@ def test_the_projector_shows_every_lab_and_no_hand(browser, states):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_board_fits_every_screen_in_every_language(browser, states, language, artifacts_dir):
+def test_the_monsters_board_fits_every_screen_in_every_language(
+    browser, states, language, artifacts_dir
+):
     problems = []
     for scenario in ("main", "interrupt", "over"):
         for size, viewport in SIZES.items():
