@@ -317,7 +317,7 @@ function createDataMonsters(board, ctx) {
       seated ? kit.prompt(renderPrompt(v, legal)) : null,
       seated ? kit.players(others, { isTurn: (seat) => seat === v.turn && !over, lines: (seat) => labLines(v, seat) }) : null,
       over ? null : renderWindow(v),
-      drawMarket(v, legal),
+      over ? null : drawMarket(v, legal),
       over ? null : drawBuild(v, legal),
       seated && !over ? kit.hand(v.hand || [], legal) : null,
       seated ? drawMyLab(v) : null,
