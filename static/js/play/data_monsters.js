@@ -325,7 +325,7 @@ function createDataMonsters(board, ctx) {
     ];
   }
 
-  return kit.renderer({
+  const renderer = kit.renderer({
     deadlineLabel(deadline) {
       if (deadline.kind === "interrupt") {
         const w = current && current.window;
@@ -335,6 +335,22 @@ function createDataMonsters(board, ctx) {
       return gettext("Time left");
     },
   });
+  // An interrupt window lasts seconds: a phone scrolled down to its hand brings the
+  // answer box into view once, when the window opens for this seat.
+  const drawState = renderer.update;
+  let answering = null;
+  renderer.update = (message) => {
+    drawState(message);
+    const w = message.view.window;
+    const mine = Boolean(w && me !== null && w.waiting.includes(me));
+    const box = board.querySelector(".prompt");
+    if (mine && answering !== w.id && box) {
+      const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      box.scrollIntoView({ block: "center", behavior: reduced ? "auto" : "smooth" });
+    }
+    answering = mine ? w.id : null;
+  };
+  return renderer;
 }
 
 register("data_monsters", createDataMonsters);
