@@ -156,8 +156,10 @@ function createDataMonsters(board, ctx) {
       h("p", { class: "dm-challenge__facts" },
         h("strong", {}, points(c.points)), " · ", h("span", { class: "dm-cost" }, techSci(cost))),
       c.personal
-        ? h("p", { class: "dm-challenge__privacy" }, kit.icon("biometric"), " ", h("strong", {}, gettext("Personal data:")), " ",
-          h("span", { class: "dm-challenge__penalty" }, interpolate(gettext("needs a safeguard, else %s less."), [points(v.penalty)])))
+        ? h("p", { class: "dm-challenge__privacy" }, kit.icon("biometric"), " ",
+          // the classroom screen has room for the two words only (the rule book says the rest)
+          h("span", { class: "dm-challenge__long" }, interpolate(gettext("Personal data: needs a safeguard, else %s less."), [points(v.penalty)])),
+          h("span", { class: "dm-challenge__short" }, gettext("personal data")))
         : null,
       action ? kit.actionButton(action, interpolate(gettext("Complete %s"), [cardName(id)]), { variant: "dm-complete" }) : null);
   }
@@ -281,7 +283,7 @@ function createDataMonsters(board, ctx) {
       : interpolate(gettext("%(player)s completes %(challenge)s: the other players may interrupt."), { player: playerName(w.seat), challenge: cardName(w.challenge) }, true);
     const waiting = w.waiting.map(playerName).join(", ");
     return h("section", { class: "panel dm-window", "aria-label": gettext("Now") },
-      h("p", { class: "dm-window__text" }, "⏳ ", text),
+      h("p", { class: "dm-window__text" }, kit.icon("time"), " ", text),
       h("p", {}, interpolate(gettext("Waiting for: %s"), [waiting])),
       kit.cardList([w.challenge], { size: "mini", badge: cardBadge(w.challenge, w.cost) }, { label: gettext("The challenge") }));
   }
