@@ -93,8 +93,7 @@ class DataMonsters(base.Game):
     variants = VARIANTS
     variant_descriptions = DATA["variant_descriptions"]
     default_variant = "standard"
-    # No browser board yet: registered for tests, the simulator and lessons only.
-    in_class = False
+    in_class = True
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
     how_to_play = _how_to_play.HOW_TO_PLAY
     options = OPTIONS

@@ -5,6 +5,7 @@ laboratory, the build, the global tools, the market and the completed challenges
 public; a seat sees its own hand; decks, recycle bins and other hands only as counts.
 """
 
+from games.data_monsters.cards import PENALTY
 from games.engine import Text, gettext_noop
 from games.engine.base import Zone
 
@@ -65,6 +66,7 @@ def view(state, seat: int | None) -> dict:
         "limit_used": state.limit_used,
         "safeguarded": state.safeguarded(state.turn),
         "costs": {c: state.cost(c) for c in state.market},
+        "penalty": PENALTY,  # points a personal-data challenge loses without a safeguard
         "players": players,
         "window": window,
         "scores": state.scores(),
@@ -74,6 +76,13 @@ def view(state, seat: int | None) -> dict:
     }
     if seat is not None:
         v["hand"] = list(state.hands[seat])
+        # why a hand card cannot be played now (the board says it on the card's tray)
+        v["refusals"] = {}
+        if not state.over and not state.window and seat == state.turn and state.phase == "main":
+            for card in state.hands[seat]:
+                refusal = state.play_refusal(seat, card)
+                if refusal is not None:
+                    v["refusals"][card] = refusal.code
     return v
 
 

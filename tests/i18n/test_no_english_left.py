@@ -33,6 +33,7 @@ LANGUAGES = ["es", "fr", "ru"]
 SAME_EVERYWHERE = {
     "Data-Tycoon",
     "Conspiranoia",
+    "Data Monsters",
     "OK",
     "Bot",
     "English",

@@ -141,7 +141,7 @@ class FakeTable:
         now = datetime.now(UTC)
         return {
             "timer": window["id"],
-            "kind": window["kind"],
+            "kind": window.get("kind") or self.state.timer_info(window["id"])["kind"],
             "seat": window["seat"],
             "at": iso(now + timedelta(seconds=window["seconds"])),
             "seconds": window["seconds"],

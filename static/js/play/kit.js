@@ -150,7 +150,7 @@ export function drawCountdown(el, { left, total, label, icons }) {
  *       shape drawn beside it (the colour's cue), extra classes
  *   hand: {actionsFor(legal, id) (default: namesCard), trayActions(acts),
  *       trayLabel(action), trayVariant(action), trayHint(acts), chosen(id, acts),
- *       badge(id)}
+ *       badge(id), notNow(id) (why a card with no play cannot be played now, or null)}
  *   yourTurn(view) → what to announce when the seat gets a move (default "Your turn")
  *   focusFallback: where focus goes when the focused control went away
  *   score(view, seat) → a short score ("2 treasures · 14 cards"): the seat's own in the
@@ -375,7 +375,7 @@ export function boardKit(board, ctx, options) {
         h("div", { class: "tray tray--info", role: "group", "aria-label": cardName(selected) },
           h("p", { class: "tray__title" }, cardName(selected)),
           cardEffect(selected, { id: "tray-effect" }),
-          h("p", { class: "tray__hint tray__not-now" }, gettext("You cannot play this card now.")),
+          h("p", { class: "tray__hint tray__not-now" }, (o.notNow && o.notNow(selected)) || gettext("You cannot play this card now.")),
           cancel(),
         ),
       );

@@ -2,6 +2,7 @@
 
 import { boot } from "./client.js";
 import "./conspiranoia.js";
+import "./data_monsters.js";
 import "./data_thief.js";
 import "./data_tycoon.js";
 
