@@ -12,7 +12,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import serverlogs  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+serverlogs.install()
 
 application = ProtocolTypeRouter(
     {

@@ -148,6 +148,7 @@ def apply_action(
         if match.status == Match.Status.PAUSED:
             raise MatchPaused(pause_reason(match))
         state = load_state(match)
+        _refuse_lookalike(state, seat, action)
         events = state.apply(seat, action)
         version = match.version + 1
         MatchAction.objects.create(
@@ -168,6 +169,27 @@ def apply_action(
             setattr(match, name, value)
         timers = sync_timers(match, state)
     return Applied(match=match, state=state, events=events, version=version, timers=timers)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Tell whether two JSON values are the same, types included: Python's ``==`` holds
+    for ``1``, ``1.0`` and ``true``, which JSON tells apart."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(value, b[key]) for key, value in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return a == b
+
+
+def _refuse_lookalike(state: Any, seat: int | None, action: Any) -> None:
+    """Refuse an action equal to a legal one only by Python's ``==`` (a seat sent as
+    ``1.0`` or ``true``): the engine would index a list with it, or store a changed
+    action in the log. A client sends one of its legal actions unchanged."""
+    legal = state.legal_actions(seat)
+    if action in legal and not any(same_json(action, allowed) for allowed in legal):
+        raise IllegalAction("illegal_action", "This move is not allowed now.")
 
 
 def replay_match(match: Match, upto: int | None = None):

@@ -99,6 +99,12 @@ SERVICE_REFUSALS = {
 }
 
 
+def is_integer(value: object) -> bool:
+    """Tell whether a JSON value is an integer: ``true`` and ``false`` are not, though
+    Python counts them as 1 and 0 (``"version": false`` would pass for version 0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def message_text(message: dict) -> str:
     """Return a protocol message as compact JSON text (orjson: a state is sent to every
     socket at the table after every action)."""
@@ -311,7 +317,7 @@ class TableConsumer(PlatformConsumer):
             )
             return
         version, action = message.get("version"), message.get("action")
-        if not isinstance(version, int) or not isinstance(action, dict):
+        if not is_integer(version) or not isinstance(action, dict):
             await self.send_error(
                 "bad_message",
                 message_in(self.language, gettext_noop("An action needs a version and an action.")),
@@ -370,7 +376,7 @@ class TableConsumer(PlatformConsumer):
         teacher, with ``"all": true``, ends the lesson pause for the whole table)."""
         moment = message.get("moment")
         everyone = message.get("all") is True and self.seat is None
-        if self.table_id is None or not (isinstance(moment, int) or everyone):
+        if self.table_id is None or not (is_integer(moment) or everyone):
             await self.send_error(
                 "bad_message",
                 message_in(self.language, gettext_noop("A dismiss needs the moment's id.")),

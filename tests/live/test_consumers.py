@@ -391,3 +391,29 @@ async def test_a_seat_handed_to_a_bot_gets_no_controls_and_may_not_act(school_cl
     assert (await receive(sockets[mover], "state"))["version"] == 1
     for communicator in sockets.values():
         await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_a_version_or_moment_sent_as_true_or_false_is_no_integer(school_class):
+    """``"version": false`` passed for version 0 (Python counts false as 0): a legal
+    action sent with it was played. JSON's booleans are not integers."""
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    sockets = {n: play_socket(session, p) for n, p in seats.items()}
+    states = {n: (await connect(c))[1] for n, c in sockets.items()}
+    mover = next(n for n, s in states.items() if s["legal_actions"])
+    action = states[mover]["legal_actions"][0]
+    for message in (
+        {"type": "act", "version": False, "action": action},
+        {"type": "act", "version": True, "action": action},
+        {"type": "dismiss", "moment": True},
+    ):
+        await sockets[mover].send_to(text_data=json.dumps(message))
+        error = await receive(sockets[mover], "error")
+        assert error["code"] == "bad_message", message
+        assert error["version"] == 0
+    match = await sync_to_async(Match.objects.get)(pk=table.match_id)
+    assert match.version == 0
+    assert await sync_to_async(match.actions.count)() == 0
+    for communicator in sockets.values():
+        await communicator.disconnect()

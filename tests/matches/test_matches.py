@@ -87,6 +87,43 @@ def test_a_stale_version_is_refused_and_changes_nothing():
     assert match.actions.count() == 1
 
 
+def replace_numbers(action: dict, by) -> dict:
+    """Return the action with each integer field replaced by ``by(value)``."""
+    return {
+        key: by(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        for key, value in action.items()
+    }
+
+
+@pytest.mark.django_db
+def test_an_action_equal_to_a_legal_one_only_by_pythons_equality_is_refused():
+    """``{"target": 1.0}`` or ``{"target": true}`` equals ``{"target": 1}`` in Python: the
+    engine indexed a list with the float (a crash) and stored the bool in the log."""
+    match = create_match(GAME, "standard", 2, seed=5)
+    rng = random.Random(3)
+    tried = 0
+    for _ in range(400):
+        state = load_state(match)
+        if state.is_over():
+            break
+        seat, action = first_mover_action(match, rng)
+        numbered = [a for a in state.legal_actions(seat) if any(type(v) is int for v in a.values())]
+        for legal in numbered:
+            for by in (float, bool):
+                lookalike = replace_numbers(legal, by)
+                if lookalike != legal:  # bool(2) is not 2
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    apply_action(match.pk, seat, lookalike, expected_version=match.version)
+                assert refused.value.code == "illegal_action"
+                tried += 1
+        apply_action(match.pk, seat, action, expected_version=match.version)
+        match.refresh_from_db()
+    assert tried > 0, "no legal action with a number came up"
+    assert not match.actions.filter(action__target=True).exists()
+    assert replay_match(match).to_json() == match.snapshot
+
+
 @pytest.mark.django_db
 def test_an_illegal_action_is_refused_and_changes_nothing():
     match = create_match(GAME, "standard", 2, seed=5)
