@@ -927,6 +927,8 @@ class State(base.State):
     def _has_play(self, s):
         """Return whether ``s`` holds a card it may play (not an uncalled or hidden one)."""
         blocked = self.undeclared[s] + self.hidden[s]
+        if not blocked:
+            return bool(self.hands[s])
         return any(c not in blocked for c in self.hands[s])
 
     def _start_turn(self):
@@ -935,7 +937,7 @@ class State(base.State):
         self.stage = "play"
         self._emit("turn", seat=s)
         pending = self.undeclared[s]
-        if any(KIND[c] == "databreach" for c in pending):
+        if pending and any(KIND[c] == "databreach" for c in pending):
             self._open("call_databreach", s, self.options["call_seconds"])
         elif pending:
             self._open("call_data", s, self.options["call_seconds"])
