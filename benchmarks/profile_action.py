@@ -10,7 +10,8 @@ app's follower, each listening seat's state built once, the channel-layer messag
 scheduling of bots and timers), and what each socket then does with its seat's state
 (the log in its language, the JSON text; one socket per seat, in English),
 under pyinstrument, in the database thread as uvicorn runs it (the channel layer on
-the event loop). Prints the CPU time per action (every thread) and the profile; nothing runs beside
+the event loop). Prints the CPU time per action (every thread), the SQL statements per
+action (a figure the machine's load does not change) and the profile; nothing runs beside
 it (no worker: the queued bot and timer tasks just wait in Redis).
 """
 
@@ -121,13 +122,23 @@ async def in_server(match_ids: list[int], actions: int, profiler: Profiler):
     rng = random.Random(1)
     loop = asyncio.get_running_loop()
 
-    def profiled() -> tuple[int, float, float]:
+    def profiled() -> tuple[int, float, float, int]:
+        from django.db import connection
+
         play(list(match_ids), 20, rng, loop)  # warm: imports, caches, connections
+        queries = 0
+
+        def count(execute, sql, params, many, context):
+            nonlocal queries
+            queries += 1
+            return execute(sql, params, many, context)
+
         cpu, wall = time.process_time(), time.perf_counter()
-        profiler.start()
-        played = play(match_ids, actions, rng, loop)
-        profiler.stop()
-        return played, time.process_time() - cpu, time.perf_counter() - wall
+        with connection.execute_wrapper(count):
+            profiler.start()
+            played = play(match_ids, actions, rng, loop)
+            profiler.stop()
+        return played, time.process_time() - cpu, time.perf_counter() - wall, queries
 
     result = await database_sync_to_async(profiled)()
     await asyncio.sleep(1)  # the last sends on this loop
@@ -156,13 +167,15 @@ def main() -> None:
         django.setup()
         match_ids = open_class(args.variant)
         profiler = Profiler(interval=0.0005)
-        played, cpu, wall = asyncio.run(in_server(match_ids, args.actions, profiler))
+        played, cpu, wall, queries = asyncio.run(in_server(match_ids, args.actions, profiler))
     finally:
         redis.stop()
         shutil.rmtree(folder, ignore_errors=True)
     print(
         f"{played} actions: {1000 * cpu / played:.2f} ms of CPU and "
-        f"{1000 * wall / played:.2f} ms of wall time per action (profiler included)"
+        f"{1000 * wall / played:.2f} ms of wall time per action (profiler included); "
+        f"{queries / played:.1f} SQL statements per action (the benchmark's own reads "
+        "of the match and its state included)"
     )
     print(profiler.output_text(unicode=True, show_all=False))
     if args.html:

@@ -94,14 +94,18 @@ def create_match(
     return match
 
 
-def sync_timers(match: Match, state) -> list[MatchTimer]:
+def sync_timers(match: Match, state, had_timers: bool = True) -> list[MatchTimer]:
     """Record the due time of each timer that just appeared; forget the ones that ended;
     return the match's running timers, soonest first.
 
     A timer runs from the moment its id first appears in ``state.timers()``; the
-    caller holds the match's write lock (or just created it).
+    caller holds the match's write lock (or just created it). ``had_timers`` False: the
+    stored snapshot this state was applied to had no running timer, so none is stored
+    (every snapshot written comes through here) and, with none now, nothing is read.
     """
     running = {timer["id"]: timer for timer in state.timers()}
+    if not had_timers and not running:
+        return []
     stored = list(MatchTimer.objects.filter(match=match))
     ended = [timer.pk for timer in stored if timer.timer_id not in running]
     if ended:
@@ -149,6 +153,7 @@ def apply_action(
             raise MatchPaused(pause_reason(match))
         state = load_state(match)
         _refuse_lookalike(state, seat, action)
+        had_timers = bool(state.timers())
         events = state.apply(seat, action)
         version = match.version + 1
         MatchAction.objects.create(
@@ -167,7 +172,7 @@ def apply_action(
             raise StaleVersion(match.version, Match.objects.get(pk=match.pk).version)
         for name, value in fields.items():
             setattr(match, name, value)
-        timers = sync_timers(match, state)
+        timers = sync_timers(match, state, had_timers)
     return Applied(match=match, state=state, events=events, version=version, timers=timers)
 
 

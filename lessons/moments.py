@@ -26,14 +26,17 @@ from lessons.actions import (
     seats_involved,
     seen_at_table,
 )
-from lessons.links import event_link, is_frequent, lesson_after_card, link_lesson
+from lessons.links import event_link, event_links, is_frequent, lesson_after_card, link_lesson
 from lessons.models import Lesson
 from lessons.texts import session_teacher, teacher_overrides
 
 
-def on_action_stored(sender, match: Match, events: list[dict], **kwargs) -> list[dict]:
-    """Record the lesson moments of a stored action; return their table messages."""
-    return lesson_moments(match, events)
+def on_action_stored(
+    sender, match: Match, events: list[dict], table=None, seats=None, **kwargs
+) -> list[dict]:
+    """Record the lesson moments of a stored action; return their table messages.
+    ``table`` and ``seats``: as live play read them after the action, if it did."""
+    return lesson_moments(match, events, table, seats)
 
 
 def _lesson_json(card: dict) -> dict:
@@ -74,10 +77,10 @@ def lessons_opened(
     """
     game = get_game(game) if isinstance(game, str) else game
     found: dict[int, list] = {}
-    for event in events:
-        if event["type"] not in game.event_labels:
-            continue
-        link = event_link(game, event)
+    labelled = [event for event in events if event["type"] in game.event_labels]
+    links = event_links(game, {event["type"] for event in labelled}) if labelled else {}
+    for event in labelled:
+        link = event_link(game, event, links)
         lesson = link_lesson(game, link, event) if link is not None else None
         if lesson is None:
             continue
@@ -93,19 +96,28 @@ def lessons_opened(
     return [(lesson, event, seats) for lesson, event, seats in found.values()]
 
 
-def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
+def lesson_moments(
+    match: Match, events: list[dict], table: Table | None = None, seats: list | None = None
+) -> list[dict]:
     """Record the lesson moments of an accepted action's events; return the table messages.
 
     One moment per lesson the events open (seats merged), recorded for each seat
     involved; a frequent lesson (a capture) only the first time at the table. In the
     "pause" mode, the match is held until the human seats shown the lesson dismiss it.
+    ``table`` (with its session) and ``seats``: the match's table and its seats, when the
+    caller read them already.
     """
     if not events:
         return []
     labels = get_game(match.game).event_labels
     if not any(event["type"] in labels for event in events):
         return []  # no event that may open a lesson: nothing to read
-    table = Table.objects.select_related("session").filter(match=match).first()
+    if table is None:
+        table = (
+            Table.objects.select_related("session__school_class__teacher")
+            .filter(match=match)
+            .first()
+        )
     if table is None:
         return []
     session = table.session
@@ -117,10 +129,10 @@ def lesson_moments(match: Match, events: list[dict]) -> list[dict]:
     )
     if not found:
         return []
+    if seats is None:
+        seats = list(table.seats.all())
     humans = {
-        seat.number
-        for seat in table.seats.select_related("participant")
-        if seat.participant_id is not None and not seat.bot_kind
+        seat.number for seat in seats if seat.participant_id is not None and not seat.bot_kind
     }
     pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
     messages = []

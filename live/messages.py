@@ -69,30 +69,70 @@ def load_table(table_id: int) -> TableSnapshot:
     return _snapshot(Table.objects.select_related("match", "session").get(pk=table_id))
 
 
-def load_applied(applied: Applied) -> TableSnapshot | None:
+@dataclass
+class ActionTable:
+    """The table of a match that has just accepted an action, read once after the
+    commit for the write path and the apps that follow it: with its session (class,
+    teacher) and seats, and whether its match was still the one written (no other
+    action or pause since)."""
+
+    table: Table
+    seats: list[Seat]
+    current: bool
+
+
+def action_table(applied: Applied) -> ActionTable | None:
     """Read the table of a match that has just accepted an action (None: no table).
 
-    The engine state and running timers are the ones the write path applied and
-    recorded, not read again, unless the match changed since (another action, a pause:
-    then the stored ones are newer).
+    The match's snapshot is not read: only its version, status and pause time, to tell
+    whether it changed since the action was written.
     """
-    table = Table.objects.select_related("match", "session").filter(match=applied.match).first()
+    table = (
+        Table.objects.select_related("match", "session__school_class__teacher")
+        .defer("match__snapshot")
+        .filter(match_id=applied.match.pk)
+        .first()
+    )
     if table is None:
         return None
     stored, written = table.match, applied.match
-    if (stored.version, stored.status, stored.paused_at) != (
+    current = (stored.version, stored.status, stored.paused_at) == (
         written.version,
         written.status,
         written.paused_at,
-    ):
-        return _snapshot(table)
-    return _snapshot(table, applied.state, applied.timers)
+    )
+    return ActionTable(table, _seats(table.pk), current)
+
+
+def load_applied(applied: Applied, found: ActionTable | None = None) -> TableSnapshot | None:
+    """Read the table of a match that has just accepted an action (None: no table).
+
+    ``found``: what ``action_table`` read right after the commit. The engine state and
+    running timers are the ones the write path applied and recorded, not read again,
+    unless the match changed before the table was read (another action, a pause: then
+    the stored ones are newer). A lesson pause that the apps following the action took
+    meanwhile is in ``applied.match`` (``lessons.moments``).
+    """
+    if found is None:
+        found = action_table(applied)
+    if found is None:
+        return None
+    table = found.table
+    if not found.current:
+        table.match = Match.objects.get(pk=applied.match.pk)
+        return _snapshot(table, seats=found.seats)
+    table.match = applied.match
+    return _snapshot(table, applied.state, applied.timers, found.seats)
 
 
 def _snapshot(
-    table: Table, state: object | None = None, timers: list[MatchTimer] | None = None
+    table: Table,
+    state: object | None = None,
+    timers: list[MatchTimer] | None = None,
+    seats: list[Seat] | None = None,
 ) -> TableSnapshot:
-    seats = _seats(table.pk)
+    if seats is None:
+        seats = _seats(table.pk)
     match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED

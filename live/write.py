@@ -63,8 +63,10 @@ def act(
     # A socket that misses a state notices the gap at the next one and reads the table
     # itself; the sweeper schedules the bots and timers again within LIVE_SWEEP_SECONDS.
     try:
-        followers = _tell_followers(applied.match, applied.events)
-        snap = messages.load_applied(applied)
+        # The table and its seats are read once, for the followers and the states.
+        found = messages.action_table(applied)
+        followers = _tell_followers(applied.match, applied.events, found)
+        snap = messages.load_applied(applied, found) if found is not None else None
         if snap is None:
             schedule(applied.match, state=applied.state, timers=applied.timers)
             return applied
@@ -99,10 +101,16 @@ def _states(snap: messages.TableSnapshot, applied: Applied) -> list[tuple[str, d
     ]
 
 
-def _tell_followers(match: Match, events: list[dict]) -> list[dict]:
-    """Send ``action_stored``; return the table messages its receivers give back."""
-    messages = []
-    for receiver, response in action_stored.send_robust(Match, match=match, events=events):
+def _tell_followers(
+    match: Match, events: list[dict], found: messages.ActionTable | None
+) -> list[dict]:
+    """Send ``action_stored`` (with the match's table and seats when it has a table);
+    return the table messages its receivers give back."""
+    table, seats = (found.table, found.seats) if found is not None else (None, None)
+    replies = []
+    for receiver, response in action_stored.send_robust(
+        Match, match=match, events=events, table=table, seats=seats
+    ):
         if isinstance(response, SERVICE_ERRORS):
             raise response
         if isinstance(response, Exception):
@@ -113,8 +121,8 @@ def _tell_followers(match: Match, events: list[dict]) -> list[dict]:
                 exc_info=response,
             )
         elif response:
-            messages.extend(response)
-    return messages
+            replies.extend(response)
+    return replies
 
 
 # A key nobody writes: reading it asks Redis whether it answers, within the cache's

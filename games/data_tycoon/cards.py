@@ -104,3 +104,8 @@ def matches(card, target):
         return True
     sign = SIGN[card]
     return sign is not None and sign == SIGN[target]
+
+
+# What each card captures (``matches``), worked out once: the legal-action list asks for
+# every card in hand against every card on the table.
+CAPTURES = {card: frozenset(t for t in COLOUR if matches(card, t)) for card in COLOUR}

@@ -21,6 +21,7 @@ from games.data_tycoon import search as _search
 from games.data_tycoon import text as _text
 from games.data_tycoon import views as _views
 from games.data_tycoon.cards import (
+    CAPTURES,
     CARD_RULES,
     COLOUR,
     COLOURS,
@@ -33,7 +34,6 @@ from games.data_tycoon.cards import (
     SENSITIVE,
     TREASURE_SIZE,
     card_ids,
-    matches,
 )
 from games.data_tycoon.cards import cards as _cards
 from games.engine import IllegalAction, base, gettext_noop
@@ -481,33 +481,42 @@ class State(base.State):
         acts = self._free_actions(s)
         splittable = [tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN]
         blocked = self.undeclared[s] + self.hidden[s]
+        uses = False  # whether an action captures or uses its card
+        table = self.table
         for c in self.hands[s]:
             if c in blocked:
                 continue
             kind = KIND[c]
             if kind == "dataset":
-                caps = [t for t in self.table if matches(c, t)]
+                captures = CAPTURES[c]
+                caps = [t for t in table if t in captures]
                 if caps:
                     acts.extend({"type": "play", "card": c, "capture": t} for t in caps)
+                    uses = True
                 else:
                     acts.append({"type": "play", "card": c})
                 continue
             rule = CARD_RULES[kind]
             if rule.keep:
                 acts.append({"type": "keep", "card": c})
+                uses = True
             if rule.set_aside:
                 acts.append({"type": "set_aside", "card": c})
-            if kind == "consent":
+                uses = True
+            if kind == "consent" and splittable:
                 acts.extend({"type": "split", "card": c, "treasure": lb} for lb in splittable)
+                uses = True
             if rule.target:
                 targets = [t for t in range(self.n) if t != s and self._targetable(rule.target, t)]
-                acts.extend({"type": "attack", "card": c, "target": t} for t in targets)
-                if not targets and not (rule.keep or rule.set_aside):
+                if targets:
+                    acts.extend({"type": "attack", "card": c, "target": t} for t in targets)
+                    uses = True
+                elif not (rule.keep or rule.set_aside):
                     acts.append({"type": "discard", "card": c})
         # A card is thrown (laid without a capture, or discarded without effect) only
         # when no card can capture or be used: the rule book's "if the player cannot
         # pick up cards from the table or use special cards".
-        if any(_uses_card(a) for a in acts):
+        if uses:
             acts = [a for a in acts if not _throws_card(a)]
         return acts
 
@@ -903,6 +912,8 @@ class State(base.State):
     def _has_play(self, s):
         """Return whether ``s`` holds a card it may play (not an uncalled or hidden one)."""
         blocked = self.undeclared[s] + self.hidden[s]
+        if not blocked:
+            return bool(self.hands[s])
         return any(c not in blocked for c in self.hands[s])
 
     def _start_turn(self):
@@ -911,7 +922,7 @@ class State(base.State):
         self.stage = "play"
         self._emit("turn", seat=s)
         pending = self.undeclared[s]
-        if any(KIND[c] == "databreach" for c in pending):
+        if pending and any(KIND[c] == "databreach" for c in pending):
             self._open("call_databreach", s, self.options["call_seconds"])
         elif pending:
             self._open("call_data", s, self.options["call_seconds"])
@@ -1043,11 +1054,6 @@ def _throws_card(action):
     """Return whether ``action`` throws its card away: laid uncaptured, or discarded."""
     kind = action["type"]
     return kind == "discard" or (kind == "play" and "capture" not in action)
-
-
-def _uses_card(action):
-    """Return whether ``action`` is a card play that captures or uses its card."""
-    return "card" in action and not _throws_card(action)
 
 
 def _bases(collection):

@@ -27,7 +27,15 @@ class Rng:
         return self.next() % n
 
     def shuffle(self, items):
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates).
+
+        ``next`` written out in the loop: a shuffle is most of a deal's time, and the
+        numbers drawn are the same."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.next() % (i + 1)
+            state = z = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = state
