@@ -10,7 +10,7 @@ from django.utils import translation
 
 from debrief import data, glossary, render
 from games.matches import replay_match
-from lessons.models import Lesson
+from lessons.models import Lesson, LessonLink
 from tests.debrief.recorded import record_session
 
 
@@ -285,7 +285,8 @@ def test_attack_names_are_in_the_session_language(teacher_a):
 def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(teacher_a, tmp_path):
     """A game whose debrief counts completions by safeguard (Data Monsters), in French:
     the challenge and card names are the card set's French names, each line has its
-    lesson, and the lines and prompts reach the HTML and the PDF."""
+    lesson, the lesson moments and the quiz come from the game's lessons, and the lines
+    and prompts reach the HTML and the PDF."""
     from html import unescape
 
     from pypdf import PdfReader
@@ -300,7 +301,6 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
         variant="standard",
         language="fr",
         seed=5,
-        quiz=False,
     )
     french = {c["name"]["fr"] for c in CHALLENGES if c["name"]["fr"] != c["name"]["en"]}
     english = {c["name"]["en"] for c in CHALLENGES if c["name"]["fr"] != c["name"]["en"]}
@@ -322,6 +322,14 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
         assert table.winner_prompt and "Big Data" in table.winner_prompt
     prompts = [p for p in report.prompts if "%(" not in p]
     assert prompts == report.prompts and any("(Article" in p for p in prompts)
+    # the lesson moments shown at the tables and the quiz drawn from them
+    linked = set(
+        LessonLink.objects.filter(game=session.game).values_list("lesson__slug", flat=True)
+    )
+    assert report.moment_counts and set(report.moment_counts) <= linked
+    assert report.questions and all(0 <= q.share <= 100 for q in report.questions)
+    for line in report.students_lines:
+        assert line.quiz_answered >= 3 and 0 <= line.quiz_correct <= line.quiz_answered
 
     html = unescape(render.render_html(report, for_pdf=True))
     for table in report.tables:
