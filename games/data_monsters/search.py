@@ -27,8 +27,8 @@ LAB_WORTH = 0.6
 
 
 class StrongBot(SearchBot):
-    """The shared search with Data Monsters' budget: a turn is many small decisions (one
-    card at a time), each searched, so each gets fewer playouts than a Data Thief move."""
+    """The shared search with this game's budget: a turn is many small decisions (one
+    card at a time), each searched, so each gets fewer playouts, and shorter ones."""
 
     iterations = 200
     turns = 1
