@@ -3,8 +3,9 @@
     python -m benchmarks.search [--game data_tycoon] [--variant expert] [--players 4]
                                 [--games 4] [--iterations N] [--depth N]
 
-The search bot plays one seat (a different one each game) against the friendly bot;
-every decision it searches (more than one legal action) is timed, on one core. Prints
+The game's search bot (``bots["search"]``: its own budget unless one is given) plays
+one seat (a different one each game) against the friendly bot; every decision it
+searches (more than one legal action) is timed, on one core. Prints
 the median and 95th percentile of the wall-clock and the CPU time per decision, and the
 iterations spent (a benchmark, not a test; the CPU time is what an idle worker core
 would take: the wall clock grows when other processes share the core).
@@ -24,19 +25,18 @@ from games.registry import get_game
 DEFAULTS = {"data_tycoon": ("expert", {"time_mode": "turns"})}
 
 
-class _TimedSearch(SearchBot):
-    """A search bot that records the time and iterations of every searched decision."""
+class _Timed:
+    """A search bot's decisions, each timed with the iterations it spent."""
 
-    def __init__(self, game, records, **budget):
-        super().__init__(game, **budget)
-        self.records = records
+    def __init__(self, bot: SearchBot, records: list) -> None:
+        self.bot, self.records, self.needs_view = bot, records, bot.needs_view
 
     def choose(self, view, legal_actions, rng):
         wall, cpu = time.perf_counter(), time.process_time()
-        action = super().choose(view, legal_actions, rng)
-        if self.last_iterations:
+        action = self.bot.choose(view, legal_actions, rng)
+        if self.bot.last_iterations:
             self.records.append(
-                (time.perf_counter() - wall, time.process_time() - cpu, self.last_iterations)
+                (time.perf_counter() - wall, time.process_time() - cpu, self.bot.last_iterations)
             )
         return action
 
@@ -48,7 +48,9 @@ def run(slug, variant, players, games, budget, *, first_seed=0):
     records = []
     for seed in range(first_seed, first_seed + games):
         bots = [game.bot("heuristic") for _ in range(players)]
-        bots[seed % players] = _TimedSearch(game, records, **budget)
+        # the game's own strong bot (a game may set its budget), budget overrides given
+        strong = game.bots["search"](game, **budget)
+        bots[seed % players] = _Timed(strong, records)
         state = game.new_state(players, seed, variant, options)
         play(state, bots, random.Random(seed))
     return records

@@ -16,7 +16,9 @@ seats may answer. The match ends when the last challenge is completed, or after
 from collections.abc import Callable
 
 from games.data_monsters import bots as _bots
+from games.data_monsters import debrief as _debrief
 from games.data_monsters import how_to_play as _how_to_play
+from games.data_monsters import search as _search
 from games.data_monsters import text as _text
 from games.data_monsters import views as _views
 from games.data_monsters.cards import (
@@ -93,8 +95,9 @@ class DataMonsters(base.Game):
     variants = VARIANTS
     variant_descriptions = DATA["variant_descriptions"]
     default_variant = "standard"
+    # Its browser board is static/js/play/data_monsters.js: offered on the session form.
     in_class = True
-    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot}
+    bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot, "search": _search.StrongBot}
     how_to_play = _how_to_play.HOW_TO_PLAY
     options = OPTIONS
     score_columns = (
@@ -140,6 +143,23 @@ class DataMonsters(base.Game):
     def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: its starter set."""
         return _views.seat_notes(data, seat)
+
+    def debrief(self) -> base.Debrief:
+        """Return the debrief's observer: completions by safeguard, safeguards, interrupts."""
+        return _debrief.DataMonstersDebrief()
+
+    def sample_state(self, view: dict, rng) -> "State":
+        """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
+        dealt = challenges_dealt(view["variant"], view["num_players"])
+        return State.from_json(self, _search.determinise(view, rng, dealt, DEFAULT_OPTIONS))
+
+    def evaluate(self, state: "State") -> list[float]:
+        """Return each seat's chance of winning, guessed from the points and the labs."""
+        return _search.evaluate(state)
+
+    def rollout_action(self, state: "State", seat: int, legal: list[dict], rng) -> dict:
+        """Return the friendly bot's move for a search's playout."""
+        return _search.rollout_action(state, seat, legal, rng)
 
 
 _FIELDS = (
@@ -237,7 +257,7 @@ class State(base.FieldsState):
         basic, hard = list(BASIC), list(HARD)
         self.rng.shuffle(basic)
         self.rng.shuffle(hard)
-        nb, nh = (8, 0) if self.variant == "quick" else CHALLENGE_DECK[self.n]
+        nb, nh = challenges_dealt(self.variant, self.n)
         self.challenge_deck = basic[:nb] + hard[:nh]
         self.rng.shuffle(self.challenge_deck)
         self.box.extend(basic[nb:] + hard[nh:])
@@ -695,6 +715,11 @@ class State(base.FieldsState):
     def _emit(self, event_type, /, **fields):
         """Record an event of the current action (every event is public)."""
         self._events.append({"type": event_type, **fields})
+
+
+def challenges_dealt(variant: str, num_players: int) -> tuple[int, int]:
+    """Return how many basic and hard challenges a match deals (the quick game: basic only)."""
+    return (8, 0) if variant == "quick" else CHALLENGE_DECK[num_players]
 
 
 def _illegal(code, message):

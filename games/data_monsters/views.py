@@ -55,6 +55,7 @@ def view(state, seat: int | None) -> dict:
         "num_players": state.n,
         "ply": state.ply,
         "round": state.round,
+        "first": state.first,
         "turn": state.turn,
         "phase": state.phase,
         "to_move": state.to_move(),
@@ -64,6 +65,7 @@ def view(state, seat: int | None) -> dict:
         "build": list(state.build),
         "pool": dict(state.pool),
         "limit_used": state.limit_used,
+        "blocked": list(state.blocked),
         "safeguarded": state.safeguarded(state.turn),
         "costs": {c: state.cost(c) for c in state.market},
         "penalty": PENALTY,  # points a personal-data challenge loses without a safeguard

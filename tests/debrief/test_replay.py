@@ -92,3 +92,37 @@ def test_a_data_thief_replay_shows_hands_and_face_down_measures(teacher_a, clien
         assert catalogue[card]["name"]["en"] in page
     assert "Paper board, opened with" in page or "Digital board, opened with" in page
     assert f"Move {last} of {last}" in page
+
+
+@pytest.mark.django_db
+def test_a_data_monsters_replay_shows_hands_labs_the_challenge_deck_and_the_sets(
+    teacher_a, client_a
+):
+    """The teacher's replay of a Data Monsters table: every hand and lab face up, the
+    challenges completed and still in the deck, and each seat's starter set."""
+    session = record_session(
+        teacher_a,
+        students=3,
+        table_size=3,
+        game="data_monsters",
+        variant="standard",
+        seed=5,
+        quiz=False,
+    )
+    table = session.tables.select_related("match").get(number=1)
+    move = table.match.version // 4
+    state = replay_match(table.match, upto=move)
+    hands = [c for s in range(state.n) for c in state.hands[s]]
+    labs = [c for s in range(state.n) for c in state.labs[s]]
+    done = [c for s in range(state.n) for c in state.completed[s]]
+    assert hands and labs and done and state.challenge_deck, "a match under way"
+    catalogue = {c["id"]: c for c in get_game("data_monsters").cards(table.match.variant)}
+    url = reverse("debrief:replay", args=[session.pk, 1])
+    page = client_a.get(url, {"move": move}).content.decode()
+    for card in hands + labs + done + state.challenge_deck + state.market:
+        assert f'title="{card}"' in page, card
+        assert catalogue[card]["name"]["en"] in page
+    assert "Startup set" in page and "Enterprise set" in page
+    assert f"Move {move} of {table.match.version}" in page
+    described = [frame(table, m, "en") for m in range(1, 20)]
+    assert all("%(" not in line for f in described for line in f.description)

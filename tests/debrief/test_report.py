@@ -10,7 +10,7 @@ from django.utils import translation
 
 from debrief import data, glossary, render
 from games.matches import replay_match
-from lessons.models import Lesson
+from lessons.models import Lesson, LessonLink
 from tests.debrief.recorded import record_session
 
 
@@ -279,3 +279,66 @@ def test_attack_names_are_in_the_session_language(teacher_a):
     for line in table.tally:
         name = line.text.split(",")[0]
         assert re.search("[\\u0400-\\u04ff]", name), name  # from the card set's Russian names
+
+
+@pytest.mark.django_db
+def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(teacher_a, tmp_path):
+    """A game whose debrief counts completions by safeguard (Data Monsters), in French:
+    the challenge and card names are the card set's French names, each line has its
+    lesson, the lesson moments and the quiz come from the game's lessons, and the lines
+    and prompts reach the HTML and the PDF."""
+    from html import unescape
+
+    from pypdf import PdfReader
+
+    from games.data_monsters.cards import CHALLENGES
+
+    session = record_session(
+        teacher_a,
+        students=6,
+        table_size=3,
+        game="data_monsters",
+        variant="standard",
+        language="fr",
+        seed=5,
+    )
+    french = {c["name"]["fr"] for c in CHALLENGES if c["name"]["fr"] != c["name"]["en"]}
+    english = {c["name"]["en"] for c in CHALLENGES if c["name"]["fr"] != c["name"]["en"]}
+    with translation.override("fr"):
+        report = data.build(session)
+    assert len(report.tables) == 2
+    for table in report.tables:
+        assert table.over and table.tally, f"table {table.number} has no line"
+        completed = [item for item in table.timeline if item.type == "completed"]
+        # the completion lines (they name challenges) come first, their counts add up
+        named = [line for line in table.tally if any(name in line.text for name in french)]
+        assert named == table.tally[: len(named)]
+        assert sum(int(re.search(r"\d+", line.text)[0]) for line in named) == len(completed)
+        text = " ".join(line.text for line in table.tally)
+        assert any(name in text for name in french)
+        assert not any(name in text for name in english)
+        for line in table.tally:
+            assert line.lesson and line.lesson_title and line.lesson_articles, line.text
+        assert table.winner_prompt and "Big Data" in table.winner_prompt
+    prompts = [p for p in report.prompts if "%(" not in p]
+    assert prompts == report.prompts and any("(Article" in p for p in prompts)
+    # the lesson moments shown at the tables and the quiz drawn from them
+    linked = set(
+        LessonLink.objects.filter(game=session.game).values_list("lesson__slug", flat=True)
+    )
+    assert report.moment_counts and set(report.moment_counts) <= linked
+    assert report.questions and all(0 <= q.share <= 100 for q in report.questions)
+    for line in report.students_lines:
+        assert line.quiz_answered >= 3 and 0 <= line.quiz_correct <= line.quiz_answered
+
+    html = unescape(render.render_html(report, for_pdf=True))
+    for table in report.tables:
+        for line in table.tally:
+            assert line.text in html and line.lesson_title in html
+    for prompt in report.prompts:
+        assert prompt in html
+    render.write_pdf(render.render_html(report, for_pdf=True), tmp_path / "debrief.pdf")
+    pages = PdfReader(tmp_path / "debrief.pdf").pages
+    pdf_text = " ".join(" ".join(page.extract_text().split()) for page in pages)
+    shown = [name for name in french if name in html]
+    assert shown and any(name in pdf_text for name in shown)

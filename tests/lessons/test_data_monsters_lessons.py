@@ -61,6 +61,7 @@ def test_each_lesson_of_the_data_science_file_is_linked_by_a_card():
         ("junior_dora", "records-of-processing"),
         ("cloud_credits", "international-transfers"),
         ("song_recommendations", "profiling"),
+        ("scope_creep", "purpose-limitation"),
     ],
 )
 def test_a_data_protection_card_opens_its_own_lesson(key, slug):
