@@ -183,7 +183,7 @@ function createDataMonsters(board, ctx) {
       h("p", { class: "dm-pool", dataset: { fact: "pool" } },
         h("span", { class: "dm-pool__label" }, gettext("Pool:")), " ",
         h("strong", {}, techSci(v.pool)), " · ",
-        v.safeguarded ? h("span", { class: "dm-safe" }, kit.icon("cybersecurity"), " ", gettext("safeguard for personal data")) : h("span", {}, "✗ ", gettext("no safeguard yet"))),
+        v.safeguarded ? h("span", { class: "dm-safe dm-safe--wrap" }, kit.icon("cybersecurity"), " ", breakable(gettext("safeguard for personal data"))) : h("span", {}, "✗ ", gettext("no safeguard yet"))),
       v.limit_used ? h("p", { class: "muted" }, gettext("A limit card was played this turn.")) : null,
       v.build.length
         ? kit.cardList(v.build, (id) => ({ size: "mini", badge: cardBadge(id) }), { label: gettext("This turn's build") })
