@@ -372,7 +372,9 @@ class Student:
         stopping = asyncio.create_task(stop.wait())
         try:
             await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            return receiving.done() and receiving.exception() is None and not stop.is_set()
+            if receiving.done() and receiving.exception() is not None:
+                raise receiving.exception()  # a defect of this client: never silent
+            return receiving.done() and not stop.is_set()
         finally:
             for task in (receiving, stopping, self.thinking):
                 if task is not None:
@@ -396,14 +398,14 @@ class Student:
             self.times.append(at)
             self.state = message
             self.ready.set()
-            self.think(ws, stats)
+            self.consider(ws, stats)
         elif kind == "hello":
             self.table = message["table"]
             stats.hello_bytes.append(len(raw))
         elif kind == "error":
             stats.refusals[message.get("code")] += 1
 
-    def think(self, ws, stats: Stats) -> None:
+    def consider(self, ws, stats: Stats) -> None:
         """Start thinking about a move, unless thinking already or the state offers none."""
         state, idle = self.state, self.thinking is None or self.thinking.done()
         if idle and state and state.get("legal_actions") and not state.get("over"):
