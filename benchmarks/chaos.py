@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+import websockets
 
 from benchmarks.load import HOST, Stats, Student, environment, open_classes
 from config.run import supervisor_config, supervisor_processes
@@ -83,7 +84,7 @@ TARGETS = ("redis", "celery-worker", "asgi")
 # A service is killed again only after it has run this long (started, and serving).
 UPTIME = 15.0
 # Short windows, so that the timers fire often during a short run.
-OPTIONS = {"time_mode": "turns", "call_seconds": 2, "counter_seconds": 2, "choice_seconds": 2}
+OPTIONS = {"time_mode": "turns", "call_seconds": 1, "counter_seconds": 1, "choice_seconds": 1}
 # A student's reconnection: the browser client's backoff (static/js/play), shortened.
 RECONNECT_FIRST, RECONNECT_MAX = 0.2, 2.0
 # Errors that may answer another message than the move (a table notice's failure, the
@@ -215,8 +216,10 @@ class ChaosStudent(Student):
         act = Act(self.number, self.state.get("seat"), version, action, time.monotonic())
         self.chaos.acts.append(act)
         self.pending = act
-        await ws.send(orjson.dumps({"type": "act", "version": version, "action": action}))
-        await ws.send(orjson.dumps({"type": "ping"}))
+        # A socket closed meanwhile: the move's fate is unknown, the next socket tells.
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(orjson.dumps({"type": "act", "version": version, "action": action}))
+            await ws.send(orjson.dumps({"type": "ping"}))
 
 
 def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list[int]):
@@ -235,10 +238,16 @@ def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list
     return services
 
 
+def kind_of(name: str) -> str:
+    """Return the target's kind: "asgi" for every ASGI process, else its name."""
+    return next(kind for kind in TARGETS if name.startswith(kind))
+
+
 async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None:
     """Every ``args.every`` seconds for ``args.chaos`` seconds, SIGKILL the process group
     of one target that has run for UPTIME seconds at least (a service killed while it
-    still starts would only be killed again, not tested again)."""
+    still starts would only be killed again, not tested again), of a kind killed least
+    so far (ASGI, worker, Redis)."""
     rng = random.Random(args.seed)
     while time.monotonic() - t0 + args.every <= args.chaos:
         await asyncio.sleep(args.every)
@@ -251,6 +260,10 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
         ]
         if not running:
             continue
+        # At random among the kinds killed least so far: every kind gets its turns.
+        killed = Counter(kind_of(name) for _at, name in chaos.kills)
+        fewest = min(killed[kind_of(info["name"])] for info in running)
+        running = [info for info in running if killed[kind_of(info["name"])] == fewest]
         victim = running[rng.randrange(len(running))]
         with contextlib.suppress(ProcessLookupError):
             os.killpg(victim["pid"], signal.SIGKILL)
@@ -388,6 +401,7 @@ def quiet_beat(config: Path) -> None:
 def run(args) -> list[str]:
     """Run the chaos; return the failures ([] when every check passed)."""
     print(f"chaos seed {args.seed}", flush=True)
+    began = time.monotonic()
     folder = Path(tempfile.mkdtemp(prefix="dp-chaos-"))
     logs = Path(args.logs) if args.logs else folder / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -404,6 +418,26 @@ def run(args) -> list[str]:
         log_path=logs / "supervisord.out",
     )
     chaos = Chaos()
+    try:
+        failures, stats, played = play_through(args, env, config, supervisord, chaos)
+        failures += check_service_logs(logs)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    outcomes = Counter(act.outcome for act in chaos.acts)
+    codes = Counter(act.code for act in chaos.acts if act.outcome == "refused")
+    print(
+        f"played {played:.0f} s ({time.monotonic() - began:.0f} s in all); "
+        f"{len(chaos.kills)} kills ({dict(Counter(name for _at, name in chaos.kills))}); "
+        f"{chaos.reconnects} reconnections, {stats.failed_connects} failed connections; "
+        f"moves: {dict(outcomes)}, refusals {dict(codes)}"
+    )
+    return failures
+
+
+def play_through(args, env: dict[str, str], config: Path, supervisord: Service, chaos: Chaos):
+    """Set up the database, start the services, open the session, play with the kills,
+    check; stop every service whatever happens. Return the failures, the students'
+    counts and the seconds of play."""
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, check=True
@@ -441,18 +475,7 @@ def run(args) -> list[str]:
     finally:
         quiet_beat(config)
         supervisord.stop(timeout=60)
-    failures += check_service_logs(logs)
-    outcomes = Counter(act.outcome for act in chaos.acts)
-    codes = Counter(act.code for act in chaos.acts if act.outcome == "refused")
-    print(
-        f"played {played:.0f} s; {len(chaos.kills)} kills "
-        f"({dict(Counter(name for _at, name in chaos.kills))}); "
-        f"{chaos.reconnects} reconnections, {stats.failed_connects} failed connections; "
-        f"moves: {dict(outcomes)}, refusals {dict(codes)}"
-    )
-    if not args.logs:
-        shutil.rmtree(folder, ignore_errors=True)
-    return failures
+    return failures, stats, played
 
 
 def parser() -> argparse.ArgumentParser:
@@ -464,10 +487,10 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--every", type=float, default=5.0, help="seconds between kills")
     parser.add_argument("--chaos", type=float, default=60.0, help="seconds of kills")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds of play at most")
-    parser.add_argument("--think", type=float, nargs=2, default=(0.2, 0.6), metavar=("MIN", "MAX"))
-    parser.add_argument("--bot-delay", type=float, default=0.2, help="BOT_DELAY_SECONDS")
+    parser.add_argument("--think", type=float, nargs=2, default=(0.1, 0.4), metavar=("MIN", "MAX"))
+    parser.add_argument("--bot-delay", type=float, default=0.1, help="BOT_DELAY_SECONDS")
     parser.add_argument("--variant", default="beginner")
-    parser.add_argument("--logs", help="keep the services' logs (and the database) here")
+    parser.add_argument("--logs", help="keep the services' logs here")
     return parser
 
 
