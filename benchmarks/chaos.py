@@ -316,10 +316,21 @@ async def play(args, joined, config: Path, chaos: Chaos) -> tuple[list[ChaosStud
     return students, stats
 
 
+def describe_state(state: dict | None) -> str:
+    """A state in a few words, for a failure's report."""
+    if state is None:
+        return "none"
+    return (
+        f"version {state['version']}, seat {state.get('seat')}, "
+        f"{len(state.get('legal_actions') or [])} legal actions, "
+        f"deadline {state.get('deadline')}, paused {state.get('paused')}"
+    )
+
+
 def check_matches() -> list[str]:
     """Every match finished, its log is one entry per version, its replay is its snapshot."""
     from benchmarks.load import check_logs
-    from games.matches import replay_match
+    from games.matches import load_state, replay_match
     from games.models import Match
 
     failures = list(check_logs())
@@ -328,7 +339,10 @@ def check_matches() -> list[str]:
         failures.append("no match was played")
     for match in matches:
         if match.status != Match.Status.FINISHED:
-            failures.append(f"match {match.pk} did not finish (version {match.version})")
+            movers = load_state(match).to_move() if match.snapshot else []
+            failures.append(
+                f"match {match.pk} did not finish (version {match.version}, to move: {movers})"
+            )
         if replay_match(match).to_json() != match.snapshot:
             failures.append(f"match {match.pk}: its replay is not its stored snapshot")
     return failures
@@ -470,7 +484,10 @@ def play_through(args, env: dict[str, str], config: Path, supervisord: Service, 
         played = time.monotonic() - started
         failures = check_matches() + check_acts(joined, chaos.acts)
         failures += [
-            f"student {s.number} never saw the end of its game" for s in students if not s.over
+            f"student {s.number} never saw the end of its game; the last state it got: "
+            f"{describe_state(s.state)}, a move waiting for its answer: {s.pending}"
+            for s in students
+            if not s.over
         ]
     finally:
         quiet_beat(config)
