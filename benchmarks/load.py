@@ -219,9 +219,18 @@ def post_join(base: str, code: str, nickname: str) -> dict:
         raise RuntimeError(f"could not join {code}: {refused.read()[:300]!r}") from refused
 
 
-def open_classes(bases: list[str], students: int, variant: str) -> list[tuple[dict, str]]:
-    """Open one session per 30 students, join them over HTTP, start every session;
-    return each student's join answer with the base URL of the uvicorn it talks to."""
+def open_classes(
+    bases: list[str],
+    students: int,
+    variant: str,
+    *,
+    class_size: int = CLASS_SIZE,
+    table_size: int = TABLE_SIZE,
+    options: dict | None = None,
+) -> list[tuple[dict, str]]:
+    """Open one session per ``class_size`` students, join them over HTTP, start every
+    session; return each student's join answer with the base URL of the uvicorn it
+    talks to. ``options``: the game's (default MATCH_OPTIONS)."""
     from django.contrib.auth import get_user_model
 
     from classroom.actions import do_create_class, do_create_session, do_start_session
@@ -230,20 +239,20 @@ def open_classes(bases: list[str], students: int, variant: str) -> list[tuple[di
         "load-teacher", password=secrets.token_urlsafe(16)
     )
     sessions, plan = [], []
-    for k in range(-(-students // CLASS_SIZE)):
+    for k in range(-(-students // class_size)):
         session = do_create_session(
             do_create_class(teacher, f"Class {k + 1}"),
             game="data_tycoon",
             variant=variant,
             language=LANGUAGES[k % len(LANGUAGES)],
-            table_size=TABLE_SIZE,
+            table_size=table_size,
             bots_fill=True,
-            options=MATCH_OPTIONS,
+            options=MATCH_OPTIONS if options is None else options,
             # The server names each student (a digit can spell a refused word in leetspeak).
             generated_nicknames=True,
         )
         sessions.append(session)
-        size = min(CLASS_SIZE, students - k * CLASS_SIZE)
+        size = min(class_size, students - k * class_size)
         plan += [(session.join_code, "") for _n in range(size)]
     joined = []
     with (
@@ -325,10 +334,25 @@ class Student:
         self.acted_on = -1  # the version the last act was sent on
 
     async def run(self, stats: Stats, stop: asyncio.Event) -> None:
+        ws = await self.connect(self.url, stats)
+        if ws is None:
+            self.ready.set()
+            return
+        try:
+            closed_by_server = await self.play_on(ws, stats, stop)
+            if closed_by_server:
+                stats.closed[ws.close_code] += 1
+        finally:
+            self.ready.set()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 5)
+
+    async def connect(self, url: str, stats: Stats):
+        """Open the play socket and authenticate; return it, or None when that failed."""
         try:
             # No client-side ping, as in a browser: the server's pings keep the socket.
             ws = await websockets.connect(
-                self.url,
+                url,
                 origin=self.origin,
                 max_size=2**23,
                 open_timeout=CONNECT_TIMEOUT,
@@ -338,45 +362,54 @@ class Student:
             await ws.send(json.dumps({"type": "auth", "token": self.token}))
         except (TimeoutError, OSError, websockets.WebSocketException):
             stats.failed_connects += 1
-            self.ready.set()
-            return
+            return None
+        return ws
+
+    async def play_on(self, ws, stats: Stats, stop: asyncio.Event) -> bool:
+        """Play on the socket until it closes or ``stop``; tell whether the server (or a
+        broken connection) ended it rather than ``stop``."""
+        receiving = asyncio.create_task(self.receive(ws, stats))
+        stopping = asyncio.create_task(stop.wait())
         try:
-            receiving = asyncio.create_task(self.receive(ws, stats))
-            stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            if receiving.done() and receiving.exception() is None and not stop.is_set():
-                stats.closed[ws.close_code] += 1
+            if receiving.done() and receiving.exception() is not None:
+                raise receiving.exception()  # a defect of this client: never silent
+            return receiving.done() and not stop.is_set()
+        finally:
             for task in (receiving, stopping, self.thinking):
                 if task is not None:
                     task.cancel()
-        finally:
-            self.ready.set()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(), 5)
 
     async def receive(self, ws, stats: Stats) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in ws:
-                at = time.perf_counter()
-                message = orjson.loads(raw)
-                stats.messages += 1
-                kind = message.get("type")
-                if kind == "state":
-                    stats.states += 1
-                    stats.state_bytes += len(raw)
-                    stats.state_sizes.append(len(raw))
-                    self.versions.append(message["version"])
-                    self.times.append(at)
-                    self.state = message
-                    self.ready.set()
-                    idle = self.thinking is None or self.thinking.done()
-                    if idle and message.get("legal_actions") and not message.get("over"):
-                        self.thinking = asyncio.create_task(self.act_later(ws, stats))
-                elif kind == "hello":
-                    self.table = message["table"]
-                    stats.hello_bytes.append(len(raw))
-                elif kind == "error":
-                    stats.refusals[message.get("code")] += 1
+                self.handle(ws, raw, orjson.loads(raw), stats)
+
+    def handle(self, ws, raw: bytes | str, message: dict, stats: Stats) -> None:
+        """Take one message from the server; think about a new state's move."""
+        at = time.perf_counter()
+        stats.messages += 1
+        kind = message.get("type")
+        if kind == "state":
+            stats.states += 1
+            stats.state_bytes += len(raw)
+            stats.state_sizes.append(len(raw))
+            self.versions.append(message["version"])
+            self.times.append(at)
+            self.state = message
+            self.ready.set()
+            self.consider(ws, stats)
+        elif kind == "hello":
+            self.table = message["table"]
+            stats.hello_bytes.append(len(raw))
+        elif kind == "error":
+            stats.refusals[message.get("code")] += 1
+
+    def consider(self, ws, stats: Stats) -> None:
+        """Start thinking about a move, unless thinking already or the state offers none."""
+        state, idle = self.state, self.thinking is None or self.thinking.done()
+        if idle and state and state.get("legal_actions") and not state.get("over"):
+            self.thinking = asyncio.create_task(self.act_later(ws, stats))
 
     async def act_later(self, ws, stats: Stats) -> None:
         """Think, then act on the newest state (a human reads the board as it is)."""
@@ -389,7 +422,10 @@ class Student:
         action = legal[self.rng.randrange(len(legal))]
         stats.sent += 1
         stats.acts.append((self.table, state["version"] + 1, time.perf_counter()))
-        await ws.send(orjson.dumps({"type": "act", "version": state["version"], "action": action}))
+        await self.send_act(ws, state["version"], action)
+
+    async def send_act(self, ws, version: int, action: dict) -> None:
+        await ws.send(orjson.dumps({"type": "act", "version": version, "action": action}))
 
 
 def percentile(values: list[float], q: float) -> float:

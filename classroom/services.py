@@ -16,6 +16,19 @@ from redis.exceptions import RedisError
 
 SERVICE_ERRORS: tuple[type[BaseException], ...] = (RedisError, DatabaseError, BrokerError)
 
+# How uvloop (uvicorn's event loop) refuses a write on a connection that already closed.
+# redis-py's asyncio client lets it through as it is when Redis dies under a command
+# (a kill -9 of Redis, found by benchmarks/chaos.py), instead of a ConnectionError.
+CLOSED_CONNECTION = "the handler is closed"
+
+
+def is_service_failure(error: BaseException) -> bool:
+    """Tell whether error is a backing service's failure: one of SERVICE_ERRORS, or the
+    RuntimeError of a write on a connection (to Redis) that its server closed."""
+    return isinstance(error, SERVICE_ERRORS) or (
+        isinstance(error, RuntimeError) and CLOSED_CONNECTION in str(error)
+    )
+
 
 def describe(error: BaseException) -> str:
     """Return one log line's worth about a service failure."""

@@ -92,8 +92,9 @@ START_SECONDS = 10
 STOP_WAIT_SECONDS = 10
 
 
-def supervisor_program(service: Service, priority: int) -> str:
-    """Return supervisord's [program] section that runs service."""
+def supervisor_program(service: Service, priority: int, logs: Path | None = None) -> str:
+    """Return supervisord's [program] section that runs service; its output goes to
+    supervisord's own, or to ``<logs>/<name>.log`` when ``logs`` names a folder."""
     # supervisord expands %(name)s in a command: a literal % is written %%.
     command = shlex.join(service.argv).replace("%", "%%")
     # A Celery worker gets SIGTERM alone (its pool children finish their task in the
@@ -113,14 +114,15 @@ stopwaitsecs={STOP_WAIT_SECONDS}
 stopasgroup={as_group}
 killasgroup=true
 redirect_stderr=true
-stdout_logfile=/dev/stdout
+stdout_logfile={"/dev/stdout" if logs is None else logs / f"{service.name}.log"}
 stdout_logfile_maxbytes=0
 """
 
 
-def supervisor_config(services: list[Service], folder: Path) -> Path:
+def supervisor_config(services: list[Service], folder: Path, logs: Path | None = None) -> Path:
     """Write supervisord's configuration for services (started in that order, stopped in
-    the reverse one) into folder; return its path.
+    the reverse one) into folder; return its path. ``logs``: a folder for a log file
+    per service (benchmarks/chaos.py), else they print to supervisord's output.
 
     Its control socket takes a password made at each start, written only into this
     file (mode 0600), so that only this machine's user who ran `make run` controls it.
@@ -155,7 +157,8 @@ username=run
 password={password}
 """
     programs = "".join(
-        supervisor_program(service, 10 * (index + 1)) for index, service in enumerate(services)
+        supervisor_program(service, 10 * (index + 1), logs)
+        for index, service in enumerate(services)
     )
     path = folder / "supervisord.conf"
     path.touch(mode=0o600)
@@ -164,18 +167,24 @@ password={password}
     return path
 
 
-def supervisor_states(config: Path) -> dict[str, str]:
-    """Return each supervised service's state (RUNNING, BACKOFF, FATAL...), {} if
-    supervisord does not answer."""
+def supervisor_processes(config: Path) -> list[dict]:
+    """Return supervisord's record of every service (``name``, ``statename``, ``pid``,
+    ``start``...), [] if supervisord does not answer."""
     parser = configparser.RawConfigParser()
     parser.read(config)
     control = parser["supervisorctl"]
     transport = SupervisorTransport(control["username"], control["password"], control["serverurl"])
     proxy = xmlrpc.client.ServerProxy("http://127.0.0.1", transport=transport)
     try:
-        return {info["name"]: info["statename"] for info in proxy.supervisor.getAllProcessInfo()}
+        return proxy.supervisor.getAllProcessInfo()
     except (OSError, xmlrpc.client.Error):
-        return {}
+        return []
+
+
+def supervisor_states(config: Path) -> dict[str, str]:
+    """Return each supervised service's state (RUNNING, BACKOFF, FATAL...), {} if
+    supervisord does not answer."""
+    return {info["name"]: info["statename"] for info in supervisor_processes(config)}
 
 
 def serve() -> int:

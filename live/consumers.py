@@ -166,13 +166,29 @@ class TableConsumer(PlatformConsumer):
         )
 
     async def beat(self) -> None:
-        """Refresh the seat's last_seen_at while the socket is open."""
+        """Refresh the seat's last_seen_at while the socket is open, and catch up with a
+        match that moved on without this socket hearing of it."""
         seat_pk = self.seat_pk
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             # A failed beat is retried at the next; a seat is stale only after several.
             with contextlib.suppress(*SERVICE_ERRORS):
                 await database_sync_to_async(do_seat_seen)(seat_pk)
+                await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """Send the stored state when it is newer than the last this socket sent: a state
+        lost with a Redis that died before writing it to disk (kill -9, found by
+        benchmarks/chaos.py) would otherwise leave a student never told it is their turn,
+        since a lost state is noticed only at the next one, and none comes."""
+        if self.table_id is None or self.last_version is None:
+            return
+        stored = await database_sync_to_async(self.stored_version)()
+        if stored > self.last_version:
+            await self.send_state()
+
+    def stored_version(self) -> int:
+        return Table.objects.values_list("match__version", flat=True).get(pk=self.table_id)
 
     async def find_table(self) -> None:
         """Send hello and state when the socket has a table, else ``waiting``."""

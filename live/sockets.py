@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from classroom.services import SERVICE_ERRORS, describe
+from classroom.services import describe, is_service_failure
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +65,9 @@ class PlatformConsumer(AsyncWebsocketConsumer):
 
         try:
             await super().__call__(scope, receive, send_or_gone)
-        except SERVICE_ERRORS as error:
+        except Exception as error:
+            if not is_service_failure(error):
+                raise
             # The channel layer lost Redis: the socket cannot hear its groups any more.
             logger.warning("%s: channel layer failed: %s", self.__class__.__name__, describe(error))
             with contextlib.suppress(Exception):
@@ -79,12 +81,16 @@ class PlatformConsumer(AsyncWebsocketConsumer):
             await super().dispatch(message)
         except (StopConsumer, asyncio.CancelledError):
             raise
-        except SERVICE_ERRORS as error:
-            logger.warning(
-                "%s: %s failed: %s", self.__class__.__name__, message.get("type"), describe(error)
-            )
-            await self.failed(message, "unavailable")
-        except Exception:
+        except Exception as error:
+            if is_service_failure(error):
+                logger.warning(
+                    "%s: %s failed: %s",
+                    self.__class__.__name__,
+                    message.get("type"),
+                    describe(error),
+                )
+                await self.failed(message, "unavailable")
+                return
             # A defect: logged with its traceback for the developers; the socket stays.
             logger.exception("%s: %s raised", self.__class__.__name__, message.get("type"))
             await self.failed(message, "server_error")
@@ -114,12 +120,13 @@ class PlatformConsumer(AsyncWebsocketConsumer):
                 await work()
             except (ClientGone, asyncio.CancelledError):
                 pass
-            except SERVICE_ERRORS as error:
+            except Exception as error:
+                if not is_service_failure(error):
+                    logger.exception("%s: background work raised", self.__class__.__name__)
+                    return
                 logger.warning(
                     "%s: background work failed: %s", self.__class__.__name__, describe(error)
                 )
-            except Exception:
-                logger.exception("%s: background work raised", self.__class__.__name__)
 
         task = asyncio.create_task(guarded())
         self.tasks.add(task)
@@ -142,11 +149,15 @@ class PlatformConsumer(AsyncWebsocketConsumer):
         for group in groups:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
-            except SERVICE_ERRORS as error:  # the group's entry expires on its own
+            except Exception as error:  # a service's: the group's entry expires on its own
+                if not is_service_failure(error):
+                    raise
                 logger.warning("could not leave %s: %s", group, describe(error))
         try:
             await self.on_release()
-        except SERVICE_ERRORS as error:  # the sweeper corrects what could not be stored
+        except Exception as error:  # a service's: the sweeper corrects what was not stored
+            if not is_service_failure(error):
+                raise
             logger.warning("%s: release failed: %s", self.__class__.__name__, describe(error))
 
     async def on_release(self) -> None:

@@ -11,13 +11,18 @@ lesson holds, so a restart, even after kill -9 of every process, resumes every m
 The work itself is in ``live.background``.
 """
 
+import logging
+
 from celery import shared_task
 from celery.signals import worker_ready
 
+from classroom.services import SERVICE_ERRORS, describe
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
 from live import background
 from live.scheduling import send_task
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="live.tasks.bot_move", ignore_result=True)
@@ -27,12 +32,21 @@ def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) ->
         return background.play_bot(match_id, seat, version, seed)
     except (StaleVersion, MatchPaused, Match.DoesNotExist):
         return False
+    except SERVICE_ERRORS as error:
+        # Redis or the database failed before the move was stored (a stored move's
+        # followers never raise): the sweeper plans the move again from the database.
+        logger.warning("bot move of match %s not played: %s", match_id, describe(error))
+        return False
 
 
 @shared_task(name="live.tasks.fire_timer", ignore_result=True)
 def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
-    return background.fire_timer(match_id, timer_id, seed)
+    try:
+        return background.fire_timer(match_id, timer_id, seed)
+    except SERVICE_ERRORS as error:  # the sweeper fires a due timer that is still stored
+        logger.warning("timer %s of match %s not fired: %s", timer_id, match_id, describe(error))
+        return False
 
 
 @shared_task(name="live.tasks.sweep", ignore_result=True)

@@ -4,12 +4,13 @@ import random
 import time
 
 import pytest
+import redis
 
 from classroom import actions
 from classroom.models import Table
 from games.matches import load_state
 from games.models import Match, MatchAction, MatchTimer
-from live import background, messages, scheduling, write
+from live import background, messages, scheduling, tasks, write
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import drive_to_call_window
 
@@ -264,3 +265,19 @@ def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(schoo
     entry = expire(threat.timer_id)
     assert "time_up" in [event["type"] for event in entry.events]
     assert load_state(match).view(1)["window"]["kind"] == "loss"
+
+
+@pytest.mark.parametrize(
+    ("task", "work", "args"),
+    [("bot_move", "play_bot", (1, 0, 5, 7)), ("fire_timer", "fire_timer", (1, "call-1", 7))],
+)
+def test_a_task_that_meets_a_lost_redis_leaves_it_to_the_sweeper(monkeypatch, task, work, args):
+    """Redis killed under a bot's move or a timer's expiry (the chaos run): nothing was
+    stored, the sweeper plans it again from the database; the worker logs a warning, not
+    a task that "raised unexpected"."""
+
+    def lost(*_args):
+        raise redis.exceptions.ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(background, work, lost)
+    assert getattr(tasks, task)(*args) is False

@@ -1,0 +1,47 @@
+"""Chaos: while tables play, kill -9 an ASGI process, the Celery worker or Redis every few
+seconds (the platform under supervisord, as `make run`); every game still finishes and
+every action log agrees with what the students were told (benchmarks/chaos.py)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from config.services import BASE_DIR
+from games import clock
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+# Fixed, and printed by the run: a failure is replayed with
+# `.venv/bin/python -m benchmarks.chaos --seed 7 --logs DIR` (the same deals and the
+# same picks of targets; the kills' moments still vary with the machine's speed).
+SEED = 7
+# A minute of kills, then the games play to their end: the run fails when they have
+# not ended after TIMEOUT seconds of play; the test gives up on it after WHOLE_RUN.
+CHAOS, TIMEOUT, WHOLE_RUN = 60, 180, 330
+
+
+def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
+    # Its own Redis, database and services: nothing of this test run's (its clock file
+    # neither, which the services would otherwise share).
+    env = {k: v for k, v in os.environ.items() if k != clock.CLOCK_FILE_VARIABLE}
+    logs = tmp_path / "logs"
+    argv = [sys.executable, "-m", "benchmarks.chaos", "--seed", str(SEED)]
+    argv += ["--chaos", str(CHAOS), "--timeout", str(TIMEOUT), "--logs", str(logs)]
+    process = subprocess.Popen(
+        argv, cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        output, _ = process.communicate(timeout=WHOLE_RUN)
+    except subprocess.TimeoutExpired:
+        process.terminate()  # SIGTERM: the run stops every service it started
+        output, _ = process.communicate(timeout=90)
+    print(output[-20_000:])
+    assert f"chaos seed {SEED}" in output
+    assert process.returncode == 0, output[-10_000:]
+    assert "chaos: every check passed" in output
+    kills = [line for line in output.splitlines() if "kill -9" in line]
+    # Each kind of target was killed at least once (the seed makes it so here).
+    for target in ("asgi-", "celery-worker", "redis"):
+        assert any(target in line for line in kills), kills
