@@ -27,9 +27,14 @@ from games.data_monsters.cards import (
     KIND,
     LAB_CARDS,
     PENALTY,
+    SETS,
+    allowed_copies,
+    check_deck,
+    deck_ids,
     has,
     key,
     starter,
+    starter_keys,
 )
 from games.data_monsters.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
@@ -74,6 +79,9 @@ TIE_BREAK = ("points", "hardest", "shared")
 NAME = DATA["name"]
 VARIANTS = DATA["variant_names"]  # ordered: standard, quick, office
 ZERO = {"tech": 0, "sci": 0}
+OFFICE_NO_BUILT_DECK = gettext_noop(
+    "The office game shares one big deck of starter sets: a built deck cannot be played in it."
+)
 # Why a card with a requirement is refused, one sentence per monster class.
 NEEDS_CLASS = {
     "engineer": gettext_noop("This card needs an Engineer monster in your lab."),
@@ -112,6 +120,31 @@ class DataMonsters(base.Game):
     seat_zones = _views.SEAT_ZONES
     table_zones = _views.TABLE_ZONES
     highlight = "safeguard"
+    deck_option = "lab_decks"
+
+    def deck_catalogue(self) -> list[dict]:
+        """Return every laboratory card a built deck may hold, set by set."""
+        return [
+            {
+                "key": e["key"],
+                "name": e["name"],
+                "kind": e["kind"],
+                "set": e["set"],
+                "allowed": allowed_copies(e),
+            }
+            for e in DATA["lab"]
+        ]
+
+    def starter_decks(self) -> dict[str, dict]:
+        """Return the two starter sets, the decks the rule book starts from."""
+        return {k: {"label": _views.SET_NAMES[k], "cards": starter_keys(k)} for k in SETS}
+
+    def check_deck(self, keys: list[str], variant: str, num_players: int) -> list[Text]:
+        """Return the deck-building rules a seat's built deck breaks; the office game
+        plays its one shared deck of starter sets and takes no built deck."""
+        if variant == "office":
+            return [Text(OFFICE_NO_BUILT_DECK)]
+        return check_deck(list(keys))
 
     def cards(self, variant: str) -> list[dict]:
         """Return the card dicts of ``variant``."""
@@ -215,8 +248,18 @@ class State(base.FieldsState):
         """Shuffle each seat's laboratory deck (one shared deck in the office game)."""
         order = DECK_CHOICES[self.options["decks"]]
         self.sets = [order[s % len(order)] for s in range(self.n)]
+        built = self.options.get(self.game.deck_option)
         used = []
-        if self.variant == "office":
+        if built:
+            for deck in built:
+                problems = self.game.check_deck(deck, self.variant, self.n)
+                if problems:
+                    raise ValueError(f"a built deck breaks the rules: {problems[0].message}")
+            self.decks = [deck_ids(built[s % len(built)], s + 1) for s in range(self.n)]
+            self.pile = list(range(self.n))
+            self.sets = ["built"] * self.n
+            used = [c for deck in self.decks for c in deck]
+        elif self.variant == "office":
             shared = [
                 c for slot in (1, 2) for st in ("startup", "enterprise") for c in starter(st, slot)
             ]

@@ -23,6 +23,7 @@ SET_NAMES = {
     "startup": gettext_noop("Startup set"),
     "enterprise": gettext_noop("Enterprise set"),
     "office": gettext_noop("Shared office deck"),
+    "built": gettext_noop("A deck built with the deck builder"),
 }
 
 
