@@ -156,7 +156,13 @@ def test_another_teacher_can_neither_see_nor_change_nor_delete_a_deck(client_a, 
 
 
 def test_the_deck_builder_needs_a_login_and_a_game_with_deck_building(client, client_a):
-    assert client.get(reverse("classroom:deck_list")).status_code == 302
+    login = reverse("login")
+    assert client.get(reverse("classroom:deck_list"))["Location"].startswith(login)
+    assert client.get(create_url())["Location"].startswith(login)
+    assert save(client, STARTUP)["Location"].startswith(login)
+    check = reverse("classroom:deck_check", args=[SLUG])
+    assert client.post(check, counts(STARTUP))["Location"].startswith(login)
+    assert not Deck.objects.exists()
     assert client_a.get(reverse("classroom:deck_create", args=["no_such_game"])).status_code == 404
 
 
