@@ -37,6 +37,22 @@ def find_game(slug: str):
     return None
 
 
+def deck_games() -> list:
+    """Return the registered games with deck building (``Game.deck_option``), offered on
+    the session form or not yet: a teacher may build decks before the board exists."""
+    games = all_games()
+    games = games.values() if isinstance(games, dict) else games
+    return [game for game in games if getattr(game, "deck_option", "")]
+
+
+def find_deck_game(slug: str):
+    """Return the game with deck building registered as ``slug``, or None."""
+    for game in deck_games():
+        if game.slug == slug:
+            return game
+    return None
+
+
 def _registered(slug: str):
     """Return the registered game with this slug, offered on the form or not, or None."""
     games = all_games()

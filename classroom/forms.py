@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from classroom import catalogue
 from classroom.catalogue import localized
 from classroom.codes import CODE_LENGTH, normalize_code
-from classroom.models import MAX_PARTICIPANTS, SchoolClass
+from classroom.models import MAX_PARTICIPANTS, Deck, SchoolClass
 from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
 from games.describe import translate
 from games.engine.bots import LEVELS
@@ -183,7 +183,7 @@ class SessionForm(forms.Form):
     # The cleaned values of the fields other apps added (SESSION_FIELDS).
     extra: dict = {}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, teacher=None, **kwargs):
         super().__init__(*args, **kwargs)
         for name, make_field in SESSION_FIELDS.items():
             self.fields[name] = make_field()
@@ -199,12 +199,38 @@ class SessionForm(forms.Form):
         for game in self.games:
             for option in game.options:
                 self.fields[option_field_name(game.slug, option.key)] = option_field(option)
+        # The teacher's own built decks only: another teacher's deck is no valid choice.
+        self.decks = {
+            deck.pk: deck
+            for deck in Deck.objects.filter(
+                teacher=teacher if teacher is not None and teacher.pk else None,
+                game__in=[game.slug for game in self.games if game.deck_option],
+            )
+        }
+        for game in self.games:
+            if game.deck_option:
+                self.fields[option_field_name(game.slug, game.deck_option)] = self._deck_field(game)
         if self.games:
             first = self.games[0]
             self.fields["table_size"].initial = max(first.min_players, min(4, first.max_players))
         else:
             for field in self.fields.values():
                 field.disabled = True
+
+    def _deck_field(self, game) -> forms.Field:
+        """Return the choice of one of the teacher's built decks for ``game``."""
+        choices = [("", _("No: the laboratory decks chosen above"))]
+        own = [(str(pk), deck.name) for pk, deck in self.decks.items() if deck.game == game.slug]
+        choices += own
+        return forms.ChoiceField(
+            label=_("A deck you built"),
+            choices=choices,
+            required=False,
+            help_text=_(
+                "Every seat plays this deck instead of a starter set. Build decks with the "
+                "deck builder (on your dashboard)."
+            ),
+        )
 
     def main_fields(self) -> list:
         """Return the bound fields every session has, in order."""
@@ -226,15 +252,13 @@ class SessionForm(forms.Form):
 
     def option_groups(self) -> list[dict]:
         """Return each game with options: its slug, its name and its option fields."""
-        return [
-            {
-                "slug": game.slug,
-                "name": localized(game.name),
-                "fields": [self[option_field_name(game.slug, o.key)] for o in game.options],
-            }
-            for game in self.games
-            if game.options
-        ]
+        groups = []
+        for game in self.games:
+            keys = [o.key for o in game.options] + ([game.deck_option] if game.deck_option else [])
+            if keys:
+                fields = [self[option_field_name(game.slug, key)] for key in keys]
+                groups.append({"slug": game.slug, "name": localized(game.name), "fields": fields})
+        return groups
 
     @property
     def has_games(self) -> bool:
@@ -264,6 +288,8 @@ class SessionForm(forms.Form):
         cleaned["options"] = self._chosen_options(game, given)
         cleaned["bot"] = self._chosen_bot(game, level or "friendly")
         size = cleaned.get("table_size")
+        if game.deck_option:
+            self._choose_deck(game, given, cleaned, variant, size or game.min_players)
         if size is not None and not game.min_players <= size <= game.max_players:
             self.add_error(
                 "table_size",
@@ -275,6 +301,20 @@ class SessionForm(forms.Form):
                 },
             )
         return cleaned
+
+    def _choose_deck(self, game, given: dict, cleaned: dict, variant: str, size: int) -> None:
+        """Put the chosen built deck in the options: every seat plays it; note an error
+        for a deck the variant or the table cannot play."""
+        name = option_field_name(game.slug, game.deck_option)
+        chosen = given.get(name)
+        if not chosen:
+            return
+        deck = self.decks[int(chosen)]
+        problems = game.check_deck(list(deck.cards), variant, size)
+        if problems:
+            self.add_error(name, [translate(problem) for problem in problems])
+            return
+        cleaned["options"][game.deck_option] = [list(deck.cards)]
 
     def _chosen_bot(self, game, level: str) -> str:
         """Return the kind of the game's bot of ``level``; note an error if it has none."""
@@ -301,6 +341,80 @@ class SessionForm(forms.Form):
             return game.clean_options(options)
         except ValueError as error:
             raise ValidationError(str(error)) from error
+
+
+CARD_PREFIX = "card__"
+# The most copies of a card the form takes: above any rule, so that the rule's own
+# message (not a number field's) says what is wrong.
+MAX_CARD_COUNT = 99
+
+
+class DeckForm(forms.Form):
+    """Build a deck: a name and how many copies of each card of ``game``'s catalogue.
+
+    Valid only when the deck keeps every deck-building rule of the game (``check_deck``):
+    each broken rule is a message of its own.
+    """
+
+    name = forms.CharField(label=gettext_lazy("Name of the deck"), max_length=80)
+
+    def __init__(self, *args, game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.catalogue = game.deck_catalogue()
+        self.total = 0
+        for card in self.catalogue:
+            self.fields[CARD_PREFIX + card["key"]] = forms.IntegerField(
+                label=localized(card["name"]),
+                min_value=0,
+                max_value=MAX_CARD_COUNT,
+                required=False,
+                initial=0,
+                widget=forms.NumberInput(
+                    attrs={"class": "deck-count", "data-allowed": card["allowed"]}
+                ),
+            )
+
+    @staticmethod
+    def counts(keys: list[str]) -> dict[str, int]:
+        """Return the form's initial card counts for a deck of card ``keys``."""
+        counts: dict[str, int] = {}
+        for key in keys:
+            counts[CARD_PREFIX + key] = counts.get(CARD_PREFIX + key, 0) + 1
+        return counts
+
+    def card_groups(self) -> list[dict]:
+        """Return the card fields grouped by set, each group with its label."""
+        labels = {key: translate(deck["label"]) for key, deck in self.game.starter_decks().items()}
+        groups: dict[str, dict] = {}
+        for card in self.catalogue:
+            group = groups.setdefault(
+                card["set"], {"label": labels.get(card["set"], card["set"]), "fields": []}
+            )
+            bound = self[CARD_PREFIX + card["key"]]
+            group["fields"].append({"field": bound, "allowed": card["allowed"]})
+        return list(groups.values())
+
+    def keys(self) -> list[str]:
+        """Return the deck's card keys, one per copy, in the catalogue's order."""
+        keys = []
+        for card in self.catalogue:
+            count = self.cleaned_data.get(CARD_PREFIX + card["key"]) or 0
+            keys += [card["key"]] * count
+        return keys
+
+    def clean(self):
+        """Refuse a deck that breaks a deck-building rule, one message per rule."""
+        cleaned = super().clean()
+        if any(name.startswith(CARD_PREFIX) for name in self.errors):
+            return cleaned
+        keys = self.keys()
+        self.total = len(keys)
+        problems = self.game.check_deck(keys, self.game.default_variant, self.game.min_players)
+        if problems:
+            raise ValidationError([translate(problem) for problem in problems])
+        cleaned["cards"] = keys
+        return cleaned
 
 
 class JoinForm(forms.Form):

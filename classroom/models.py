@@ -374,3 +374,32 @@ class JoinRequest(models.Model):
     def is_waiting(self) -> bool:
         """Tell whether the request still waits for the teacher."""
         return self.status == self.Status.PENDING and not self.is_expired
+
+
+class Deck(models.Model):
+    """A deck a teacher built with the deck builder, for a game with deck building
+    (``Game.deck_option``): the card keys, one per copy. Teacher content, not student
+    data: it is kept until the teacher deletes it, or their account."""
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="decks",
+        verbose_name=_("teacher"),
+    )
+    game = models.CharField(_("game"), max_length=50)
+    name = models.CharField(_("name"), max_length=80)
+    cards = models.JSONField(_("cards"), default=list)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("deck")
+        verbose_name_plural = _("decks")
+        ordering = ["game", "name", "pk"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("classroom:deck_edit", args=[self.pk])

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from classroom.views import accounts, classes, controls, home, join, sessions
+from classroom.views import accounts, classes, controls, decks, home, join, sessions
 
 classroom_patterns = [
     path("teacher/", home.dashboard, name="dashboard"),
@@ -34,6 +34,11 @@ classroom_patterns = [
     path("teacher/sessions/<int:pk>/joins/refuse/", controls.join_refuse, name="join_refuse"),
     path("teacher/sessions/<int:pk>/rename/", controls.participant_rename, name="rename"),
     path("teacher/sessions/<int:pk>/join-rules/", controls.join_rules, name="join_rules"),
+    path("teacher/decks/", decks.deck_list, name="deck_list"),
+    path("teacher/decks/new/<slug:game>/", decks.deck_create, name="deck_create"),
+    path("teacher/decks/check/<slug:game>/", decks.deck_check, name="deck_check"),
+    path("teacher/decks/<int:pk>/", decks.deck_edit, name="deck_edit"),
+    path("teacher/decks/<int:pk>/delete/", decks.deck_delete, name="deck_delete"),
     path("join/", join.join, name="join"),
     path("join/wait/<int:pk>/", join.join_wait, name="join_wait"),
     path("join/move/<int:pk>/", join.seat_move, name="seat_move"),

@@ -3,6 +3,7 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
+from classroom.catalogue import deck_games
 from classroom.models import ClassSession
 from classroom.views.common import teacher_classes, teacher_sessions
 
@@ -29,5 +30,6 @@ def dashboard(request):
             "finished_sessions": sessions.filter(state=ClassSession.State.FINISHED)[
                 :RECENT_SESSIONS
             ],
+            "deck_builder": bool(deck_games()),
         },
     )

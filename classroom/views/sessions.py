@@ -21,7 +21,7 @@ from classroom.views.common import get_class_or_404, get_session_or_404
 def session_create(request, pk):
     """Launch a session for one of the teacher's classes."""
     school_class = get_class_or_404(request, pk)
-    form = SessionForm(request.POST or None)
+    form = SessionForm(request.POST or None, teacher=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():

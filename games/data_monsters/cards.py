@@ -3,8 +3,8 @@
 The fixture is the one source of the two starter sets (monsters, equipment, tools,
 hacks) and the 15 challenges: what each card gives and needs, its name, a line of
 flavour and what it does, in every language. This module expands the copies into card
-instances, one copy of each starter set per seat slot, and checks a laboratory deck
-against the rule book's deck-building rules.
+instances per seat slot (each starter set, then the further copies a built deck may
+hold), and checks a laboratory deck against the rule book's deck-building rules.
 """
 
 import copy
@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from games.engine import Text, gettext_noop
+from games.engine import Text, gettext_noop, ngettext_noop
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "data_monsters.json"
 
@@ -44,16 +44,34 @@ DEFAULTS = {
 ENTRIES = {entry["key"]: entry for entry in DATA["lab"]}
 
 
+def allowed_copies(entry: dict, factor: int = 1) -> int:
+    """Return how many copies of the card ``entry`` a deck may hold (``factor`` 2: the
+    office game's big deck)."""
+    if entry["mark"] == "one":
+        return factor
+    if entry["mark"] == "many":
+        return entry["max_copies"] * factor
+    return MAX_COPIES * factor
+
+
+def _instance(entry: dict, slot: int, number: int) -> dict:
+    card = {**copy.deepcopy(DEFAULTS), **copy.deepcopy(entry)}
+    del card["copies"]
+    card.update(id=f"{slot}{entry['set'][0]}-{entry['key']}-{number}", slot=slot)
+    return card
+
+
 def _lab_instances() -> list[dict]:
-    """Return the laboratory cards: every starter set once per seat slot."""
+    """Return the laboratory cards per seat slot: the starter sets first (their ids
+    never change), then the further copies up to what a built deck may hold."""
     out = []
     for slot in range(1, SLOTS + 1):
         for entry in DATA["lab"]:
-            for number in range(1, entry["copies"] + 1):
-                card = {**copy.deepcopy(DEFAULTS), **copy.deepcopy(entry)}
-                del card["copies"]
-                card.update(id=f"{slot}{entry['set'][0]}-{entry['key']}-{number}", slot=slot)
-                out.append(card)
+            out += [_instance(entry, slot, n) for n in range(1, entry["copies"] + 1)]
+    for slot in range(1, SLOTS + 1):
+        for entry in DATA["lab"]:
+            extra = range(entry["copies"] + 1, allowed_copies(entry) + 1)
+            out += [_instance(entry, slot, n) for n in extra]
     return out
 
 
@@ -68,6 +86,9 @@ def _challenges() -> list[dict]:
 
 
 LAB_CARDS = _lab_instances()
+STARTER_SIZE = {
+    set_key: sum(e["copies"] for e in DATA["lab"] if e["set"] == set_key) for set_key in SETS
+}
 CHALLENGES = _challenges()
 ALL_CARDS = LAB_CARDS + CHALLENGES
 BY_ID = {card["id"]: card for card in ALL_CARDS}
@@ -86,7 +107,25 @@ def cards(variant: str) -> list[dict]:
 
 def starter(set_key: str, slot: int) -> list[str]:
     """Return the ids of the starter set ``set_key`` of seat slot ``slot`` (1 to 4)."""
-    return [c["id"] for c in LAB_CARDS if c["set"] == set_key and c["slot"] == slot]
+    return [c["id"] for c in LAB_CARDS if c["set"] == set_key and c["slot"] == slot][
+        : STARTER_SIZE[set_key]
+    ]
+
+
+def starter_keys(set_key: str) -> list[str]:
+    """Return the card keys of the starter set ``set_key``, one per copy."""
+    return [e["key"] for e in DATA["lab"] if e["set"] == set_key for _ in range(e["copies"])]
+
+
+def deck_ids(keys: list[str], slot: int) -> list[str]:
+    """Return the card ids of a built deck of card ``keys`` at seat slot ``slot``
+    (the deck must keep the deck-building rules: ``check_deck``)."""
+    seen: Counter = Counter()
+    ids = []
+    for k in keys:
+        seen[k] += 1
+        ids.append(f"{slot}{ENTRIES[k]['set'][0]}-{k}-{seen[k]}")
+    return ids
 
 
 def has(card_id: str, keyword: str) -> bool:
@@ -97,6 +136,20 @@ def has(card_id: str, keyword: str) -> bool:
 def key(card_id: str) -> str:
     """Return the card's key: the same for every copy of a card."""
     return BY_ID[card_id]["key"]
+
+
+ONE_CARD = ngettext_noop(
+    '%(card)s is a "one" card: at most %(allowed)s copy (this deck has %(count)s).',
+    '%(card)s is a "one" card: at most %(allowed)s copies (this deck has %(count)s).',
+)
+MANY_CARD = ngettext_noop(
+    "%(card)s says how many: at most %(allowed)s copy (this deck has %(count)s).",
+    "%(card)s says how many: at most %(allowed)s copies (this deck has %(count)s).",
+)
+COPIES = ngettext_noop(
+    "At most %(allowed)s copy of %(card)s (this deck has %(count)s).",
+    "At most %(allowed)s copies of %(card)s (this deck has %(count)s).",
+)
 
 
 def check_deck(keys: list[str], office_players: int = 0) -> list[Text]:
@@ -116,15 +169,16 @@ def check_deck(keys: list[str], office_players: int = 0) -> list[Text]:
     factor = 2 if office_players else 1
     for k, count in sorted(Counter(k for k in keys if k in ENTRIES).items()):
         entry = ENTRIES[k]
+        allowed = allowed_copies(entry, factor)
+        if count <= allowed:
+            continue
         if entry["mark"] == "one":
-            allowed = factor
-            message = gettext_noop('%(card)s is a "one" card: at most %(allowed)s copies.')
+            forms = ONE_CARD
         elif entry["mark"] == "many":
-            allowed = entry["max_copies"] * factor
-            message = gettext_noop("%(card)s says how many: at most %(allowed)s copies.")
+            forms = MANY_CARD
         else:
-            allowed = MAX_COPIES * factor
-            message = gettext_noop("At most %(allowed)s copies of %(card)s.")
-        if count > allowed:
-            problems.append(Text(message, {"card": entry["name"]["en"], "allowed": allowed}))
+            forms = COPIES
+        # The card's names by language: the platform shows the reader's.
+        params = {"card": entry["name"], "allowed": allowed, "count": count}
+        problems.append(Text.plural_form(forms, allowed, params))
     return problems

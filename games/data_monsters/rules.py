@@ -13,8 +13,6 @@ seats may answer. The match ends when the last challenge is completed, or after
 ``ROUND_LIMIT`` rounds.
 """
 
-from collections.abc import Callable
-
 from games.data_monsters import bots as _bots
 from games.data_monsters import debrief as _debrief
 from games.data_monsters import how_to_play as _how_to_play
@@ -29,13 +27,17 @@ from games.data_monsters.cards import (
     KIND,
     LAB_CARDS,
     PENALTY,
+    SETS,
+    allowed_copies,
+    check_deck,
+    deck_ids,
     has,
     key,
     starter,
+    starter_keys,
 )
 from games.data_monsters.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
-from games.engine.rng import Rng
 
 SLUG = "data_monsters"
 FORMAT = 1
@@ -76,6 +78,9 @@ TIE_BREAK = ("points", "hardest", "shared")
 NAME = DATA["name"]
 VARIANTS = DATA["variant_names"]  # ordered: standard, quick, office
 ZERO = {"tech": 0, "sci": 0}
+OFFICE_NO_BUILT_DECK = gettext_noop(
+    "The office game shares one big deck of starter sets: a built deck cannot be played in it."
+)
 # Why a card with a requirement is refused, one sentence per monster class.
 NEEDS_CLASS = {
     "engineer": gettext_noop("This card needs an Engineer monster in your lab."),
@@ -114,31 +119,37 @@ class DataMonsters(base.Game):
     seat_zones = _views.SEAT_ZONES
     table_zones = _views.TABLE_ZONES
     highlight = "safeguard"
+    describe_event = staticmethod(_text.describe_event)
+    deck_option = "lab_decks"
+
+    def deck_catalogue(self) -> list[dict]:
+        """Return every laboratory card a built deck may hold, set by set."""
+        return [
+            {
+                "key": e["key"],
+                "name": e["name"],
+                "kind": e["kind"],
+                "set": e["set"],
+                "allowed": allowed_copies(e),
+            }
+            for e in DATA["lab"]
+        ]
+
+    def starter_decks(self) -> dict[str, dict]:
+        """Return the two starter sets, the decks the rule book starts from."""
+        return {k: {"label": _views.SET_NAMES[k], "cards": starter_keys(k)} for k in SETS}
+
+    def check_deck(self, keys: list[str], variant: str, num_players: int) -> list[Text]:
+        """Return the deck-building rules a seat's built deck breaks; the office game
+        plays its one shared deck of starter sets and takes no built deck."""
+        if variant == "office":
+            return [Text(OFFICE_NO_BUILT_DECK)]
+        return check_deck(list(keys))
 
     def cards(self, variant: str) -> list[dict]:
         """Return the card dicts of ``variant``."""
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}")
+        self.check_variant(variant)
         return _cards(variant)
-
-    def new_state(
-        self, num_players: int, seed: int, variant: str | None = None, options: dict | None = None
-    ) -> "State":
-        """Return a new match: decks shuffled, the market open, the hands dealt."""
-        return State(self, num_players, seed, variant or self.default_variant, options)
-
-    def from_json(self, d: dict) -> "State":
-        """Return the state that ``to_json`` wrote as ``d``."""
-        return State.from_json(self, d)
-
-    def describe_event(
-        self,
-        event: dict,
-        player_name: Callable[[int], str] | None = None,
-        card_name: Callable[[str], str] | None = None,
-    ) -> tuple[str, dict]:
-        """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
-        return _text.describe_event(event, player_name, card_name)
 
     def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: its starter set."""
@@ -203,15 +214,8 @@ class State(base.FieldsState):
     def __init__(
         self, game: DataMonsters, num_players: int, seed: int, variant: str, options: dict | None
     ) -> None:
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}")
-        if not game.min_players <= num_players <= game.max_players:
-            raise ValueError(f"Data Monsters needs 2 to 4 players, not {num_players}")
-        n = self.n = num_players
-        self.game, self.seed, self.variant = game, seed, variant
-        self.options = {**DEFAULT_OPTIONS, **game.clean_options(options or {})}
-        self.rng = Rng(seed)
-        self._legal, self._events = {}, []
+        self.start(game, num_players, seed, variant, options)
+        n = num_players
         self._deal_labs()
         self._deal_challenges()
         self.hands = [[] for _ in range(n)]
@@ -234,8 +238,18 @@ class State(base.FieldsState):
         """Shuffle each seat's laboratory deck (one shared deck in the office game)."""
         order = DECK_CHOICES[self.options["decks"]]
         self.sets = [order[s % len(order)] for s in range(self.n)]
+        built = self.options.get(self.game.deck_option)
         used = []
-        if self.variant == "office":
+        if built:
+            for deck in built:
+                problems = self.game.check_deck(deck, self.variant, self.n)
+                if problems:
+                    raise ValueError(f"a built deck breaks the rules: {problems[0].message}")
+            self.decks = [deck_ids(built[s % len(built)], s + 1) for s in range(self.n)]
+            self.pile = list(range(self.n))
+            self.sets = ["built"] * self.n
+            used = [c for deck in self.decks for c in deck]
+        elif self.variant == "office":
             shared = [
                 c for slot in (1, 2) for st in ("startup", "enterprise") for c in starter(st, slot)
             ]
@@ -730,3 +744,6 @@ def _illegal(code, message):
 def _expiry(timer_id):
     """Return the referee's action that ends timer ``timer_id``."""
     return {"type": "expire", "timer": timer_id}
+
+
+DataMonsters.state_class = State

@@ -13,7 +13,7 @@ The rules module wires them into the ``Game`` hooks of the same names.
 import math
 
 from games.data_monsters.bots import HeuristicBot
-from games.data_monsters.cards import BASIC, BY_ID, HARD, KIND, LAB_CARDS, starter
+from games.data_monsters.cards import BASIC, BY_ID, HARD, KIND, LAB_CARDS, deck_ids, starter
 from games.engine.search import SearchBot
 
 # The evaluation: a softmax over each seat's points plus what its lab is worth, this
@@ -36,10 +36,23 @@ class StrongBot(SearchBot):
 
 def pile_cards(view: dict, pile: int) -> list[str]:
     """Return every card of laboratory pile ``pile`` (the office game's one shared deck:
-    two of each starter set; else the seat's own starter set, slot ``pile + 1``)."""
+    two of each starter set; else the seat's own built deck or starter set, slot
+    ``pile + 1``)."""
     if view["variant"] == "office":
         return [c for slot in (1, 2) for st in ("startup", "enterprise") for c in starter(st, slot)]
-    return starter(view["players"][pile]["set"], pile + 1)
+    player = view["players"][pile]
+    if player["set"] == "built":
+        keys = [key for key, count in player["deck_list"].items() for _ in range(count)]
+        return deck_ids(keys, pile + 1)
+    return starter(player["set"], pile + 1)
+
+
+def built_decks(players: list[dict]) -> dict:
+    """Return the built-deck option the view's players show (none: starter sets)."""
+    if not all("deck_list" in p for p in players):
+        return {}
+    decks = [[k for k, count in p["deck_list"].items() for _ in range(count)] for p in players]
+    return {"lab_decks": decks}
 
 
 def determinise(view: dict, rng, challenge_deck: tuple[int, int], options: dict) -> dict:
@@ -101,7 +114,8 @@ def determinise(view: dict, rng, challenge_deck: tuple[int, int], options: dict)
         "rng": str(rng.getrandbits(64)),
         "variant": view["variant"],
         "seed": 0,
-        "options": {**options, **({"interrupt_seconds": window["seconds"]} if window else {})},
+        "options": {**options, **({"interrupt_seconds": window["seconds"]} if window else {})}
+        | built_decks(players),
         "sets": [p["set"] for p in players],
         "pile": pile,
         "decks": decks,

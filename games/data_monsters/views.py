@@ -5,6 +5,8 @@ laboratory, the build, the global tools, the market and the completed challenges
 public; a seat sees its own hand; decks, recycle bins and other hands only as counts.
 """
 
+from collections import Counter
+
 from games.data_monsters.cards import PENALTY
 from games.engine import Text, gettext_noop
 from games.engine.base import Zone
@@ -24,6 +26,7 @@ SET_NAMES = {
     "startup": gettext_noop("Startup set"),
     "enterprise": gettext_noop("Enterprise set"),
     "office": gettext_noop("Shared office deck"),
+    "built": gettext_noop("A deck built with the deck builder"),
 }
 
 
@@ -42,6 +45,12 @@ def view(state, seat: int | None) -> dict:
         }
         for s in range(state.n)
     ]
+    built = state.options.get(state.game.deck_option)
+    if built:
+        # The teacher's built decks are no secret at the table, as a starter set's list
+        # is not: a seat that knows them can tell what is left to draw.
+        for s, player in enumerate(players):
+            player["deck_list"] = dict(Counter(built[s % len(built)]))
     window = None
     if state.window:
         w = state.window

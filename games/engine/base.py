@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.engine.i18n import Text
+from games.engine.i18n import Text, gettext_noop
 from games.engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -226,6 +226,10 @@ class Game:
     variant_options: dict[str, dict] = {}
     # The game's State class, which ``new_state`` and ``from_json`` make.
     state_class: type[State] | None = None
+    # The option that carries built decks (deck building), "" when the game has none:
+    # a list of decks, each a list of card keys; seat s plays deck s modulo their
+    # number. It is not a field of the session form: the deck builder fills it.
+    deck_option: str = ""
 
     def cards(self, variant):
         """Return the card catalogue of ``variant``: one dict per card instance."""
@@ -297,12 +301,38 @@ class Game:
         return legal[rng.randrange(len(legal))]
 
     def clean_options(self, options: dict) -> dict:
-        """Return ``options`` checked against ``self.options``; raise ValueError if bad."""
+        """Return ``options`` checked against ``self.options``; raise ValueError if bad.
+
+        Built decks (``deck_option``) are checked for their shape only here: whether
+        they keep the deck-building rules depends on the variant and the table size,
+        so ``new_state`` checks that (``check_deck``).
+        """
         known = {option.key: option for option in self.options}
+        options = dict(options)
+        decks = options.pop(self.deck_option, None) if self.deck_option else None
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r}")
-        return {key: known[key].clean(value) for key, value in options.items()}
+        cleaned = {key: known[key].clean(value) for key, value in options.items()}
+        if decks is not None:
+            cleaned[self.deck_option] = _clean_decks(decks)
+        return cleaned
+
+    def deck_catalogue(self) -> list[dict]:
+        """Return the cards a built deck may hold (none: no deck building), each
+        ``{"key", "name" (by language), "kind", "set", "allowed"}`` (copies a deck may
+        hold at most, by the simplest rule that applies; ``check_deck`` is the judge)."""
+        return []
+
+    def starter_decks(self) -> dict[str, dict]:
+        """Return the ready-made decks a deck may start from: ``{key: {"label" (marked
+        with gettext_noop), "cards": [card keys]}}``."""
+        return {}
+
+    def check_deck(self, keys: list[str], variant: str, num_players: int) -> list[Text]:
+        """Return every deck-building rule the deck of card ``keys`` breaks in a match
+        of ``variant`` for ``num_players`` (an empty list: the deck may be played)."""
+        return [Text(gettext_noop("This game has no deck building."))]
 
     def describe_event(self, event: dict, player_name=None, card_name=None) -> tuple[str, dict]:
         """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
@@ -353,6 +383,16 @@ class Game:
     def debrief(self) -> Debrief:
         """Return a fresh observer of one table's replay for the debrief."""
         return Debrief()
+
+
+def _clean_decks(decks: object) -> list[list[str]]:
+    """Return built decks as a list of lists of card keys; raise ValueError if not one."""
+    if not isinstance(decks, list | tuple) or not decks:
+        raise ValueError("decks must be a non-empty list of decks")
+    for deck in decks:
+        if not isinstance(deck, list | tuple) or not all(isinstance(k, str) for k in deck):
+            raise ValueError("a deck must be a list of card keys")
+    return [list(deck) for deck in decks]
 
 
 def _subsets(items: list, size: int) -> list[tuple]:

@@ -1,9 +1,12 @@
-"""The permission matrix: every class and session URL, four kinds of visitor, GET and POST."""
+"""The permission matrix: every class, session and deck URL, four kinds of visitor, GET
+and POST."""
 
 import pytest
 from django.test import Client
 from django.urls import get_resolver, reverse
 
+from classroom.catalogue import deck_games
+from classroom.models import Deck
 from tests.classroom.conftest import join_client
 
 CLASS_URLS = [
@@ -35,8 +38,14 @@ SESSION_URLS = [
     "rename",
     "join_rules",
 ]
-# Classroom URLs that name no class or session: the matrix does not apply to them.
+# A teacher's built decks (the deck builder).
+DECK_URLS = ["deck_edit", "deck_delete"]
+# Classroom URLs that name no class, session or deck: the matrix does not apply to them
+# (the deck builder's list, new deck and live check name a game: tests/classroom/test_decks.py).
 OTHER_URLS = {
+    "deck_list",
+    "deck_create",
+    "deck_check",
     "dashboard",
     "class_create",
     "join",
@@ -55,7 +64,7 @@ def classroom_url_names():
 
 
 def test_no_classroom_url_escapes_the_matrix():
-    named = {name for name in [*CLASS_URLS, *SESSION_URLS] if ":" not in name}
+    named = {name for name in [*CLASS_URLS, *SESSION_URLS, *DECK_URLS] if ":" not in name}
     assert classroom_url_names() == named | OTHER_URLS
 
 
@@ -68,20 +77,26 @@ def world(teacher_a, teacher_b, school_class, session):
     b.force_login(teacher_b)
     a = Client()
     a.force_login(teacher_a)
+    game = deck_games()[0]
+    cards = next(iter(game.starter_decks().values()))["cards"]
+    deck = Deck.objects.create(teacher=teacher_a, game=game.slug, name="A's deck", cards=cards)
     return {
         "class": school_class,
         "session": session,
+        "deck": deck,
         "participant": participant,
         "clients": {"owner": a, "other_teacher": b, "anonymous": Client(), "student": student},
     }
 
 
 def url_for(name, world):
+    if name in DECK_URLS:
+        return reverse(f"classroom:{name}", args=[world["deck"].pk])
     pk = world["class"].pk if name in CLASS_URLS else world["session"].pk
     return reverse(name if ":" in name else f"classroom:{name}", args=[pk])
 
 
-ALL = CLASS_URLS + SESSION_URLS
+ALL = CLASS_URLS + SESSION_URLS + DECK_URLS
 
 
 @pytest.mark.django_db
@@ -112,6 +127,8 @@ def test_other_teacher_changes_nothing(world, name):
     world["class"].refresh_from_db()
     world["session"].refresh_from_db()
     world["participant"].refresh_from_db()
+    world["deck"].refresh_from_db()
+    assert world["deck"].name == "A's deck" and len(world["deck"].cards) >= 20
     assert world["class"].name == "5B" and world["class"].archived_at is None
     assert world["session"].state == "lobby" and not world["session"].locked
     assert not world["participant"].kicked

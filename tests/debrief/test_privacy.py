@@ -14,6 +14,7 @@ ROWS = {
     "classroom.Seat": "matches",
     "classroom.SeatMove": "participants",
     "classroom.JoinRequest": "join-requests",
+    "classroom.Deck": "decks",
     "games.Match": "matches",
     "games.MatchAction": "matches",
     "games.MatchTimer": "matches",

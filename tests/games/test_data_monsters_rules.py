@@ -140,7 +140,7 @@ def test_every_broken_deck_building_rule_has_its_own_message():
     }
     assert [t.message for t in messages["few"]] == ["A deck needs at least %(low)s cards."]
     assert "A deck holds at most %(high)s cards." in [t.message for t in messages["many"]]
-    assert [t.params["card"] for t in messages["copies"]] == ["A/B Test"]
+    assert [t.params["card"]["en"] for t in messages["copies"]] == ["A/B Test"]
     assert '"one" card' in messages["one"][0].message
     assert "says how many" in messages["many_mark"][0].message
     assert messages["unknown"][0].params == {"card": "no_such_card"}

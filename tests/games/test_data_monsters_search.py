@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.data_monsters import search
+from games.data_monsters import cards, search
 from games.data_monsters.cards import ALL_CARDS, BASIC, HARD
 from games.data_monsters.rules import challenges_dealt
 from games.engine.driver import play
@@ -192,3 +192,23 @@ def test_the_search_wins_more_than_its_share_against_the_friendly_bot():
         winners = state.result()["winners"]
         wins += (seat in winners) / len(winners)
     assert wins >= 6, f"the search won {wins} of {games} games"
+
+
+def test_a_seat_with_a_built_deck_is_sampled_from_that_deck():
+    # the teacher's built decks are in the view, so the search deals from them
+    mixed = [*cards.starter_keys("startup")[:12], *cards.starter_keys("enterprise")[:12]]
+    state = _position(GAME, 3, 5, 30, variant="standard", options={"lab_decks": [mixed]})
+    assert not state.is_over()
+    every_card = Counter(card["id"] for card in ALL_CARDS)
+    for seat in range(3):
+        view = state.view(seat)
+        assert Counter(view["players"][seat]["deck_list"]) == Counter(mixed)
+        sample = GAME.sample_state(view, random.Random(seat))
+        assert without_events(sample.view(seat)) == without_events(view)
+        for pile, deck in enumerate(sample.decks):
+            assert set(deck) <= set(cards.deck_ids(mixed, pile + 1))
+        assert max(Counter(c for z in sample.zones().values() for c in z).values()) == 1
+        assert set(Counter(c for z in sample.zones().values() for c in z)) <= set(every_card)
+    legal = state.legal_actions(state.to_move()[0])
+    choice = strong(**QUICK).choose(state.view(state.to_move()[0]), legal, random.Random(1))
+    assert choice in legal

@@ -55,7 +55,7 @@ class Command(BaseCommand):
             "bots_fill": options["bots"],
             "bot_level": options["bot_level"],
         }
-        fields = SessionForm().fields
+        fields = SessionForm(teacher=teacher).fields
         for pair in options["option"]:
             key, equals, value = pair.partition("=")
             if not equals:
@@ -65,7 +65,7 @@ class Command(BaseCommand):
                 data[name] = [item.strip() for item in value.split(",") if item.strip()]
             else:
                 data[name] = value.strip()
-        form = SessionForm(data)
+        form = SessionForm(data, teacher=teacher)
         unknown = sorted(key.rsplit("__", 1)[-1] for key in set(data) - set(form.fields))
         if unknown:
             raise CommandError(f"{options['game']} has no option {unknown[0]!r}")
