@@ -40,7 +40,12 @@ function className(monsterClass) {
 }
 
 function setName(set) {
-  return { startup: gettext("Startup set"), enterprise: gettext("Enterprise set"), office: gettext("Shared office deck") }[set] || "";
+  return {
+    startup: gettext("Startup set"),
+    enterprise: gettext("Enterprise set"),
+    office: gettext("Shared office deck"),
+    built: gettext("A deck built with the deck builder"),
+  }[set] || "";
 }
 
 /** "2 TECH · 1 SCI": the game's own two words, the same in every language. */
