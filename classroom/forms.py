@@ -200,13 +200,15 @@ class SessionForm(forms.Form):
             for option in game.options:
                 self.fields[option_field_name(game.slug, option.key)] = option_field(option)
         # The teacher's own built decks only: another teacher's deck is no valid choice.
-        self.decks = {
-            deck.pk: deck
-            for deck in Deck.objects.filter(
-                teacher=teacher if teacher is not None and teacher.pk else None,
-                game__in=[game.slug for game in self.games if game.deck_option],
+        # No teacher (a form read for its fields): no deck, and no query.
+        decks = (
+            Deck.objects.filter(
+                teacher=teacher, game__in=[game.slug for game in self.games if game.deck_option]
             )
-        }
+            if teacher is not None and teacher.pk
+            else ()
+        )
+        self.decks = {deck.pk: deck for deck in decks}
         for game in self.games:
             if game.deck_option:
                 self.fields[option_field_name(game.slug, game.deck_option)] = self._deck_field(game)
