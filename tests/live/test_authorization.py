@@ -21,7 +21,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from classroom import actions
-from classroom.models import ClassSession, JoinRequest, SeatMove, Table
+from classroom.catalogue import deck_games
+from classroom.models import ClassSession, Deck, JoinRequest, SeatMove, Table
 from config.asgi import application
 from debrief.models import DebriefExport
 from lessons.models import Lesson
@@ -112,6 +113,12 @@ HTTP = {
     "classroom:join_refuse": (ACTION, ACTION),
     "classroom:rename": (ACTION, ACTION),
     "classroom:join_rules": (ACTION, ACTION),
+    # the deck builder: a deck is its teacher's alone; an empty form comes back (200)
+    "classroom:deck_list": (ANY_TEACHER, None),
+    "classroom:deck_create": (ANY_TEACHER, row(200, 200, 302, 302, 302)),
+    "classroom:deck_check": (row(405, 405, 302, 302, 302), row(200, 200, 302, 302, 302)),
+    "classroom:deck_edit": (TEACHERS, TEACHERS),
+    "classroom:deck_delete": (TEACHERS, ACTION),
     # the student's side: the join form, a device's own requests, its lobby
     "classroom:join": (EVERYONE, None),
     "classroom:join_code": (row(200, 200, 302, 200, 200), None),  # the seat: to its lobby
@@ -160,6 +167,7 @@ class World:
     join_request: JoinRequest
     seat_move: SeatMove
     lesson: Lesson
+    deck: Deck
 
     def kwargs(self, name: str) -> dict:
         """The route's arguments, naming teacher A's objects."""
@@ -184,6 +192,11 @@ class World:
             "classroom:join_wait": {"pk": self.join_request.pk},
             "classroom:seat_move": {"pk": self.seat_move.pk},
             "classroom:lobby": {"code": code},
+            "classroom:deck_list": {},
+            "classroom:deck_create": {"game": self.deck.game},
+            "classroom:deck_check": {"game": self.deck.game},
+            "classroom:deck_edit": {"pk": self.deck.pk},
+            "classroom:deck_delete": {"pk": self.deck.pk},
         }
         if name in by_name:
             return by_name[name]
@@ -241,6 +254,11 @@ def build_world(settings, tmp_path) -> World:
     clients["B"].force_login(teacher_b)
     lesson = Lesson.objects.first()
     assert lesson is not None
+    deck_game = deck_games()[0]
+    starter = next(iter(deck_game.starter_decks().values()))
+    deck = Deck.objects.create(
+        teacher=teacher_a, game=deck_game.slug, name="Ours", cards=starter["cards"]
+    )
     return World(
         clients=clients,
         session=session,
@@ -249,6 +267,7 @@ def build_world(settings, tmp_path) -> World:
         join_request=join_request,
         seat_move=move,
         lesson=lesson,
+        deck=deck,
     )
 
 
