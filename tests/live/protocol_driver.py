@@ -67,12 +67,19 @@ async def drive(
         async with websockets.connect(ws_url, max_size=2**23, origin=base) as ws:
             await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
             acted_on = None
+            sent = None
             while not done.is_set():
                 try:
                     raw = await asyncio.wait_for(ws.recv(), 0.5)
                 except TimeoutError:
                     continue
                 message = json.loads(raw)
+                if message["type"] == "error" and message.get("code") == "too_fast" and sent:
+                    # A seat playing flat out outruns the socket's rate limit; the
+                    # refused act was ignored, so send it again once the rate drops.
+                    await asyncio.sleep(1.0)
+                    await ws.send(sent)
+                    continue
                 if message["type"] != "state":
                     continue
                 outcome["version"] = max(outcome["version"], message["version"])
@@ -88,9 +95,10 @@ async def drive(
                 if legal and acted_on != message["version"]:
                     acted_on = message["version"]
                     action = rng.choice(legal)
-                    await ws.send(
-                        json.dumps({"type": "act", "version": message["version"], "action": action})
+                    sent = json.dumps(
+                        {"type": "act", "version": message["version"], "action": action}
                     )
+                    await ws.send(sent)
 
     await asyncio.wait_for(asyncio.gather(*(play(joined) for joined in seats)), timeout)
     return outcome
