@@ -6,7 +6,9 @@ which starts again one that dies; print the URL; stop them all on Ctrl-C or SIGT
 
 ``python -m config.run test [--postgres] [pytest arguments]`` (what ``make test``
 calls): start a Redis server on a free port (and with ``--postgres`` a throwaway
-PostgreSQL server), run pytest against them, stop them, exit with pytest's code.
+PostgreSQL server), run pytest against them, stop them, exit with pytest's code. With
+no pytest arguments, the whole suite runs as two parts at once (TEST_PARTS), each with
+services, a database and folders of its own.
 
 ``python -m config.run asgi|worker|beat``: run that one service in this process's place,
 as `make run` would, for systemd units (docs/deploy.md).
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import time
 import xmlrpc.client
+from collections.abc import Iterator
 from pathlib import Path
 
 from supervisor.xmlrpc import SupervisorTransport
@@ -268,12 +271,23 @@ def print_banner(host: str, port: int, config: Path) -> None:
     print("=" * 64 + "\n", flush=True)
 
 
-def test(pytest_args: list[str]) -> int:
-    """Run pytest against a Redis server of its own, on a free port; with ``--postgres``
-    first, against a throwaway PostgreSQL server as well (else SQLite)."""
-    postgres = bool(pytest_args) and pytest_args[0] == "--postgres"
-    if postgres:
-        pytest_args = pytest_args[1:]
+# The whole suite runs as these parts at once, each against services of its own: one
+# pytest process keeps one core busy, and much of a part's time is spent waiting on a
+# browser, a socket or a service. New test folders join the second part.
+TEST_PARTS = {
+    "browser": ["tests/browser", "tests/ui"],
+    "rest": ["tests", "--ignore=tests/browser", "--ignore=tests/ui"],
+}
+# Where the browser part's output goes while the other part prints to the terminal.
+PART_LOGS = BASE_DIR / "test-artifacts" / "parts"
+
+
+@contextlib.contextmanager
+def test_services(postgres: bool, own_folders: bool = False) -> Iterator[dict[str, str] | None]:
+    """Start a Redis server (and with ``postgres`` a PostgreSQL server) on free ports, in
+    a temporary folder; yield the environment for pytest (None if they did not start);
+    stop them and remove the folder at the end. VAR_DIR and TEST_DATABASE_NAME from the
+    environment are kept, unless ``own_folders`` (parts of the suite running at once)."""
     port = free_port()
     env = dict(os.environ)
     env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
@@ -285,6 +299,9 @@ def test(pytest_args: list[str]) -> int:
         data_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dp-test-")))
         if postgres:
             pg_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="dp-pg-")))
+        if own_folders:
+            env.pop("VAR_DIR", None)
+            env.pop("TEST_DATABASE_NAME", None)
         env.setdefault("VAR_DIR", str(data_dir / "var"))
         env.setdefault("TEST_DATABASE_NAME", str(data_dir / "test_db.sqlite3"))
 
@@ -307,8 +324,70 @@ def test(pytest_args: list[str]) -> int:
                 print(f"Test PostgreSQL on 127.0.0.1:{pg_port}", flush=True)
         except (RuntimeError, TimeoutError) as exc:
             print(f"Could not start the test services: {exc}", file=sys.stderr)
+            yield None
+            return
+        yield env
+
+
+def test(pytest_args: list[str]) -> int:
+    """Run pytest against services of its own; with ``--postgres`` first, on a throwaway
+    PostgreSQL server as well (else SQLite). Without pytest arguments, the whole suite,
+    as the parts of TEST_PARTS at once."""
+    postgres = bool(pytest_args) and pytest_args[0] == "--postgres"
+    if postgres:
+        pytest_args = pytest_args[1:]
+    if not pytest_args:
+        return test_in_parts(postgres)
+    with test_services(postgres) as env:
+        if env is None:
             return 1
         return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], env=env)
+
+
+def test_in_parts(postgres: bool) -> int:
+    """Run each part of TEST_PARTS in a pytest process of its own, each against its own
+    services; the last part prints to the terminal, the others to a file under
+    PART_LOGS, printed once every part is over. Return 0 only if every part passed."""
+    PART_LOGS.mkdir(parents=True, exist_ok=True)
+    *quiet, _terminal = TEST_PARTS
+    with contextlib.ExitStack() as stack:
+        running: dict[str, tuple[subprocess.Popen, float]] = {}
+        logs: dict[str, Path] = {}
+        for name, paths in TEST_PARTS.items():
+            env = stack.enter_context(test_services(postgres, own_folders=True))
+            if env is None:
+                return 1
+            argv = [sys.executable, "-m", "pytest", "--durations=15", *paths]
+            output = None
+            if name in quiet:
+                logs[name] = PART_LOGS / f"{name}.log"
+                output = stack.enter_context(logs[name].open("w"))
+                print(f"Part {name!r} of the suite: its output goes to {logs[name]}", flush=True)
+            process = subprocess.Popen(argv, env=env, stdout=output, stderr=subprocess.STDOUT)
+            stack.callback(_stop, process)
+            running[name] = (process, time.monotonic())
+        codes, took = {}, {}
+        for name, (process, started) in running.items():
+            codes[name] = process.wait()
+            took[name] = time.monotonic() - started
+        for name, path in logs.items():
+            print(f"\n{'=' * 24} part {name!r} of the suite {'=' * 24}\n", flush=True)
+            print(path.read_text(errors="replace"), flush=True)
+        for name in TEST_PARTS:
+            minutes, seconds = divmod(round(took[name]), 60)
+            print(f"part {name!r}: exit {codes[name]} in {minutes} min {seconds} s", flush=True)
+        return 0 if not any(codes.values()) else 1
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop a part still running (Ctrl-C or an error here): its services stop after it."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def one_service(name: str) -> Service:
