@@ -50,7 +50,6 @@ import random
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +61,7 @@ import orjson
 import websockets
 
 from benchmarks.load import HOST, Stats, Student, environment, open_classes
+from benchmarks.stack import use_database
 from config.run import supervisor_config, supervisor_processes
 from config.services import (
     Service,
@@ -453,14 +453,7 @@ def play_through(args, env: dict[str, str], config: Path, supervisord: Service, 
     check; stop every service whatever happens. Return the failures, the students'
     counts and the seconds of play."""
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, check=True
-        )
-        os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
-
-        django.setup()
+        use_database(env)
         import games.matches
 
         supervisord.start()

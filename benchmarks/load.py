@@ -37,8 +37,6 @@ import os
 import random
 import secrets
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -53,6 +51,7 @@ import orjson
 import websockets
 from tqdm import tqdm
 
+from benchmarks.stack import use_database
 from config.services import (
     Service,
     asgi_service,
@@ -588,14 +587,7 @@ def run(args) -> None:
     platform = Platform(folder, env, redis_port, args.asgi_ports)
     deadline = time.monotonic() + args.seconds + 900
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, check=True
-        )
-        os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
-
-        django.setup()
+        use_database(env)
         platform.start()
         joined = open_classes(platform.bases(), args.students, args.variant)
         usage = {"start": Usage(), "during": Usage(), "end": Usage()}

@@ -39,7 +39,8 @@ from pathlib import Path
 
 import websockets
 
-from benchmarks.live import join, manage
+from benchmarks.live import join
+from benchmarks.stack import use_database
 from config.services import (
     Service,
     asgi_service,
@@ -712,13 +713,7 @@ def run(folder: Path, drop: bool, seed: int) -> None:
     results: list[dict] = []
     students: list[Student] = []
     try:
-        manage(env, "migrate", "--noinput", "-v0")
-        # This process reads the same database (settings come from the environment).
-        os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
-
-        django.setup()
+        use_database(env)
         timeline.add("bench", "starting services")
         platform.start()
         timeline.add("bench", f"services up: uvicorn {platform.base}, Redis :{redis_port}")

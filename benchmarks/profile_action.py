@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import secrets
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,6 +29,7 @@ from pathlib import Path
 from pyinstrument import Profiler
 
 from benchmarks.load import CLASS_SIZE, MATCH_OPTIONS, TABLE_SIZE, environment
+from benchmarks.stack import use_database
 from config.services import free_port, redis_answers, redis_service, wait_until
 
 
@@ -157,14 +155,7 @@ def main() -> None:
     redis = redis_service(redis_port, folder / "redis", persist=False).start()
     try:
         wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", [redis])
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, check=True
-        )
-        os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
-
-        django.setup()
+        use_database(env)
         match_ids = open_class(args.variant)
         profiler = Profiler(interval=0.0005)
         played, cpu, wall, queries = asyncio.run(in_server(match_ids, args.actions, profiler))

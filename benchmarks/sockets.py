@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shutil
 import statistics
 import tempfile
@@ -25,7 +24,8 @@ from pathlib import Path
 
 import websockets
 
-from benchmarks.outage import Platform, Timeline, environment, manage, open_class
+from benchmarks.outage import Platform, Timeline, environment, open_class
+from benchmarks.stack import use_database
 from config.services import free_port
 
 CHECKPOINTS = (0, 100, 250, 500, 1000, 2000)
@@ -88,12 +88,7 @@ def run(folder: Path, drops: int) -> None:
     platform = Platform(folder, env, redis_port, free_port())
     timeline = Timeline()
     try:
-        manage(env, "migrate", "--noinput", "-v0")
-        os.environ.update({k: env[k] for k in ("VAR_DIR", "DATABASE_URL", "REDIS_URL")})
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        import django
-
-        django.setup()
+        use_database(env)
         platform.start()
         _code, match_id, joined = open_class(platform, seed=1)
         ws_base = platform.base.replace("http://", "ws://")
