@@ -746,9 +746,9 @@ def do_purge_expired_sessions(retention_days: int) -> int:
     return purge_expired(retention_days)
 
 
-def do_seat_seen(seat_id: int) -> None:
-    """Record that a socket still holds the seat (a heartbeat; no broadcast)."""
-    Seat.objects.filter(pk=seat_id).update(last_seen_at=clock.now())
+def do_seats_seen(seat_ids: list[int]) -> None:
+    """Record that sockets still hold these seats (a heartbeat; no broadcast)."""
+    Seat.objects.filter(pk__in=seat_ids).update(last_seen_at=clock.now())
 
 
 def do_forget_stale_connections() -> int:

@@ -24,17 +24,17 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from classroom import identity, ratelimit
-from classroom.actions import do_seat_connected, do_seat_seen, do_touch_participant
+from classroom.actions import do_seat_connected, do_touch_participant
 from classroom.broadcast import seat_group, session_group, table_group
 from classroom.codes import normalize_code
-from classroom.models import HEARTBEAT_SECONDS, ClassSession, Participant, Seat, Table
+from classroom.models import ClassSession, Participant, Seat, Table
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from classroom.services import SERVICE_ERRORS, describe
 from games import clock
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
-from live import messages, write
+from live import heartbeat, messages, write
 from live.session_sockets import scope_language
 from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer
 from live.throttle import (
@@ -155,6 +155,7 @@ class TableConsumer(PlatformConsumer):
 
     async def on_release(self) -> None:
         """The seat counts one socket less, however the socket ended."""
+        heartbeat.leave(self)
         if self.seat_pk is not None:
             seat_pk, self.seat_pk = self.seat_pk, None
             await database_sync_to_async(do_seat_connected)(seat_pk, -1)
@@ -165,30 +166,17 @@ class TableConsumer(PlatformConsumer):
             code, message_in(self.language, SERVICE_REFUSALS[code]), self.last_version
         )
 
-    async def beat(self) -> None:
-        """Refresh the seat's last_seen_at while the socket is open, and catch up with a
-        match that moved on without this socket hearing of it."""
-        seat_pk = self.seat_pk
-        while True:
-            await asyncio.sleep(HEARTBEAT_SECONDS)
-            # A failed beat is retried at the next; a seat is stale only after several.
-            with contextlib.suppress(*SERVICE_ERRORS):
-                await database_sync_to_async(do_seat_seen)(seat_pk)
-                await self.catch_up()
-
-    async def catch_up(self) -> None:
-        """Send the stored state when it is newer than the last this socket sent: a state
-        lost with a Redis that died before writing it to disk (kill -9, found by
+    def behind(self, stored_version: int) -> bool:
+        """Tell whether the match stored is newer than the last state this socket sent:
+        a state lost with a Redis that died before writing it to disk (kill -9, found by
         benchmarks/chaos.py) would otherwise leave a student never told it is their turn,
-        since a lost state is noticed only at the next one, and none comes."""
-        if self.table_id is None or self.last_version is None:
-            return
-        stored = await database_sync_to_async(self.stored_version)()
-        if stored > self.last_version:
-            await self.send_state()
+        since a lost state is noticed only at the next one, and none comes. The
+        heartbeat (live.heartbeat) asks."""
+        return self.last_version is not None and stored_version > self.last_version
 
-    def stored_version(self) -> int:
-        return Table.objects.values_list("match__version", flat=True).get(pk=self.table_id)
+    def catch_up(self) -> None:
+        """Send the stored state, beside the socket's other work."""
+        self.start_task(self.send_state)
 
     async def find_table(self) -> None:
         """Send hello and state when the socket has a table, else ``waiting``."""
@@ -205,7 +193,7 @@ class TableConsumer(PlatformConsumer):
             await database_sync_to_async(do_seat_connected)(seat_pk, +1)
             # Counted: from here on, release() takes the socket off the count again.
             self.seat_pk = seat_pk
-            self.start_task(self.beat)
+            heartbeat.join(self)
         await self.send_full()
 
     def locate_seat(self) -> None:

@@ -70,7 +70,7 @@ def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
     assert background.sweep()["stale_connections"] == 1
     assert Seat.objects.get(pk=seat.pk).connected == 0
     actions.do_seat_connected(seat.pk, +1)
-    actions.do_seat_seen(seat.pk)
+    actions.do_seats_seen([seat.pk])
     assert messages.players(messages.load_table(table.pk))[0]["connected"] is True
 
 

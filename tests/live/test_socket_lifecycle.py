@@ -13,7 +13,7 @@ from channels_redis.core import RedisChannelLayer
 
 from classroom.models import Seat
 from games.matches import apply_action
-from live import consumers, write
+from live import consumers, heartbeat, write
 from live.sockets import CLOSE_TRY_AGAIN, PlatformConsumer
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.helpers import TIMEOUT, connect, play_socket, receive
@@ -176,7 +176,7 @@ async def test_a_state_lost_on_the_way_is_sent_at_the_next_heartbeat(school_clas
     wrote it to disk: the chaos run's stuck game): the socket hears of nothing more, since
     the game waits for a move; at its next heartbeat it finds the stored match newer and
     sends the state."""
-    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.3)
+    monkeypatch.setattr(heartbeat, "HEARTBEAT_SECONDS", 0.3)
     session, table, people = await sync_to_async(started_table)(school_class)
     sockets = {pk: play_socket(session, participant) for pk, participant in people.items()}
     states = {pk: (await connect(socket))[1] for pk, socket in sockets.items()}
@@ -191,6 +191,39 @@ async def test_a_state_lost_on_the_way_is_sent_at_the_next_heartbeat(school_clas
         assert caught_up["version"] == state["version"] + 1
     for socket in sockets.values():
         await socket.disconnect()
+
+
+@in_own_event_loop
+async def test_one_heartbeat_marks_every_seated_socket_of_the_process_seen(
+    school_class, monkeypatch
+):
+    """Every seat of the process is marked seen by one trip to the database a beat, not
+    two trips per socket; a socket that left is no longer marked."""
+    monkeypatch.setattr(heartbeat, "HEARTBEAT_SECONDS", 0.3)
+    beats = []
+    real = heartbeat.stored_versions
+
+    def counted(seat_pks, table_ids):
+        beats.append(sorted(seat_pks))
+        return real(seat_pks, table_ids)
+
+    monkeypatch.setattr(heartbeat, "stored_versions", counted)
+    session, table, people = await sync_to_async(started_table)(school_class)
+    sockets = [play_socket(session, participant) for participant in people.values()]
+    for socket in sockets:
+        await connect(socket)
+    long_ago = "2000-01-01T00:00:00Z"
+    await sync_to_async(Seat.objects.filter(table=table).update)(last_seen_at=long_ago)
+    await asyncio.sleep(0.5)
+    seats = await sync_to_async(lambda: {s.pk: s for s in Seat.objects.filter(table=table)})()
+    assert len(seats) == 2
+    assert beats and beats[0] == sorted(seats)  # both seats in one beat
+    assert all(seat.last_seen_at.year > 2000 for seat in seats.values())
+    await sockets[0].disconnect()
+    beats.clear()
+    await asyncio.sleep(0.7)
+    assert beats and all(len(beat) == 1 for beat in beats)  # only the seat still held
+    await sockets[1].disconnect()
 
 
 class _ClosesThenSpeaks(PlatformConsumer):
