@@ -10,6 +10,23 @@ PASSWORD = "Browser-teacher-passw0rd"
 TIMEOUT = 15_000
 
 
+# Counts the lines the client adds to the game log: "the board updated".
+COUNT_LOG_LINES = """
+document.addEventListener("DOMContentLoaded", () => {
+  window.logLines = 0;
+  const log = document.querySelector("[data-slot=log]");
+  if (log) new MutationObserver((changes) => {
+    for (const change of changes) window.logLines += change.addedNodes.length;
+  }).observe(log, { childList: true });
+});
+"""
+
+
+def is_over(page) -> bool:
+    """Tell whether the page shows the end of the game."""
+    return page.locator(".panel--end").count() > 0
+
+
 def teacher_launches(
     page, base_url, *, username, class_name, game, variant, options=(), language="en", players=3
 ):

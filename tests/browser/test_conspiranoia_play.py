@@ -24,8 +24,10 @@ from playwright.sync_api import expect
 from debrief.models import DebriefExport
 from games.conspiranoia.cards import character as character_entry
 from tests.browser.classroom import (
+    COUNT_LOG_LINES,
     PASSWORD,
     TIMEOUT,
+    is_over,
     reach_the_table,
     student_joins,
     teacher_launches,
@@ -39,16 +41,6 @@ os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 GAME_SECONDS = 120
-# Counts the lines the client adds to the game log: "the board updated".
-COUNT_LOG_LINES = """
-document.addEventListener("DOMContentLoaded", () => {
-  window.logLines = 0;
-  const log = document.querySelector("[data-slot=log]");
-  if (log) new MutationObserver((changes) => {
-    for (const change of changes) window.logLines += change.addedNodes.length;
-  }).observe(log, { childList: true });
-});
-"""
 
 
 @pytest.fixture
@@ -82,10 +74,6 @@ def play_one_step(page) -> bool:
     if clicked:  # the server's next state reaches the board: new lines in the log
         page.wait_for_function("n => window.logLines > n", arg=before, timeout=5_000)
     return clicked
-
-
-def is_over(page) -> bool:
-    return page.locator(".panel--end").count() > 0
 
 
 def play_until_over(students):

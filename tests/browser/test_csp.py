@@ -14,7 +14,7 @@ from classroom.catalogue import available_games
 from classroom.models import Table
 from lessons.models import Lesson
 from tests.browser.classroom import PASSWORD, TIMEOUT
-from tests.browser.test_screens import answer_the_quiz, finish_match, log_in, student_joins
+from tests.browser.screens import answer_the_quiz, finish_match, log_in, student_joins
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

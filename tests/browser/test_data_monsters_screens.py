@@ -27,14 +27,14 @@ from classroom.models import Table
 from games.matches import apply_action, load_state
 from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
-from tests.browser.test_data_thief_screens import BROKEN_WORDS
-from tests.browser.test_screens import (
+from tests.browser.screens import (
     FAILING_IMPACTS,
     OVERFLOW,
     SMALL_TEXT,
     SMALLEST_TEXT_PX,
     log_in,
 )
+from tests.browser.test_data_thief_screens import BROKEN_WORDS
 from tests.ui.harness import bot_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

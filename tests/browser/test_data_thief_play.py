@@ -20,14 +20,15 @@ from playwright.sync_api import expect
 
 from games.matches import load_state
 from tests.browser.classroom import (
+    COUNT_LOG_LINES,
     PASSWORD,
+    is_over,
     reach_the_table,
     student_joins,
     teacher_launches,
     try_click,
 )
 from tests.browser.sockets import assert_no_reconnect
-from tests.browser.test_conspiranoia_play import COUNT_LOG_LINES, is_over
 
 os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 

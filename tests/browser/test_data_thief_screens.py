@@ -23,7 +23,7 @@ from classroom.models import Table
 from games.matches import load_state
 from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
-from tests.browser.test_screens import OVERFLOW, log_in
+from tests.browser.screens import OVERFLOW, log_in
 from tests.live.helpers import random_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

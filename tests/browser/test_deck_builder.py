@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from classroom.catalogue import deck_games
 from tests.browser.classroom import PASSWORD, TIMEOUT
+from tests.browser.screens import VIEWPORTS, check, log_in
 from tests.browser.test_csp import LISTEN
-from tests.browser.test_screens import VIEWPORTS, check, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -1,6 +1,9 @@
-"""Random playouts shared by the contract tests: any registered game, any seat, the referee too."""
+"""Random playouts shared by the contract tests (any registered game, any seat, the referee
+too), and a debrief observer fed with moves for the games' debrief tests."""
 
 import random
+
+from games.engine.base import TableSummary
 
 MAX_STEPS = 20_000
 REFEREE_CHANCE = 0.15
@@ -73,3 +76,38 @@ def position(game, players, seed, steps, *, variant=None, options=None):
 def without_events(view):
     """Return ``view`` without its last events (a sampled state has no history)."""
     return {k: v for k, v in view.items() if k != "last_events"}
+
+
+class DebriefTable:
+    """A game's debrief observer fed with moves as the replay feeds it (``state``: the
+    position the moves are played on; a move may bring its own)."""
+
+    def __init__(self, game, state=None, names=None):
+        self.game = game
+        self.debrief = game.debrief()
+        self.version = 0
+        self.state = state
+        self.names = names or {0: "Ana", 1: "Ben", 2: "Cleo"}
+
+    def play(self, seat: int, action: dict, state=None) -> list[dict]:
+        """Apply a move to the position and feed it to the debrief; return its events."""
+        if state is not None:
+            self.state = state
+        self.debrief.before(self.state, seat, action)
+        events = self.state.apply(seat, action)
+        self.version += 1
+        self.debrief.after(self.state, self.version, events)
+        return events
+
+    def summary(self, over: bool = False) -> TableSummary:
+        """Return the table's summary for the debrief's report (table number 4)."""
+        scores = self.state.scores()
+        return TableSummary(
+            number=4,
+            names={s: self.names[s] for s in range(self.state.n)},
+            events=[],
+            scores=scores,
+            ranks=self.game.rank(scores),
+            winners=[],
+            over=over,
+        )

@@ -2,38 +2,18 @@
 interrupts played, and the prompts come from what happened at the table."""
 
 from games.data_monsters.cards import BY_ID, PENALTY
-from games.engine.base import TableSummary
+from tests.games.playout import DebriefTable
 from tests.games.test_data_monsters_rules import GAME, arrange, cid
 
 NAMES = {0: "Ana", 1: "Ben", 2: "Cleo"}
 
 
-class Table:
-    """A debrief observer fed with the moves of an arranged state, as the replay feeds it."""
-
+class Table(DebriefTable):
     def __init__(self, state):
-        self.debrief = GAME.debrief()
-        self.version = 0
-        self.state = state
+        super().__init__(GAME, state, NAMES)
 
     def play(self, seat, **action):
-        self.debrief.before(self.state, seat, action)
-        events = self.state.apply(seat, action)
-        self.version += 1
-        self.debrief.after(self.state, self.version, events)
-        return events
-
-    def summary(self, over=False):
-        scores = self.state.scores()
-        return TableSummary(
-            number=4,
-            names={s: NAMES[s] for s in range(self.state.n)},
-            events=[],
-            scores=scores,
-            ranks=GAME.rank(scores),
-            winners=[],
-            over=over,
-        )
+        return super().play(seat, action)
 
 
 def name(key):

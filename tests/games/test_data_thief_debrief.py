@@ -5,38 +5,18 @@ import random
 from games.data_thief.cards import BY_ID
 from games.data_thief.debrief import ATTACK_NAMES, MEASURE_NAMES
 from games.engine.base import TableSummary
+from tests.games.playout import DebriefTable
 from tests.games.test_data_thief_rules import GAME, Picker, thief_turn
 
 NAMES = {0: "Ana", 1: "Ben", 2: "Cleo"}
 
 
-class Table:
-    """A debrief observer fed with the moves of arranged states, as the replay feeds it."""
-
+class Table(DebriefTable):
     def __init__(self):
-        self.debrief = GAME.debrief()
-        self.version = 0
-        self.state = None
+        super().__init__(GAME, None, NAMES)
 
     def play(self, state, seat, action):
-        self.state = state
-        self.debrief.before(state, seat, action)
-        events = state.apply(seat, action)
-        self.version += 1
-        self.debrief.after(state, self.version, events)
-        return events
-
-    def summary(self, over=False):
-        scores = self.state.scores()
-        return TableSummary(
-            number=4,
-            names={s: NAMES[s] for s in range(self.state.n)},
-            events=[],
-            scores=scores,
-            ranks=GAME.rank(scores),
-            winners=[],
-            over=over,
-        )
+        return super().play(seat, action, state)
 
 
 def attack(table, pick, kind, board, *, on_board=(), in_hand=(), data=None, answer=None):

@@ -20,8 +20,11 @@ from __future__ import annotations
 import json
 import mimetypes
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from axe_playwright_python.sync_playwright import Axe
 
 from games.engine import IllegalAction
 from games.registry import get_game
@@ -81,6 +84,75 @@ def find_state(
             seat = state.to_move()[0]
             state.apply(seat, bot_move(state, seat, rng, bot))
     raise LookupError("no seed reaches the wanted position")
+
+
+def scenario_states(scenarios: dict, **find) -> Callable[[str], object]:
+    """Return a function giving a fresh copy of a named scenario's state (a page may
+    change it), each found once with ``find_state(scenarios[name], **find)``."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = find_state(scenarios[name], **find)
+        found = cache[name]
+        return found.game.from_json(json.loads(json.dumps(found.to_json())))
+
+    return get
+
+
+def action_key(action: dict) -> str:
+    """Return an action as a comparable string."""
+    return json.dumps(sorted(action.items()))
+
+
+def controls(page) -> list[dict]:
+    """Return the action of every control on the page."""
+    return [
+        json.loads(raw)
+        for raw in page.eval_on_selector_all(
+            "[data-action]", "els => els.map(e => e.dataset.action)"
+        )
+    ]
+
+
+def offered_actions(page, tray: tuple[str, ...] | None = None) -> set[str]:
+    """Every control's action, each hand card's tray included (the action types
+    ``tray`` names, or all); fails on two controls for one action."""
+    offered = [action_key(a) for a in controls(page)]
+    hand = page.locator(".dt-cards--hand button.dt-card")
+    for i in range(hand.count()):
+        hand.nth(i).click()
+        offered += [action_key(a) for a in controls(page) if tray is None or a["type"] in tray]
+        hand.nth(i).click()  # put it back
+    assert len(offered) == len(set(offered)), "two controls for one action"
+    return set(offered)
+
+
+def legal_of(state, seat: int) -> list[dict]:
+    """Return the seat's legal actions, none when it is not to move."""
+    return state.legal_actions(seat) if seat in state.to_move() else []
+
+
+def acts(table) -> list[dict]:
+    """Return the actions the page sent to the fake table."""
+    return [m["action"] for m in table.sent if m["type"] == "act"]
+
+
+def wait_for_move(page, table, count: int = 1) -> None:
+    """Wait until the page's log shows a move; check how many the page sent."""
+    page.wait_for_function(
+        "document.querySelector('[data-slot=log]').children.length > 0", timeout=10_000
+    )
+    assert len(acts(table)) == count
+
+
+def axe_serious(page) -> list:
+    """Return axe's serious and critical violations on the page, with their targets."""
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]])
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def seat_window(kind, seat=0):

@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.ui.harness import FakeTable, find_state, seat_window, serve_page
+from tests.ui.harness import (
+    FakeTable,
+    action_key,
+    offered_actions,
+    scenario_states,
+    seat_window,
+    serve_page,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -75,16 +82,7 @@ SCENARIOS = {
 
 @pytest.fixture(scope="module")
 def states():
-    """Return a function giving a fresh copy of a scenario's state (a page may change it)."""
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = find_state(SCENARIOS[name], game="conspiranoia", variant="quick")
-        found = cache[name]
-        return found.game.from_json(json.loads(json.dumps(found.to_json())))
-
-    return get
+    return scenario_states(SCENARIOS, game="conspiranoia", variant="quick")
 
 
 def open_table(browser, table, viewport=PHONE, role="seat"):
@@ -99,31 +97,6 @@ def open_table(browser, table, viewport=PHONE, role="seat"):
     page.wait_for_selector(".board > section")
     page.errors = errors
     return context, page
-
-
-def key(action):
-    return json.dumps(sorted(action.items()))
-
-
-def controls(page):
-    return [
-        json.loads(raw)
-        for raw in page.eval_on_selector_all(
-            "[data-action]", "els => els.map(e => e.dataset.action)"
-        )
-    ]
-
-
-def offered_actions(page):
-    """Every control's action, each hand card's tray included; fails on a duplicate."""
-    offered = [key(a) for a in controls(page)]
-    hand = page.locator(".dt-cards--hand button.dt-card")
-    for i in range(hand.count()):
-        hand.nth(i).click()
-        offered += [key(a) for a in controls(page) if a["type"] == "discard"]
-        hand.nth(i).click()  # put it back
-    assert len(offered) == len(set(offered)), "two controls for one action"
-    return set(offered)
 
 
 def kit_key(action):
@@ -142,8 +115,8 @@ def test_each_situation_gives_one_control_per_legal_action(
     state = states(scenario)
     table = FakeTable(state, seat=0, bots=False)
     context, page = open_table(browser, table, PHONE)
-    legal = {key(a) for a in legal0(state)}
-    assert offered_actions(page) == legal
+    legal = {action_key(a) for a in legal0(state)}
+    assert offered_actions(page, tray=("discard",)) == legal
     if not legal:  # waiting: nothing on the board is a control
         assert page.locator(".board button").count() == 0
     page.screenshot(path=artifacts_dir / f"{scenario}.png", full_page=True)

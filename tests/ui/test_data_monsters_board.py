@@ -11,15 +11,22 @@ data in words; the interrupt window shows its countdown; the board fits 390, 102
 Screenshots go to test-artifacts/<test name>/ for a person to look at.
 """
 
-import json
-
 import pytest
 from playwright.sync_api import expect
 
 from games.data_monsters.cards import BY_ID
-from tests.browser.test_screens import OVERFLOW, SMALL_TEXT, SMALLEST_TEXT_PX
-from tests.ui.harness import FakeTable, find_state, open_table
-from tests.ui.test_data_thief_board import acts, axe_serious, key, legal_of, wait_for_move
+from tests.browser.screens import OVERFLOW, SMALL_TEXT, SMALLEST_TEXT_PX
+from tests.ui.harness import (
+    FakeTable,
+    action_key,
+    acts,
+    axe_serious,
+    legal_of,
+    offered_actions,
+    open_table,
+    scenario_states,
+    wait_for_move,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -59,37 +66,7 @@ SCENARIOS = {
 
 @pytest.fixture(scope="module")
 def states():
-    """Return a function giving a fresh copy of a scenario's state (a page may change it)."""
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = find_state(SCENARIOS[name], game="data_monsters", seeds=range(300))
-        found = cache[name]
-        return found.game.from_json(json.loads(json.dumps(found.to_json())))
-
-    return get
-
-
-def controls(page):
-    return [
-        json.loads(raw)
-        for raw in page.eval_on_selector_all(
-            "[data-action]", "els => els.map(e => e.dataset.action)"
-        )
-    ]
-
-
-def offered_actions(page):
-    """Every control's action, each hand card's tray included; never two for one."""
-    offered = [key(a) for a in controls(page)]
-    hand = page.locator(".dt-cards--hand button.dt-card")
-    for i in range(hand.count()):
-        hand.nth(i).click()
-        offered += [key(a) for a in controls(page) if a["type"] in ("play", "discard")]
-        hand.nth(i).click()  # put it back
-    assert len(offered) == len(set(offered)), "two controls for one action"
-    return set(offered)
+    return scenario_states(SCENARIOS, game="data_monsters", seeds=range(300))
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
@@ -101,7 +78,7 @@ def test_each_monsters_situation_gives_one_control_per_legal_action(
     context, page = open_table(browser, table, PHONE)
     page.screenshot(path=artifacts_dir / f"{scenario}.png", full_page=True)
     legal = legal_of(state, 0)
-    assert offered_actions(page) == {key(a) for a in legal}
+    assert offered_actions(page, tray=("play", "discard")) == {action_key(a) for a in legal}
     if not legal:
         assert page.locator(".board button").count() == 0
     # the market: every challenge with its cost and points in words (none at the end)

@@ -11,15 +11,26 @@ is axe-clean. Screenshots at 390, 1024 and 1920 px go to
 test-artifacts/screenshots/data_thief/ for a person to look at.
 """
 
-import json
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games.data_thief.cards import BY_ID, KIND
-from tests.ui.harness import FakeTable, find_state, open_table, seat_window
+from tests.ui.harness import (
+    FakeTable,
+    action_key,
+    acts,
+    axe_serious,
+    controls,
+    find_state,
+    legal_of,
+    offered_actions,
+    open_table,
+    scenario_states,
+    seat_window,
+    wait_for_move,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -71,65 +82,7 @@ SEAT = {"thief_attack": THIEF, "thief_discard": THIEF, "steal": THIEF}
 
 @pytest.fixture(scope="module")
 def states():
-    """Return a function giving a fresh copy of a scenario's state (a page may change it)."""
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = find_state(SCENARIOS[name], game="data_thief", seeds=range(400))
-        found = cache[name]
-        return found.game.from_json(json.loads(json.dumps(found.to_json())))
-
-    return get
-
-
-def key(action):
-    return json.dumps(sorted(action.items()))
-
-
-def controls(page):
-    return [
-        json.loads(raw)
-        for raw in page.eval_on_selector_all(
-            "[data-action]", "els => els.map(e => e.dataset.action)"
-        )
-    ]
-
-
-def offered_actions(page):
-    """Every control's action, each hand card's tray (and the boards it lights) included."""
-    offered = [key(a) for a in controls(page)]
-    hand = page.locator(".dt-cards--hand button.dt-card")
-    assert offered == [] or hand.count() == 0  # a turn's plays are behind the hand cards
-    for i in range(hand.count()):
-        hand.nth(i).click()
-        offered += [key(a) for a in controls(page)]
-        hand.nth(i).click()  # put it back
-    assert len(offered) == len(set(offered)), "two controls for one action"
-    return set(offered)
-
-
-def legal_of(state, seat):
-    return state.legal_actions(seat) if seat in state.to_move() else []
-
-
-def acts(table):
-    return [m["action"] for m in table.sent if m["type"] == "act"]
-
-
-def wait_for_move(page, table, count=1):
-    page.wait_for_function(
-        "document.querySelector('[data-slot=log]').children.length > 0", timeout=10_000
-    )
-    assert len(acts(table)) == count
-
-
-def axe_serious(page):
-    return [
-        (v["id"], [n["target"] for n in v["nodes"]])
-        for v in Axe().run(page).response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
+    return scenario_states(SCENARIOS, game="data_thief", seeds=range(400))
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
@@ -141,7 +94,9 @@ def test_each_situation_gives_one_control_per_legal_action(
     table = FakeTable(state, seat=seat, bots=False, names=NAMES)
     context, page = open_table(browser, table, PHONE)
     page.screenshot(path=artifacts_dir / f"{scenario}.png", full_page=True)
-    assert offered_actions(page) == {key(a) for a in legal_of(state, seat)}
+    # A turn's plays are behind the hand cards: nothing to click before choosing one.
+    assert controls(page) == [] or page.locator(".dt-cards--hand button.dt-card").count() == 0
+    assert offered_actions(page) == {action_key(a) for a in legal_of(state, seat)}
     if not legal_of(state, seat):
         assert page.locator(".board button").count() == 0
     assert page.errors == []

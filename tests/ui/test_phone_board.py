@@ -13,7 +13,7 @@ go to test-artifacts/<test>/.
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_screens import OVERFLOW, SMALL_TEXT
+from tests.browser.screens import OVERFLOW, SMALL_TEXT
 from tests.ui.harness import FakeTable, find_state, open_table
 
 pytestmark = [pytest.mark.browser]
