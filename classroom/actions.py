@@ -322,7 +322,7 @@ def do_hand_seat_to_bot(seat: Seat, to_bot: bool) -> Seat:
 
 def _seat_changed(seat: Seat) -> None:
     """Tell the table and the dashboard that a seat changed hands; let a bot play."""
-    broadcast.table_event(seat.table_id, "presence")
+    broadcast.presence_changed(seat.table_id)
     broadcast.dashboard_changed(seat.table.session_id, reason="seat")
     transaction.on_commit(lambda: _schedule_matches([seat.table]))
 
@@ -585,7 +585,7 @@ def do_rename_participant(participant: Participant, nickname: str) -> Participan
         broadcast.lobby_changed(session.pk, reason="renamed")
         broadcast.dashboard_changed(session.pk, reason="renamed")
         for seat in participant.seats.all():
-            broadcast.table_event(seat.table_id, "presence")
+            broadcast.presence_changed(seat.table_id)
     return participant
 
 
@@ -727,7 +727,7 @@ def do_seat_connected(seat_id: int, delta: int) -> None:
         seat = Seat.objects.select_related("table").filter(pk=seat_id).first()
         if seat is None:
             return  # the session was deleted while the socket opened or closed
-        broadcast.table_event(seat.table_id, "presence")
+        broadcast.presence_changed(seat.table_id)
         broadcast.dashboard_changed(seat.table.session_id, reason="presence")
 
 
@@ -760,6 +760,6 @@ def do_forget_stale_connections() -> int:
         )
         Seat.objects.filter(pk__in=[seat.pk for seat in stale]).update(connected=0)
         for seat in stale:
-            broadcast.table_event(seat.table_id, "presence")
+            broadcast.presence_changed(seat.table_id)
             broadcast.dashboard_changed(seat.table.session_id, reason="presence")
     return len(stale)

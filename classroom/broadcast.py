@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from classroom.presence import players_in_every_language
 from classroom.services import SERVICE_ERRORS, describe
 
 logger = logging.getLogger(__name__)
@@ -137,3 +138,14 @@ def dashboard_changed(session_id: int, reason: str) -> None:
 def table_event(table_id: int, kind: str, **fields) -> None:
     """Tell every socket at a table (paused, resumed, presence...), after commit."""
     on_commit_send(table_group(table_id), {"type": f"table.{kind}", **fields})
+
+
+def presence_changed(table_id: int) -> None:
+    """Tell every socket at a table who sits where now, after commit: the players are
+    read once here, in every language, not by each socket."""
+
+    def send() -> None:
+        players = players_in_every_language(table_id)
+        send_group(table_group(table_id), {"type": "table.presence", "players": players})
+
+    transaction.on_commit(send)

@@ -30,6 +30,7 @@ from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant, Seat, Table
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
+from classroom.presence import seat_players, table_seats
 from classroom.services import SERVICE_ERRORS, describe
 from games import clock
 from games.engine import IllegalAction
@@ -453,7 +454,9 @@ class TableConsumer(PlatformConsumer):
         await self.send_state(force=True)
 
     async def table_presence(self, event):
-        players = await database_sync_to_async(self.build_players)()
+        players = event.get("players", {}).get(self.language)
+        if players is None:  # a language the sender did not build: read them here
+            players = await database_sync_to_async(self.build_players)()
         await self.send_json({"type": "presence", "players": players})
         mine = next((p for p in players if p["seat"] == self.seat), None)
         if mine is not None and (mine["bot"] is not None) != self.bot_playing:
@@ -462,7 +465,8 @@ class TableConsumer(PlatformConsumer):
             await self.send_state(force=True)
 
     def build_players(self) -> list[dict]:
-        return messages.table_players(self.table_id)
+        with translation.override(self.language):
+            return seat_players(table_seats(self.table_id))
 
     async def lobby_changed(self, event):
         """Session-wide news: the start, the end, a removal."""

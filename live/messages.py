@@ -20,6 +20,7 @@ from django.conf import settings
 from django.utils import translation
 
 from classroom.models import Seat, Table
+from classroom.presence import seat_players, table_seats
 from games import clock
 from games.describe import card_namer, catalogue, event_line
 from games.matches import Applied, load_state
@@ -101,7 +102,7 @@ def action_table(applied: Applied) -> ActionTable | None:
         written.status,
         written.paused_at,
     )
-    return ActionTable(table, _seats(table.pk), current)
+    return ActionTable(table, table_seats(table.pk), current)
 
 
 def load_applied(applied: Applied, found: ActionTable | None = None) -> TableSnapshot | None:
@@ -132,7 +133,7 @@ def _snapshot(
     seats: list[Seat] | None = None,
 ) -> TableSnapshot:
     if seats is None:
-        seats = _seats(table.pk)
+        seats = table_seats(table.pk)
     match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
@@ -144,33 +145,13 @@ def _snapshot(
     return TableSnapshot(table, match, state, seats, paused, pause, timers)
 
 
-def players(snap: TableSnapshot) -> list[dict]:
-    """Return the table's players for ``hello`` and ``presence`` messages."""
-    return seat_players(snap.seats)
-
-
-def table_players(table_id: int) -> list[dict]:
-    """Return a table's players read from its seats alone (a ``presence`` message: every
-    socket at the table asks when one of them connects or goes, so not the whole table)."""
-    return seat_players(_seats(table_id))
-
-
-def seat_players(seats: list[Seat]) -> list[dict]:
-    return [
-        {
-            "seat": seat.number,
-            "name": seat.display_name,
-            "bot": seat.bot_kind or None,
-            "connected": seat.is_connected,
-        }
-        for seat in seats
-    ]
-
-
-def _seats(table_id: int) -> list[Seat]:
-    return list(
-        Seat.objects.filter(table_id=table_id).select_related("participant").order_by("number")
-    )
+def players(snap: TableSnapshot, language: str | None = None) -> list[dict]:
+    """Return the table's players for a ``hello`` message, in ``language`` (a bot's name
+    and a removed student's are translated), else in the active one."""
+    if language is None:
+        return seat_players(snap.seats)
+    with translation.override(language):
+        return seat_players(snap.seats)
 
 
 def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
@@ -180,7 +161,7 @@ def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
         "table": snap.table.pk,
         "match": snap.match.pk,
         "seat": seat,
-        "players": players(snap),
+        "players": players(snap, language),
         "game": snap.match.game,
         "variant": snap.match.variant,
         "catalogue": catalogue(snap.match.game, snap.match.variant),

@@ -307,6 +307,25 @@ async def test_presence_follows_sockets_and_a_reload_gets_the_same_seat(school_c
 
 
 @in_own_event_loop
+async def test_presence_names_a_removed_student_in_the_sockets_language(school_class):
+    """The players of a presence message are read once for the table, in every language,
+    and each socket shows them in its own."""
+    session, table, _people = await sync_to_async(started_table)(school_class, "fr")
+    seats = await sync_to_async(lambda: {s.number: s.participant for s in table.seats.all()})()
+    ana = play_socket(session, seats[0])
+    await connect(ana)
+    await sync_to_async(actions.do_kick_participant)(seats[1])
+    presence = await presence_until(ana, lambda players: players[1]["bot"])
+    assert presence[1]["name"] == "Élève retiré"
+    assert presence[0]["name"] == seats[0].nickname
+    await ana.disconnect()
+    again = play_socket(session, seats[0])
+    hello, _state = await connect(again)  # and so does the hello of the next socket
+    assert [p["name"] for p in hello["players"]] == [seats[0].nickname, "Élève retiré"]
+    await again.disconnect()
+
+
+@in_own_event_loop
 async def test_an_approved_move_closes_the_old_devices_socket(school_class):
     from django.test import Client
 
