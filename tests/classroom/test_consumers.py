@@ -136,10 +136,18 @@ async def test_strangers_are_refused(session, client_b, who):
     else:
         device = await sync_to_async(join_client)(session, "Sam")
         communicator = socket(session, device, origin=b"http://evil.example")
-    connected, code = await communicator.connect(timeout=TIMEOUT)
+    connected, code = await refused(communicator)
     assert not connected
     if who != "bad_origin":
         assert code == CLOSE_REFUSED
+
+
+async def refused(communicator) -> tuple[bool, int | None]:
+    """Connect; then end the socket as a server does after a refusal (a disconnect), so
+    that the consumer ends rather than being cancelled with the test's event loop."""
+    connected, code = await communicator.connect(timeout=TIMEOUT)
+    await communicator.disconnect()
+    return connected, code
 
 
 @in_own_event_loop
@@ -148,7 +156,7 @@ async def test_a_student_of_another_session_is_refused(session, school_class):
 
     other = await sync_to_async(open_session)(school_class)
     device = await sync_to_async(join_client)(other, "Sam")
-    connected, code = await socket(session, device).connect(timeout=TIMEOUT)
+    connected, code = await refused(socket(session, device))
     assert not connected and code == CLOSE_REFUSED
 
 
