@@ -42,7 +42,9 @@ def in_own_event_loop(test):
             finally:
                 connections.close_all()
 
-        thread = threading.Thread(target=target, name=f"test-{test.__name__}")
+        # A daemon: a test thread that hangs fails its test below, and must not then keep
+        # pytest from exiting at the end of the run (the process waits for other threads).
+        thread = threading.Thread(target=target, name=f"test-{test.__name__}", daemon=True)
         thread.start()
         thread.join(THREAD_TIMEOUT)
         if thread.is_alive():
