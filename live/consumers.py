@@ -455,7 +455,7 @@ class TableConsumer(PlatformConsumer):
 
     async def table_presence(self, event):
         players = event.get("players", {}).get(self.language)
-        if players is None:  # a language the sender did not build: read them here
+        if players is None:  # sent without them (a server of the previous release)
             players = await database_sync_to_async(self.build_players)()
         await self.send_json({"type": "presence", "players": players})
         mine = next((p for p in players if p["seat"] == self.seat), None)
