@@ -138,19 +138,6 @@ def test_unseen_cards_are_dealt_at_random():
 
 @FAST_SETTINGS
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), players=st.integers(2, 4))
-def test_the_search_plays_only_legal_actions_and_repeats_itself(seed, steps, players):
-    state = position(seed, steps, players)
-    if not state.to_move():
-        return
-    seat = state.to_move()[0]
-    view, legal = state.view(seat), state.legal_actions(seat)
-    action = strong(**QUICK).choose(view, legal, random.Random(seed))
-    assert action in legal
-    assert strong(**QUICK).choose(view, legal, random.Random(seed)) == action
-
-
-@FAST_SETTINGS
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), players=st.integers(2, 4))
 def test_the_playouts_glance_chooses_as_the_friendly_bot_on_the_whole_view(seed, steps, players):
     state = position(seed, steps, players)
     for seat in state.to_move():

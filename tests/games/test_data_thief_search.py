@@ -103,19 +103,6 @@ def test_a_face_down_measure_is_dealt_at_random_among_those_that_fit():
     assert all(KIND[c] == "measure" and fits(c, "paper") for c in dealt)
 
 
-@FAST_SETTINGS
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 80), players=st.integers(2, 5))
-def test_the_search_plays_only_legal_actions_and_repeats_itself(seed, steps, players):
-    state = position(seed, steps, players)
-    if not state.to_move():
-        return
-    seat = state.to_move()[0]
-    view, legal = state.view(seat), state.legal_actions(seat)
-    action = SearchBot(GAME, **QUICK).choose(view, legal, random.Random(seed))
-    assert action in legal
-    assert SearchBot(GAME, **QUICK).choose(view, legal, random.Random(seed)) == action
-
-
 def test_the_thief_attacks_the_board_no_revealed_measure_guards():
     """Two paper boards of the same worth: the one a revealed shredder guards is a sure
     failure (the attack is kept by the manager: 10 points), the other is open."""
