@@ -139,16 +139,23 @@ class Platform:
 
     def error_lines(self) -> dict[str, int]:
         """Count each service log's error lines (tracebacks, ERROR, CRITICAL)."""
+        return self._lines(
+            lambda line: "Traceback" in line or " ERROR" in line or "CRITICAL" in line
+        )
+
+    def warning_lines(self) -> dict[str, int]:
+        """Count each service log's warnings (a message the channel layer could not send)."""
+        return self._lines(lambda line: " WARNING" in line)
+
+    def _lines(self, wanted) -> dict[str, int]:
         counts = {}
         for service in self.services:
             if service.log_path is None or not service.log_path.exists():
                 continue
             text = service.log_path.read_text(errors="replace")
-            counts[service.name] = sum(
-                1
-                for line in text.splitlines()
-                if "Traceback" in line or " ERROR" in line or "CRITICAL" in line
-            )
+            found = sum(1 for line in text.splitlines() if wanted(line))
+            if found:
+                counts[service.name] = found
         return counts
 
 
@@ -517,11 +524,13 @@ class Outcome:
     usage_end: Usage
     logs: list[str]
     errors: dict[str, int]
+    warnings: dict[str, int]
 
 
 def report(args, outcome: Outcome) -> None:
     students, stats, marks = outcome.students, outcome.stats, outcome.marks
     started, ended, logs, errors = outcome.started, outcome.ended, outcome.logs, outcome.errors
+    warnings = outcome.warnings
     usage_start, usage_end = outcome.usage_start, outcome.usage_end
     elapsed = ended - started
     accepted = sum(marks["end"].get(m, 0) - v for m, v in marks["start"].items())
@@ -555,7 +564,7 @@ def report(args, outcome: Outcome) -> None:
     print(
         f"errors: refusals {dict(stats.refusals) or 0}, sockets closed by the server "
         f"{dict(stats.closed) or 0}, failed connections {stats.failed_connects}, "
-        f"error lines in the services' logs {errors}"
+        f"error lines in the services' logs {errors or 0}, warnings {warnings or 0}"
     )
     print("server processes (CPU seconds during the play, % of one core, peak memory):")
     total = 0.0
@@ -617,10 +626,15 @@ def run(args) -> None:
     finally:
         platform.stop()
         errors = platform.error_lines()  # after the stop: a failing shutdown counts too
+        warnings = platform.warning_lines()
+        if args.logs:
+            shutil.copytree(folder / "logs", args.logs, dirs_exist_ok=True)
         shutil.rmtree(folder, ignore_errors=True)
     report(
         args,
-        Outcome(students, stats, started, ended, marks, usage_start, usage_end, logs, errors),
+        Outcome(
+            students, stats, started, ended, marks, usage_start, usage_end, logs, errors, warnings
+        ),
     )
 
 
@@ -632,6 +646,7 @@ def main() -> None:
     parser.add_argument("--asgi", type=int, default=1, help="uvicorn processes")
     parser.add_argument("--variant", default="expert")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--logs", help="copy the services' logs to this folder at the end")
     run(parser.parse_args())
 
 

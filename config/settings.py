@@ -191,6 +191,11 @@ REDIS_CACHE_TIMEOUT = 2.0
 # say they are reconnecting), and until then a frozen game looked connected.
 CHANNEL_LAYER_BLOCK_SECONDS = 5
 CHANNEL_LAYER_READ_TIMEOUT = CHANNEL_LAYER_BLOCK_SECONDS + 3
+# Connections one process's channel layer may open at once: every group send takes one
+# for its few commands. redis-py 8 caps a pool at 100 and fails the 101st with "Too many
+# connections": under a burst of moves a process with hundreds of sockets dropped
+# states (measured with benchmarks/load.py). Redis accepts 10,000 clients.
+CHANNEL_LAYER_MAX_CONNECTIONS = 1000
 # Celery's broker polls with a 1 s BRPOP; publishing a task is one command.
 CELERY_REDIS_READ_TIMEOUT = 10.0
 # An idle pooled connection is PINGed before reuse after this long, so a Redis that
@@ -222,6 +227,7 @@ CHANNEL_LAYERS = {
                     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
                     "socket_keepalive": True,
                     "health_check_interval": REDIS_HEALTH_CHECK_SECONDS,
+                    "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
                 }
             ],
             "prefix": "dp-asgi",

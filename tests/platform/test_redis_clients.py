@@ -59,6 +59,28 @@ async def test_an_idle_channel_layer_receive_outlasts_the_blocking_wait():
     assert message == {"type": "hello"}
 
 
+BURST = 400
+
+
+@in_own_event_loop
+async def test_a_burst_of_sockets_leaving_at_once_fits_the_channel_layers_pool():
+    """When a school's network drops or a class ends, hundreds of sockets of one server
+    process leave their groups at once while the moves go on being sent. Each group
+    operation takes a pooled connection; redis-py 8 caps a pool at 100 and failed the
+    rest with "Too many connections" (states lost, groups never left)."""
+    layer = get_channel_layer()
+    channels = [await layer.new_channel() for _ in range(BURST)]
+    await asyncio.gather(*(layer.group_add(f"burst-{n}", c) for n, c in enumerate(channels)))
+    outcomes = await asyncio.gather(
+        *(layer.group_discard(f"burst-{n}", c) for n, c in enumerate(channels)),
+        *(layer.group_send(f"burst-{n}", {"type": "state"}) for n in range(BURST)),
+        return_exceptions=True,
+    )
+    failures = [repr(outcome) for outcome in outcomes if isinstance(outcome, BaseException)]
+    assert failures == [], f"{len(failures)} of {2 * BURST} failed, e.g. {failures[0]}"
+    await layer.close_pools()
+
+
 @pytest.mark.django_db
 def test_a_request_that_meets_a_redis_that_is_gone_gets_a_503_that_says_to_try_again(client):
     dead = f"redis://127.0.0.1:{free_port()}/0"
