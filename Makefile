@@ -38,9 +38,9 @@ export LOCK_HEADER
 help:
 	@echo "make run      start the platform on http://127.0.0.1:8000 (HOST=0.0.0.0 for the LAN)"
 	@echo "make test     run the whole test suite (unit, consumer, Celery, browser) on SQLite,"
-	@echo "              then the live, match and concurrency tests on PostgreSQL"
-	@echo "              (make test-sqlite or make test-postgres runs one half; PYTEST_ARGS"
-	@echo "              picks tests for the first, POSTGRES_TESTS for the second)"
+	@echo "              and the live, match and concurrency tests on PostgreSQL, at once"
+	@echo "              (make test-sqlite or make test-postgres runs one database; PYTEST_ARGS"
+	@echo "              picks tests on SQLite, POSTGRES_TESTS on PostgreSQL)"
 	@echo "make lint     ruff"
 	@echo "make lock     re-resolve requirements.lock after editing pyproject.toml (keeps pins)"
 	@echo "make upgrade  re-resolve requirements.lock to the newest allowed versions"
@@ -125,19 +125,18 @@ postgresql:
 	  fi; \
 	fi
 
-# What runs on PostgreSQL as well, chosen to keep the added time small: matches (one
-# writer per match, several processes writing at once, migrations), two ASGI servers on
-# one database playing a whole game, kill -9 of every process mid-game, and the page
-# while the database stalls. POSTGRES_TESTS="tests/live tests/matches" runs all of live
-# play there (125 tests, 22 minutes on a busy machine).
-POSTGRES_TESTS ?= tests/matches tests/live/test_two_servers.py tests/live/test_restart.py \
-                  tests/live/test_database_stall_page.py
+# `make test`: the whole suite, as the parts of TEST_PARTS in config/run.py at once (the
+# browser and engine tests and the rest on SQLite, the match and live-play tests on
+# PostgreSQL too). With PYTEST_ARGS (a part of the suite), only that part, on SQLite.
+# `make test-sqlite` and `make test-postgres` run the parts on one database (or
+# PYTEST_ARGS, POSTGRES_TESTS there).
+POSTGRES_TESTS ?=
 
-# With PYTEST_ARGS (a part of the suite), only that part, on SQLite.
-test: test-sqlite $(if $(PYTEST_ARGS),,test-postgres)
+test: install messages chromium postgresql
+	$(PY) -m config.run test $(PYTEST_ARGS)
 
 test-sqlite: install messages chromium
-	$(PY) -m config.run test $(PYTEST_ARGS)
+	$(PY) -m config.run test --sqlite $(PYTEST_ARGS)
 
 test-postgres: install messages chromium postgresql
 	$(PY) -m config.run test --postgres $(POSTGRES_TESTS)

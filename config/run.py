@@ -4,11 +4,12 @@
 REDIS_URL is set), a Celery worker, Celery beat and the ASGI server under supervisord,
 which starts again one that dies; print the URL; stop them all on Ctrl-C or SIGTERM.
 
-``python -m config.run test [--postgres] [pytest arguments]`` (what ``make test``
-calls): start a Redis server on a free port (and with ``--postgres`` a throwaway
+``python -m config.run test [--sqlite|--postgres] [pytest arguments]`` (what ``make
+test`` calls): start a Redis server on a free port (and with ``--postgres`` a throwaway
 PostgreSQL server), run pytest against them, stop them, exit with pytest's code. With
-no pytest arguments, the whole suite runs as two parts at once (TEST_PARTS), each with
-services, a database and folders of its own.
+no pytest arguments, the whole suite runs as the parts of TEST_PARTS at once (only those
+on one database with ``--sqlite`` or ``--postgres``), each with services, a database and
+folders of its own.
 
 ``python -m config.run asgi|worker|beat``: run that one service in this process's place,
 as `make run` would, for systemd units (docs/deploy.md).
@@ -271,14 +272,30 @@ def print_banner(host: str, port: int, config: Path) -> None:
     print("=" * 64 + "\n", flush=True)
 
 
-# The whole suite runs as these parts at once, each against services of its own: one
-# pytest process keeps one core busy, and much of a part's time is spent waiting on a
-# browser, a socket or a service. New test folders join the second part.
-# Measured on the 2-core machine: the browser tests alone 19.5 minutes, the rest 28;
-# the engines' tests (pure Python, about 7 minutes) go with the browser tests.
+# The whole suite runs as these parts at once, each against services of its own (its
+# database: "sqlite" or a throwaway "postgresql" server): one pytest process keeps one
+# core busy, and much of a part's time is spent waiting on a browser, a socket or a
+# service. New test folders join "rest". The match and live-play tests run on
+# PostgreSQL too, the database for more than one machine; there without the two whose
+# subject is Redis and the sockets, not the database (malformed messages, a Redis stall).
+# Measured alone on the 2-core machine: the browser tests 19.5 minutes, the rest 28
+# (the engines' tests, pure Python, about 7 minutes, go with the browser tests), the
+# live and match tests on PostgreSQL 12.
 TEST_PARTS = {
-    "browser-and-games": ["tests/browser", "tests/ui", "tests/games"],
-    "rest": ["tests", "--ignore=tests/browser", "--ignore=tests/ui", "--ignore=tests/games"],
+    "browser-and-games": ("sqlite", ["tests/browser", "tests/ui", "tests/games"]),
+    "live-on-postgresql": (
+        "postgresql",
+        [
+            "tests/matches",
+            "tests/live",
+            "--ignore=tests/live/test_fuzz.py",
+            "--ignore=tests/live/test_redis_stall_page.py",
+        ],
+    ),
+    "rest": (
+        "sqlite",
+        ["tests", "--ignore=tests/browser", "--ignore=tests/ui", "--ignore=tests/games"],
+    ),
 }
 # Where the first part's output goes while the other part prints to the terminal.
 PART_LOGS = BASE_DIR / "test-artifacts" / "parts"
@@ -332,31 +349,35 @@ def test_services(postgres: bool, own_folders: bool = False) -> Iterator[dict[st
 
 
 def test(pytest_args: list[str]) -> int:
-    """Run pytest against services of its own; with ``--postgres`` first, on a throwaway
-    PostgreSQL server as well (else SQLite). Without pytest arguments, the whole suite,
-    as the parts of TEST_PARTS at once."""
-    postgres = bool(pytest_args) and pytest_args[0] == "--postgres"
-    if postgres:
+    """Run pytest against services of its own. Without arguments, the whole suite, as the
+    parts of TEST_PARTS at once. ``--sqlite`` or ``--postgres`` first: on that database
+    only (the parts on it, or the tests named after it); tests named alone: on SQLite."""
+    database = "sqlite"
+    if pytest_args and pytest_args[0] in {"--sqlite", "--postgres"}:
+        database = "postgresql" if pytest_args[0] == "--postgres" else "sqlite"
+        parts = {name: part for name, part in TEST_PARTS.items() if part[0] == database}
         pytest_args = pytest_args[1:]
+    else:
+        parts = TEST_PARTS
     if not pytest_args:
-        return test_in_parts(postgres)
-    with test_services(postgres) as env:
+        return test_in_parts(parts)
+    with test_services(database == "postgresql") as env:
         if env is None:
             return 1
         return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], env=env)
 
 
-def test_in_parts(postgres: bool) -> int:
-    """Run each part of TEST_PARTS in a pytest process of its own, each against its own
+def test_in_parts(parts: dict[str, tuple[str, list[str]]]) -> int:
+    """Run each of ``parts`` in a pytest process of its own, each against its own
     services; the last part prints to the terminal, the others to a file under
     PART_LOGS, printed once every part is over. Return 0 only if every part passed."""
     PART_LOGS.mkdir(parents=True, exist_ok=True)
-    *quiet, _terminal = TEST_PARTS
+    *quiet, _terminal = parts
     with contextlib.ExitStack() as stack:
         running: dict[str, tuple[subprocess.Popen, float]] = {}
         logs: dict[str, Path] = {}
-        for name, paths in TEST_PARTS.items():
-            env = stack.enter_context(test_services(postgres, own_folders=True))
+        for name, (database, paths) in parts.items():
+            env = stack.enter_context(test_services(database == "postgresql", own_folders=True))
             if env is None:
                 return 1
             argv = [sys.executable, "-m", "pytest", "--durations=15", *paths]
@@ -364,7 +385,10 @@ def test_in_parts(postgres: bool) -> int:
             if name in quiet:
                 logs[name] = PART_LOGS / f"{name}.log"
                 output = stack.enter_context(logs[name].open("w"))
-                print(f"Part {name!r} of the suite: its output goes to {logs[name]}", flush=True)
+                print(
+                    f"Part {name!r} of the suite ({database}): its output goes to {logs[name]}",
+                    flush=True,
+                )
             process = subprocess.Popen(argv, env=env, stdout=output, stderr=subprocess.STDOUT)
             stack.callback(_stop, process)
             running[name] = (process, time.monotonic())
@@ -378,7 +402,7 @@ def test_in_parts(postgres: bool) -> int:
         for name, path in logs.items():
             print(f"\n{'=' * 24} part {name!r} of the suite {'=' * 24}\n", flush=True)
             print(path.read_text(errors="replace"), flush=True)
-        for name in TEST_PARTS:
+        for name in parts:
             minutes, seconds = divmod(round(took[name]), 60)
             print(f"part {name!r}: exit {codes[name]} in {minutes} min {seconds} s", flush=True)
         return 0 if not any(codes.values()) else 1
