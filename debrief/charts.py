@@ -1,7 +1,7 @@
 """Charts of the debrief report, drawn on the server as SVG with matplotlib.
 
-The Agg backend and matplotlib's own DejaVu Sans font: no display, no external font,
-no request to another origin. Every chart returns an ``<svg>`` string that the HTML
+The Agg backend and the report's DejaVu Sans font: no display, no external font, no
+request to another origin. Every chart returns an ``<svg>`` string that the HTML
 and the PDF embed as is.
 """
 
@@ -31,7 +31,10 @@ def _style():
     return {
         "font.family": "DejaVu Sans",
         "font.size": 9,
-        "svg.fonttype": "path",  # text as paths: the PDF needs no font for the charts
+        # Text as text, in the report's own font (DejaVu Sans, report.css): a reader can
+        # search and copy the charts' words, and the PDF draws them several times faster
+        # than the same words as glyph outlines (the charts were half its time).
+        "svg.fonttype": "none",
         "svg.hashsalt": "debrief",  # stable ids, so the same data gives the same SVG
         "axes.spines.top": False,
         "axes.spines.right": False,

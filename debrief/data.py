@@ -24,7 +24,7 @@ from games.describe import card_namer, event_line, translate
 from games.engine.base import TableSummary
 from games.registry import get_game
 from lessons import results
-from lessons.links import event_qualifier, lesson_about_event
+from lessons.links import GameLinks
 from lessons.models import Lesson, LessonMoment, QuizAnswer
 from lessons.texts import article_number, lesson_content, session_teacher
 
@@ -125,20 +125,6 @@ class Report:
     generated_at: datetime | None = None
 
 
-class LessonCache:
-    """lesson_about_event with a memory: a report asks the same question many times."""
-
-    def __init__(self, game_slug: str):
-        self.game = game_slug
-        self.known: dict[tuple, Lesson | None] = {}
-
-    def __call__(self, event: dict) -> Lesson | None:
-        key = (event["type"], event_qualifier(event), event.get("captured"), event.get("card"))
-        if key not in self.known:
-            self.known[key] = lesson_about_event(self.game, event)
-        return self.known[key]
-
-
 def table_players(table: Table) -> list[Player]:
     """Return the seats of a table with the names the report shows."""
     return [
@@ -152,7 +138,7 @@ def table_players(table: Table) -> list[Player]:
     ]
 
 
-def replay_table(table: Table, language: str, lessons: LessonCache) -> TableReport:
+def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport:
     """Replay a table's match from its seed and action log; return what the report shows."""
     match = table.match
     game = get_game(match.game)
@@ -173,7 +159,7 @@ def replay_table(table: Table, language: str, lessons: LessonCache) -> TableRepo
         events = state.apply(seat, action)
         debrief.after(state, version, events)
         for event in events:
-            lesson = lessons(event)
+            lesson = lessons.lesson_about_event(event)
             if lesson is not None:
                 counts[lesson.slug] += 1
             if event["type"] in game.notable_events:
@@ -209,7 +195,7 @@ def replay_table(table: Table, language: str, lessons: LessonCache) -> TableRepo
     winner = debrief.winner_prompt(summary)
     tally = []
     for line in debrief.tally(summary):
-        lesson = lessons(line.event)
+        lesson = lessons.lesson_about_event(line.event)
         tally.append(TallyLine(text=translate(line.text), lesson=lesson.slug if lesson else None))
     return TableReport(
         number=table.number,
@@ -353,10 +339,10 @@ def build(session, step=lambda label: None, charts=True) -> Report:
         generated_at=timezone.now(),
     )
     step("summary")
-    cache = LessonCache(session.game)
+    links = GameLinks(session.game)  # read once for every event of the session
     tables = Table.objects.filter(session=session).select_related("match").order_by("number")
     for table in tables:
-        report.tables.append(replay_table(table, language, cache))
+        report.tables.append(replay_table(table, language, links))
         step(f"table {table.number}")
     for table in report.tables:
         report.lesson_counts.update(table.lesson_counts)

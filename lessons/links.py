@@ -36,6 +36,11 @@ def card_link(game, card: dict) -> LessonLink | None:
     slug = _slug(game)
     candidates = LessonLink.objects.filter(game=slug, kind=card["kind"], event="")
     links = {_key(link.attributes): link for link in candidates.select_related("lesson")}
+    return _most_specific(slug, card, links)
+
+
+def _most_specific(slug: str, card: dict, links: dict[tuple, LessonLink]) -> LessonLink | None:
+    """Return the most specific of a card kind's links (by attributes) that fits the card."""
     try:
         keys = get_game(slug).link_keys(card)
     except KeyError:  # a game not registered here: only its links by card kind apply
@@ -85,16 +90,19 @@ def event_link(
     return by_qualifier.get(event_qualifier(event)) or by_qualifier.get("")
 
 
-def link_lesson(game, link: LessonLink, event: dict) -> Lesson | None:
+def link_lesson(game, link: LessonLink, event: dict, card_lesson=None) -> Lesson | None:
     """Return the lesson that ``link`` opens for ``event``.
 
     A link with a ``card_field`` opens the lesson of the card the event names there, or
-    its own lesson when that card opens none.
+    its own lesson when that card opens none. ``card_lesson(card_id)``: how to find a
+    card's lesson (default: ``lesson_for_card``, which reads the card's links).
     """
     if link.card_field:
         card_id = event.get(link.card_field)
-        card_lesson = lesson_for_card(game, card_id) if isinstance(card_id, str) else None
-        return card_lesson or link.lesson
+        if not isinstance(card_id, str):
+            return link.lesson
+        found = card_lesson(card_id) if card_lesson else lesson_for_card(game, card_id)
+        return found or link.lesson
     return link.lesson
 
 
@@ -112,6 +120,42 @@ def lesson_about_event(game, event: dict) -> Lesson | None:
     if link is None:
         return None
     return link.lesson or link_lesson(game, link, event)
+
+
+class GameLinks:
+    """Every lesson link of one game, read in one query, and the lessons they open: for a
+    report that asks about hundreds of events (``lesson_about_event`` reads the links of
+    each event it is asked about)."""
+
+    def __init__(self, game):
+        self.slug = _slug(game)
+        self.events: dict[str, dict[str, LessonLink]] = {}  # type -> qualifier -> link
+        self.cards: dict[str, dict[tuple, LessonLink]] = {}  # kind -> attributes -> link
+        for link in LessonLink.objects.filter(game=self.slug).select_related("lesson"):
+            if link.event:
+                self.events.setdefault(link.event, {})[link.qualifier] = link
+            else:
+                self.cards.setdefault(link.kind, {})[_key(link.attributes)] = link
+
+    def event_link(self, event: dict) -> LessonLink | None:
+        """Return the link of an event, as ``event_link`` finds it."""
+        by_qualifier = self.events.get(event["type"], {})
+        return by_qualifier.get(event_qualifier(event)) or by_qualifier.get("")
+
+    def card_lesson(self, card_id: str) -> Lesson | None:
+        """Return the lesson a card of the game opens, as ``lesson_for_card`` finds it."""
+        card = game_catalogue(self.slug).get(card_id)
+        if card is None:
+            return None
+        link = _most_specific(self.slug, card, self.cards.get(card["kind"], {}))
+        return link.lesson if link else None
+
+    def lesson_about_event(self, event: dict) -> Lesson | None:
+        """Return the lesson a report links an event to, as ``lesson_about_event`` does."""
+        link = self.event_link(event)
+        if link is None:
+            return None
+        return link.lesson or link_lesson(self.slug, link, event, self.card_lesson)
 
 
 def lesson_after_card(link: LessonLink) -> Lesson | None:

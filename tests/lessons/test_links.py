@@ -5,7 +5,7 @@ import random
 import pytest
 
 from games.registry import get_game
-from lessons.links import lesson_for_card, lesson_for_event
+from lessons.links import GameLinks, lesson_about_event, lesson_for_card, lesson_for_event
 from lessons.models import Lesson, LessonLink
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +115,31 @@ def test_events_of_real_expert_games_resolve_to_lessons():
                 if lesson is not None:
                     seen.add(event["type"])
     assert {"attack", "capture", "countered", "frozen"} <= seen
+
+
+@pytest.mark.parametrize("slug", ["data_tycoon", "data_thief", "data_monsters", "conspiranoia"])
+def test_the_game_s_links_read_at_once_find_what_each_event_s_own_read_finds(
+    slug, django_assert_num_queries
+):
+    """A report asks about every event of a session: ``GameLinks`` reads the game's links
+    in one query and must answer as ``lesson_about_event`` does, event by event."""
+    game = get_game(slug)
+    events = []
+    for seed in range(6):
+        state = game.new_state(game.min_players + seed % 2, seed, None, None)
+        rng = random.Random(seed)
+        for _step in range(400):
+            if state.is_over():
+                break
+            movers = state.to_move()
+            expiries = state.legal_actions(None)
+            seat = rng.choice(movers) if movers else None
+            legal = state.legal_actions(seat) if movers else expiries
+            events += state.apply(seat, rng.choice(legal))
+    assert events
+    with django_assert_num_queries(1):
+        links = GameLinks(game)
+        found = [links.lesson_about_event(event) for event in events]
+    expected = [lesson_about_event(game, event) for event in events]
+    assert found == expected
+    assert sum(lesson is not None for lesson in found) >= 10  # not a match of Nones
