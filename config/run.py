@@ -276,11 +276,23 @@ def print_banner(host: str, port: int, config: Path) -> None:
 # database: "sqlite" or a throwaway "postgresql" server): one pytest process keeps one
 # core busy, and much of a part's time is spent waiting on a browser, a socket or a
 # service. New test folders join "rest". The match and live-play tests run on
-# PostgreSQL too, the database for more than one machine; there without the two whose
-# subject is Redis and the sockets, not the database (malformed messages, a Redis stall).
+# PostgreSQL too, the database for more than one machine; there without those whose
+# subject is Redis, the sockets or the pages, not the database (NOT_ABOUT_THE_DATABASE).
 # Measured alone on the 2-core machine: the browser tests 19.5 minutes, the rest 28
-# (the engines' tests, pure Python, about 7 minutes, go with the browser tests), the
-# live and match tests on PostgreSQL 12.
+# (the engines' tests, pure Python, about 7 minutes, go with the browser tests), all
+# the live and match tests on PostgreSQL 12.
+NOT_ABOUT_THE_DATABASE = [
+    "test_fuzz.py",  # malformed messages
+    "test_join_screen.py",
+    "test_messages.py",
+    "test_pages.py",
+    "test_proxy_headers.py",
+    "test_redis_stall_page.py",
+    "test_resilience.py",  # sockets that vanish or idle, a Redis stall
+    "test_state_size.py",
+    "test_student_language.py",
+    "test_throttle.py",
+]
 TEST_PARTS = {
     "browser-and-games": ("sqlite", ["tests/browser", "tests/ui", "tests/games"]),
     "live-on-postgresql": (
@@ -288,8 +300,7 @@ TEST_PARTS = {
         [
             "tests/matches",
             "tests/live",
-            "--ignore=tests/live/test_fuzz.py",
-            "--ignore=tests/live/test_redis_stall_page.py",
+            *(f"--ignore=tests/live/{name}" for name in NOT_ABOUT_THE_DATABASE),
         ],
     ),
     "rest": (
