@@ -112,6 +112,11 @@ EXPECTED_NOISE = [
     r"no attribute '(hostname|connection_errors)'\"\)",
     r"ERROR/MainProcess\] Error on (stopping|restarting) \w+: AttributeError\(\"'NoneType' "
     r"object has no attribute '(hostname|connection_errors)'\"\)",
+    # A worker that finished a task as Redis died cannot acknowledge it: kombu logs it
+    # and goes on. Redis may hand the task out again (the sweeper reschedules what it
+    # lost); a bot move or a timer played twice is refused by the match's version (the
+    # run checks that no move is stored twice).
+    r"CRITICAL/MainProcess\] Couldn't ack '[0-9a-f-]+', reason:",
     # Beat could not queue the sweeper while Redis was down; it tries again next time.
     r"Couldn't apply scheduled task live-play-sweeper: (Error \d+ connecting|Connection "
     r"closed by server|.*Connection refused)",
