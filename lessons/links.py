@@ -86,7 +86,11 @@ def event_link(
     """
     if links is None or event["type"] not in links:
         links = event_links(game, [event["type"]])
-    by_qualifier = links[event["type"]]
+    return _qualified(links[event["type"]], event)
+
+
+def _qualified(by_qualifier: dict[str, LessonLink], event: dict) -> LessonLink | None:
+    """Return, of an event type's links, the one for the event's qualifier, else the plain one."""
     return by_qualifier.get(event_qualifier(event)) or by_qualifier.get("")
 
 
@@ -139,8 +143,7 @@ class GameLinks:
 
     def event_link(self, event: dict) -> LessonLink | None:
         """Return the link of an event, as ``event_link`` finds it."""
-        by_qualifier = self.events.get(event["type"], {})
-        return by_qualifier.get(event_qualifier(event)) or by_qualifier.get("")
+        return _qualified(self.events.get(event["type"], {}), event)
 
     def card_lesson(self, card_id: str) -> Lesson | None:
         """Return the lesson a card of the game opens, as ``lesson_for_card`` finds it."""

@@ -224,6 +224,7 @@ def test_the_pdf_draws_every_chart(report, tmp_path):
     def page_of(heading):
         return next(page for page in reader.pages if heading in page.extract_text())
 
+    assert paths(page_of("GDPR concepts that came up")) > 60  # the bars and the axes
     assert paths(page_of("Score progression")) > 200  # the score lines
     assert paths(page_of("Glossary of GDPR articles")) < 100
     assert "How often each GDPR lesson came up" in text
