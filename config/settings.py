@@ -212,6 +212,8 @@ CACHES = {
             "socket_timeout": REDIS_CACHE_TIMEOUT,
             "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
             "health_check_interval": REDIS_HEALTH_CHECK_SECONDS,
+            # One pool per process, not one per socket (config/cache.py).
+            "pool_class": "config.cache.SharedConnectionPool",
         },
     }
 }

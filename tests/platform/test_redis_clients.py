@@ -5,6 +5,8 @@ import asyncio
 import json
 
 import pytest
+import redis
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from channels_redis.utils import create_pool
@@ -79,6 +81,34 @@ async def test_a_burst_of_sockets_leaving_at_once_fits_the_channel_layers_pool()
     failures = [repr(outcome) for outcome in outcomes if isinstance(outcome, BaseException)]
     assert failures == [], f"{len(failures)} of {2 * BURST} failed, e.g. {failures[0]}"
     await layer.close_pools()
+
+
+SOCKETS = 30
+
+
+@in_own_event_loop
+async def test_the_sockets_of_a_process_share_its_cache_connections(settings):
+    """Each socket of the ASGI server is an async context of its own, and Django keeps
+    a cache object per context: every socket's cache calls (the Redis check before each
+    move) made a pool of their own and connected to Redis again."""
+
+    def connections_opened() -> int:
+        with redis.Redis.from_url(settings.REDIS_URL) as client:
+            return client.info("stats")["total_connections_received"]
+
+    @database_sync_to_async
+    def check_redis() -> None:
+        cache.get("live:probe")
+
+    async def socket() -> None:
+        for _move in range(5):
+            await check_redis()
+
+    before = connections_opened()
+    await asyncio.gather(*(asyncio.create_task(socket()) for _ in range(SOCKETS)))
+    # The moves of all the sockets run one at a time in the database thread: one
+    # connection serves them (the second call to connections_opened opens one more).
+    assert connections_opened() - before - 1 <= 1
 
 
 @pytest.mark.django_db
