@@ -24,6 +24,11 @@ from classroom.services import SERVICE_ERRORS, describe
 
 logger = logging.getLogger(__name__)
 
+# A state the write path sent just before a beat may still be on its way (under load,
+# a second or more): a socket found behind the stored match is caught up only if it is
+# still behind this long after, instead of reading a table whose state is arriving.
+IN_FLIGHT_SECONDS = 3.0
+
 
 class Member(Protocol):
     """A seated socket, as the heartbeat sees it (live.consumers.PlayConsumer)."""
@@ -52,6 +57,7 @@ class Heartbeat:
     def __init__(self) -> None:
         self.members: set[Member] = set()
         self.task: asyncio.Task | None = None
+        self.checks: set[asyncio.Task] = set()  # a loop keeps weak references only
 
     def add(self, member: Member) -> None:
         self.members.add(member)
@@ -81,9 +87,21 @@ class Heartbeat:
             [member.seat_pk for member in members],
             {member.table_id for member in members if member.table_id is not None},
         )
+        behind = []
         for member in members:
             stored = versions.get(member.table_id)
             if member in self.members and stored is not None and member.behind(stored):
+                behind.append((member, stored))
+        if behind:
+            check = asyncio.create_task(self.catch_up_later(behind))
+            self.checks.add(check)
+            check.add_done_callback(self.checks.discard)
+
+    async def catch_up_later(self, behind: list[tuple[Member, int]]) -> None:
+        """Catch up the sockets still behind the versions the beat found stored."""
+        await asyncio.sleep(IN_FLIGHT_SECONDS)
+        for member, stored in behind:
+            if member in self.members and member.behind(stored):
                 member.catch_up()
 
 

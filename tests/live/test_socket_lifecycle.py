@@ -4,6 +4,7 @@ gives its seat back."""
 
 import asyncio
 import json
+import time
 
 import pytest
 import redis
@@ -177,6 +178,7 @@ async def test_a_state_lost_on_the_way_is_sent_at_the_next_heartbeat(school_clas
     the game waits for a move; at its next heartbeat it finds the stored match newer and
     sends the state."""
     monkeypatch.setattr(heartbeat, "HEARTBEAT_SECONDS", 0.3)
+    monkeypatch.setattr(heartbeat, "IN_FLIGHT_SECONDS", 0.3)
     session, table, people = await sync_to_async(started_table)(school_class)
     sockets = {pk: play_socket(session, participant) for pk, participant in people.items()}
     states = {pk: (await connect(socket))[1] for pk, socket in sockets.items()}
@@ -190,6 +192,48 @@ async def test_a_state_lost_on_the_way_is_sent_at_the_next_heartbeat(school_clas
         caught_up = await receive(socket, "state")
         assert caught_up["version"] == state["version"] + 1
     for socket in sockets.values():
+        await socket.disconnect()
+
+
+@in_own_event_loop
+async def test_a_state_on_its_way_at_the_heartbeat_is_not_read_again(school_class, monkeypatch):
+    """Under load the write path's states arrive a second or more after the commit: a
+    beat in between found every socket of the table behind and had each read the table
+    again, adding work to a server that was already late."""
+    monkeypatch.setattr(heartbeat, "HEARTBEAT_SECONDS", 0.3)
+    monkeypatch.setattr(heartbeat, "IN_FLIGHT_SECONDS", 1.0)
+    reads = []
+    real_read = consumers.TableConsumer.build_state
+
+    def counted_read(self, since=None):
+        reads.append(self.seat)
+        return real_read(self, since)
+
+    monkeypatch.setattr(consumers.TableConsumer, "build_state", counted_read)
+    real_send = write.send_in_order
+
+    def late_send(batches, loop=None):  # the states reach the table after a beat
+        time.sleep(0.7)
+        real_send(batches, loop=loop)
+
+    monkeypatch.setattr(write, "send_in_order", late_send)
+    session, table, people = await sync_to_async(started_table)(school_class)
+    sockets = {pk: play_socket(session, participant) for pk, participant in people.items()}
+    states = {pk: (await connect(socket))[1] for pk, socket in sockets.items()}
+    state = next(s for s in states.values() if s["legal_actions"])
+    await sync_to_async(write.act)(
+        table.match_id, state["seat"], state["legal_actions"][0], state["version"]
+    )
+    for socket in sockets.values():
+        arrived = await receive(socket, "state")
+        assert arrived["version"] == state["version"] + 1
+    await asyncio.sleep(1.5)  # past the beats that found the sockets behind, and the check
+    assert reads == []
+    for socket in sockets.values():
+        later = []
+        while not await socket.receive_nothing(timeout=0.1):
+            later.append(json.loads((await socket.receive_output())["text"])["type"])
+        assert "state" not in later, later  # no second copy of the state either
         await socket.disconnect()
 
 
