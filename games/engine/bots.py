@@ -56,7 +56,7 @@ class RandomBot(Bot):
 
     def choose(self, view, legal_actions, rng):
         """Return a uniformly random legal action."""
-        return legal_actions[rng.randrange(len(legal_actions))]
+        return rng.choice(legal_actions)  # the number randrange(len(...)) would draw
 
 
 class ScoringBot(Bot):

@@ -8,23 +8,30 @@ It plays the server's part too: when nobody may act, or (with probability
 def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
     """Play ``state`` to the end; return the action log as ``[(seat, action), ...]``."""
     log = []
+    # the state's methods looked up once: this loop is most of a simulation's overhead
+    is_over, to_move, legal_actions, apply = (
+        state.is_over,
+        state.to_move,
+        state.legal_actions,
+        state.apply,
+    )
     for _ in range(max_steps):
-        if state.is_over():
+        if is_over():
             return log
-        movers = state.to_move()
+        movers = to_move()
         if movers and not (expire and rng.random() < expire and state.timers()):
             seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
-            legal = state.legal_actions(seat)
+            legal = legal_actions(seat)
             bot = bots[seat]
             view = state.view(seat) if bot.needs_view else None
             action = bot.choose(view, legal, rng)
         else:
             seat = None
-            legal = state.legal_actions(None)
+            legal = legal_actions(None)
             if not legal:
                 raise RuntimeError("nobody may act and no timer runs: the game is stuck")
             action = legal[rng.randrange(len(legal))]
-        events = state.apply(seat, action)
+        events = apply(seat, action)
         log.append((seat, action))
         if on_step is not None:
             on_step(seat, action, events)
