@@ -278,7 +278,7 @@ class State(base.State):
 
     def legal_actions(self, seat):
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""
-        return [dict(action) for action in self._legal_list(seat)]  # callers may mutate them
+        return [action.copy() for action in self._legal_list(seat)]  # callers may mutate them
 
     def apply(self, seat, action):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
@@ -478,47 +478,49 @@ class State(base.State):
 
     def _turn_actions(self, s):
         """Return the turn player's actions: free builds and splits, then one card play."""
-        acts = self._free_actions(s)
-        splittable = [tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN]
-        blocked = self.undeclared[s] + self.hidden[s]
-        uses = False  # whether an action captures or uses its card
-        table = self.table
-        for c in self.hands[s]:
-            if c in blocked:
-                continue
-            kind = KIND[c]
-            if kind == "dataset":
-                captures = CAPTURES[c]
-                caps = [t for t in table if t in captures]
-                if caps:
-                    acts.extend({"type": "play", "card": c, "capture": t} for t in caps)
-                    uses = True
-                else:
-                    acts.append({"type": "play", "card": c})
-                continue
-            rule = CARD_RULES[kind]
-            if rule.keep:
-                acts.append({"type": "keep", "card": c})
-                uses = True
-            if rule.set_aside:
-                acts.append({"type": "set_aside", "card": c})
-                uses = True
-            if kind == "consent" and splittable:
-                acts.extend({"type": "split", "card": c, "treasure": lb} for lb in splittable)
-                uses = True
-            if rule.target:
-                targets = [t for t in range(self.n) if t != s and self._targetable(rule.target, t)]
-                if targets:
-                    acts.extend({"type": "attack", "card": c, "target": t} for t in targets)
-                    uses = True
-                elif not (rule.keep or rule.set_aside):
-                    acts.append({"type": "discard", "card": c})
+        acts = self._free_actions(s) if self.purposes[s] or self.consents[s] else []
+        hand = self.hands[s]
+        if self.undeclared[s] or self.hidden[s]:
+            blocked = self.undeclared[s] + self.hidden[s]
+            hand = [c for c in hand if c not in blocked]
         # A card is thrown (laid without a capture, or discarded without effect) only
         # when no card can capture or be used: the rule book's "if the player cannot
         # pick up cards from the table or use special cards".
-        if uses:
-            acts = [a for a in acts if not _throws_card(a)]
+        used, thrown = [], []
+        table = self.table
+        for c in hand:
+            kind = KIND[c]
+            if kind == "dataset":
+                captures, count = CAPTURES[c], len(used)
+                for t in table:
+                    if t in captures:
+                        used.append({"type": "play", "card": c, "capture": t})
+                if len(used) == count:
+                    thrown.append({"type": "play", "card": c})
+            else:
+                self._special_actions(s, c, kind, used, thrown)
+        acts += used or thrown
         return acts
+
+    def _special_actions(self, s, c, kind, used, thrown):
+        """Add the plays of special card ``c`` to ``used``, or its discard to ``thrown``."""
+        rule = CARD_RULES[kind]
+        if rule.keep:
+            used.append({"type": "keep", "card": c})
+        if rule.set_aside:
+            used.append({"type": "set_aside", "card": c})
+        if kind == "consent":
+            used += (
+                {"type": "split", "card": c, "treasure": tr["label"]}
+                for tr in self.treasures[s]
+                if len(tr["cards"]) >= 2 * SPLIT_MIN
+            )
+        if rule.target:
+            targets = [t for t in range(self.n) if t != s and self._targetable(rule.target, t)]
+            if targets:
+                used += ({"type": "attack", "card": c, "target": t} for t in targets)
+            elif not (rule.keep or rule.set_aside):
+                thrown.append({"type": "discard", "card": c})
 
     def _free_actions(self, s):
         """Return the builds and the splits with a kept Consent: any time in one's turn."""
@@ -585,7 +587,7 @@ class State(base.State):
         kind = a["type"]
         if kind == "end_turn":
             self.stage = "end"
-            self._emit("turn_ended", seat=s)
+            self._emit({"type": "turn_ended", "seat": s})
             return
         if kind == "build":
             self._build(s, a["purpose"], a["basis"])
@@ -600,21 +602,21 @@ class State(base.State):
             if "capture" in a:
                 self.table.remove(a["capture"])
                 self.collections[s] += [c, a["capture"]]
-                self._emit("capture", seat=s, card=c, captured=a["capture"])
+                self._emit({"type": "capture", "seat": s, "card": c, "captured": a["capture"]})
             else:
                 self.table.append(c)
-                self._emit("lay", seat=s, card=c)
+                self._emit({"type": "lay", "seat": s, "card": c})
         elif kind == "keep":
             (self.purposes if KIND[c] == "purpose" else self.consents)[s].append(c)
-            self._emit("keep", seat=s, card=c, kind=KIND[c])
+            self._emit({"type": "keep", "seat": s, "card": c, "kind": KIND[c]})
         elif kind == "set_aside":
             self.reserves[s].append(c)
-            self._emit("set_aside", seat=s)
+            self._emit({"type": "set_aside", "seat": s})
         elif kind == "split":
             self._split(s, a["treasure"], c)
         elif kind == "discard":
             self.pile.append(c)
-            self._emit("discard", seat=s, card=c, kind=KIND[c])
+            self._emit({"type": "discard", "seat": s, "card": c, "kind": KIND[c]})
         else:  # attack
             self._attack(s, c, a["target"])
 
@@ -622,7 +624,7 @@ class State(base.State):
         """Throw attack card ``c`` at seat ``t``: open its counter or freeze window."""
         kind = KIND[c]
         self.pile.append(c)
-        self._emit("attack", seat=s, target=t, card=c, kind=kind)
+        self._emit({"type": "attack", "seat": s, "target": t, "card": c, "kind": kind})
         if kind == "purpose":
             left = min(FREEZE_COUNT, len(self.collections[t]))
             self._open("freeze", t, self.options["choice_seconds"], attacker=s, left=left)
@@ -637,7 +639,7 @@ class State(base.State):
             self.windows.pop(0)
             count = len(self.undeclared[s])
             self.undeclared[s] = []
-            self._emit("data_called", seat=s, count=count)
+            self._emit({"type": "data_called", "seat": s, "count": count})
         elif kind == "call_databreach":
             self.windows.pop(0)
             breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
@@ -645,7 +647,7 @@ class State(base.State):
             for c in breaches:
                 self.hands[s].remove(c)
             self.pile += breaches
-            self._emit("databreach_called", seat=s, cards=breaches)
+            self._emit({"type": "databreach_called", "seat": s, "cards": breaches})
             for breach in breaches:  # each breach is contained, or costs a turn, alone
                 self._open_counter(s, "databreach", None, breach)
         elif kind == "counter":
@@ -656,7 +658,15 @@ class State(base.State):
             card = next(c for c in zone if KIND[c] == a["kind"])
             zone.remove(card)
             self.pile.append(card)
-            self._emit("countered", seat=s, card=card, kind=a["kind"], attack=w["attack"])
+            self._emit(
+                {
+                    "type": "countered",
+                    "seat": s,
+                    "card": card,
+                    "kind": a["kind"],
+                    "attack": w["attack"],
+                }
+            )
             if w["attack"] == "hidden_breach":
                 self.skips[s] += 1  # contained, but not reported in time
         elif kind == "accept":
@@ -675,7 +685,7 @@ class State(base.State):
             if w["kind"] in CALLS:
                 self._forfeit_call()
                 return
-            self._emit("timeout", seat=w["seat"], window=w["kind"])
+            self._emit({"type": "timeout", "seat": w["seat"], "window": w["kind"]})
             if w["kind"] == "counter":
                 self.windows.pop(0)
                 self._resolve(w)
@@ -688,7 +698,7 @@ class State(base.State):
             return
         threat = next(t for t in self.threats if t["id"] == timer)
         self.threats.remove(threat)
-        self._emit("time_up", seat=threat["seat"])
+        self._emit({"type": "time_up", "seat": threat["seat"]})
         self._open_loss(threat["seat"], "time")
 
     def _forfeit_call(self):
@@ -701,13 +711,13 @@ class State(base.State):
             for c in missed:
                 self.hands[s].remove(c)
             self.pile += missed
-            self._emit("data_missed", seat=s, cards=missed)
+            self._emit({"type": "data_missed", "seat": s, "cards": missed})
         else:
             breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
             self.undeclared[s] = [c for c in self.undeclared[s] if KIND[c] != "databreach"]
             self.hidden[s] += breaches
             # public, as data_missed is: the breach comes out at the end of this turn anyway
-            self._emit("databreach_unreported", seat=s, count=len(breaches))
+            self._emit({"type": "databreach_unreported", "seat": s, "count": len(breaches)})
 
     # ------------------------------------------------------------------ effects
 
@@ -716,12 +726,12 @@ class State(base.State):
         attack, t = w["attack"], w["seat"]
         if attack == "databreach":
             if self.stage == "play" and t == self.turn:
-                self._emit("breach_skip", seat=t)
+                self._emit({"type": "breach_skip", "seat": t})
                 self._forfeit_play(t)
                 self.stage = "end"
             else:  # this turn is lost already: another breach costs the next one
                 self.skips[t] += 1
-                self._emit("breach_skip_next", seat=t)
+                self._emit({"type": "breach_skip_next", "seat": t})
         elif attack == "hidden_breach":
             self._open_loss(t, "databreach")
         else:
@@ -733,25 +743,37 @@ class State(base.State):
         count = len(self.treasures[t])
         self.treasures[t] = []
         self._return(cards)
-        self._emit("treasures_lost", seat=t, treasures=count, count=len(cards), cause="sanction")
+        self._emit(
+            {
+                "type": "treasures_lost",
+                "seat": t,
+                "treasures": count,
+                "count": len(cards),
+                "cause": "sanction",
+            }
+        )
 
     def _complaint(self, t, attacker):
         """Return 3 of ``t``'s Dataset cards not in a treasure to the deck."""
         cards = self._take_unassigned(t, COMPLAINT_COUNT)
         self._return(cards)
-        self._emit("datasets_returned", seat=t, count=len(cards), cause="complaint")
+        self._emit(
+            {"type": "datasets_returned", "seat": t, "count": len(cards), "cause": "complaint"}
+        )
 
     def _minimization(self, t, attacker):
         """Return all of ``t``'s Dataset cards not in a treasure to the deck."""
         cards = self.frozen[t] + self.collections[t]
         self.frozen[t], self.collections[t] = [], []
         self._return(cards)
-        self._emit("datasets_returned", seat=t, count=len(cards), cause="minimization")
+        self._emit(
+            {"type": "datasets_returned", "seat": t, "count": len(cards), "cause": "minimization"}
+        )
 
     def _transparency(self, t, attacker):
         """Make ``t`` play with an open hand for its next 3 turns."""
         self.transparent[t] = TRANSPARENCY_TURNS
-        self._emit("transparency", seat=t, turns=TRANSPARENCY_TURNS)
+        self._emit({"type": "transparency", "seat": t, "turns": TRANSPARENCY_TURNS})
 
     def _time(self, t, attacker):
         """Start ``t``'s Time deadline (seconds on the clock, or its own turns)."""
@@ -763,11 +785,13 @@ class State(base.State):
             threat["turns"] = self.options["time_card_turns"]
         self.threats.append(threat)
         self._emit(
-            "time_started",
-            seat=t,
-            timer=threat["id"],
-            seconds=threat.get("seconds"),
-            turns=threat.get("turns"),
+            {
+                "type": "time_started",
+                "seat": t,
+                "timer": threat["id"],
+                "seconds": threat.get("seconds"),
+                "turns": threat.get("turns"),
+            }
         )
 
     def _freeze(self, t, c, w):
@@ -775,7 +799,7 @@ class State(base.State):
         self.collections[t].remove(c)
         self.frozen[t].append(c)
         w["left"] -= 1
-        self._emit("frozen", seat=t, card=c)
+        self._emit({"type": "frozen", "seat": t, "card": c})
         if w["left"] <= 0 or not self.collections[t]:
             self.windows.pop(0)
 
@@ -805,7 +829,7 @@ class State(base.State):
         card = playable[self.rng.below(len(playable))]
         self.hands[s].remove(card)
         self.pile.append(card)
-        self._emit("play_forfeited", seat=s, card=card)
+        self._emit({"type": "play_forfeited", "seat": s, "card": card})
 
     def _open_loss(self, s, cause):
         """Queue the window in which ``s`` chooses what to lose (see ``_settle``)."""
@@ -815,24 +839,36 @@ class State(base.State):
         """Punish ``s`` who has nothing to choose from: skips, or every loose card."""
         if cause == "databreach":
             self.skips[s] += HIDDEN_BREACH_SKIPS
-            self._emit("skips", seat=s, turns=HIDDEN_BREACH_SKIPS)
+            self._emit({"type": "skips", "seat": s, "turns": HIDDEN_BREACH_SKIPS})
         else:
             cards = self._take_unassigned(s, LOSS_COUNT)
             self._return(cards)
-            self._emit("datasets_returned", seat=s, count=len(cards), cause=cause)
+            self._emit(
+                {"type": "datasets_returned", "seat": s, "count": len(cards), "cause": cause}
+            )
 
     def _lose(self, s, choice, cause):
         """Return what ``s`` chose to lose: 6 loose Dataset cards or one treasure."""
         if choice["what"] == "datasets":
             cards = self._take_unassigned(s, LOSS_COUNT)
             self._return(cards)
-            self._emit("datasets_returned", seat=s, count=len(cards), cause=cause)
+            self._emit(
+                {"type": "datasets_returned", "seat": s, "count": len(cards), "cause": cause}
+            )
             return
         tr = next(tr for tr in self.treasures[s] if tr["label"] == choice["treasure"])
         self.treasures[s].remove(tr)
         cards = [tr["label"], *tr["cards"]]
         self._return(cards)
-        self._emit("treasures_lost", seat=s, treasures=1, count=len(cards), cause=cause)
+        self._emit(
+            {
+                "type": "treasures_lost",
+                "seat": s,
+                "treasures": 1,
+                "count": len(cards),
+                "cause": cause,
+            }
+        )
 
     def _build(self, s, purpose, basis):
         """Build a Data-Treasure from ``purpose`` and 6 cards of ``basis``."""
@@ -846,7 +882,15 @@ class State(base.State):
             coll.remove(c)
         self.purposes[s].remove(purpose)
         self.treasures[s].append({"label": purpose, "cards": chosen})
-        self._emit("treasure_built", seat=s, purpose=purpose, basis=basis, cards=list(chosen))
+        self._emit(
+            {
+                "type": "treasure_built",
+                "seat": s,
+                "purpose": purpose,
+                "basis": basis,
+                "cards": list(chosen),
+            }
+        )
 
     def _split(self, s, label, consent):
         """Split treasure ``label`` in two, the second one labelled by ``consent``."""
@@ -855,7 +899,7 @@ class State(base.State):
         new = {"label": consent, "cards": tr["cards"][half:]}
         tr["cards"] = tr["cards"][:half]
         self.treasures[s].append(new)
-        self._emit("treasure_split", seat=s, treasure=label, consent=consent)
+        self._emit({"type": "treasure_split", "seat": s, "treasure": label, "consent": consent})
 
     def _take_unassigned(self, s, k):
         """Remove and return up to ``k`` loose Dataset cards, least valuable first."""
@@ -875,28 +919,16 @@ class State(base.State):
     # --------------------------------------------------------------- turn flow
 
     def _advance(self):
-        """Walk the turn stages until someone must act or the game ends."""
+        """Walk the turn stages until someone must act or the game ends.
+
+        Each stage has its step (``STAGES``): it returns True when the turn player must
+        act in that stage, else it moves the stage on. An open window comes first."""
         while not self.over:
             if self.windows:
                 if self._settle(self.windows[0]):
                     return
-                continue
-            stage = self.stage
-            if stage == "start":
-                self._start_turn()
-            elif stage == "play":
-                if self._has_play(self.turn):
-                    return
-                self.stage = "after"
-            elif stage == "after":
-                # a build or a split may follow the card play (or stand in for one)
-                if self._free_actions(self.turn):
-                    return
-                self.stage = "end"
-            elif stage == "end":
-                self._end_turn()
-            else:
-                self._next_turn()
+            elif STAGES[self.stage](self):
+                return
 
     def _settle(self, w):
         """Return True if window ``w`` awaits an answer; else close it as it stands."""
@@ -909,18 +941,33 @@ class State(base.State):
             return False
         return True
 
-    def _has_play(self, s):
-        """Return whether ``s`` holds a card it may play (not an uncalled or hidden one)."""
-        blocked = self.undeclared[s] + self.hidden[s]
-        if not blocked:
-            return bool(self.hands[s])
-        return any(c not in blocked for c in self.hands[s])
+    def _await_play(self):
+        """Wait for the card play if the turn player holds a card it may play (not an
+        uncalled or hidden one); else go on to what may follow it."""
+        s = self.turn
+        if self.undeclared[s] or self.hidden[s]:
+            blocked = self.undeclared[s] + self.hidden[s]
+            if any(c not in blocked for c in self.hands[s]):
+                return True
+        elif self.hands[s]:
+            return True
+        self.stage = "after"
+        return False
+
+    def _await_free(self):
+        """Wait while a build or a split may follow the card play (or stand in for one);
+        else end the turn."""
+        s = self.turn
+        if (self.purposes[s] or self.consents[s]) and self._free_actions(s):
+            return True
+        self.stage = "end"
+        return False
 
     def _start_turn(self):
         """Begin the turn: open the DATABREACH! (first) or DATA! call window if due."""
         s = self.turn
         self.stage = "play"
-        self._emit("turn", seat=s)
+        self._emit({"type": "turn", "seat": s})
         pending = self.undeclared[s]
         if pending and any(KIND[c] == "databreach" for c in pending):
             self._open("call_databreach", s, self.options["call_seconds"])
@@ -937,16 +984,18 @@ class State(base.State):
             for c in cards:
                 self.hands[s].remove(c)
             self.pile += cards
-            self._emit("databreach_discovered", seat=s, cards=cards)
+            self._emit({"type": "databreach_discovered", "seat": s, "cards": cards})
             for card in cards:
                 self._open_counter(s, "hidden_breach", None, card)
         if self.transparent[s]:
             self.transparent[s] -= 1
+        if not self.threats:
+            return
         for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
             threat["turns"] -= 1
             if threat["turns"] <= 0:
                 self.threats.remove(threat)
-                self._emit("time_up", seat=s)
+                self._emit({"type": "time_up", "seat": s})
                 self._open_loss(s, "time")
 
     def _next_turn(self):
@@ -961,7 +1010,9 @@ class State(base.State):
                 self._deal_round(first)
             else:
                 self._draw(first, HAND_SIZE)
-                self._emit("deal", counts=[len(h) for h in hands], deck=len(self.deck))
+                self._emit(
+                    {"type": "deal", "counts": [len(h) for h in hands], "deck": len(self.deck)}
+                )
         s = self.turn
         while True:  # ends: each pass over skipped seats lowers their skip counts
             s = (s + 1) % n
@@ -969,7 +1020,7 @@ class State(base.State):
                 continue
             if self.skips[s]:
                 self.skips[s] -= 1
-                self._emit("turn_skipped", seat=s, left=self.skips[s])
+                self._emit({"type": "turn_skipped", "seat": s, "left": self.skips[s]})
                 self._forfeit_play(s)
                 # a skipped turn is a turn: the next one may need a deal first
                 self.turn, self.stage = s, "next"
@@ -981,30 +1032,36 @@ class State(base.State):
         """Deal 3 cards to every seat, starting at ``first``."""
         for i in range(self.n):
             self._draw((first + i) % self.n, HAND_SIZE)
-        self._emit("deal", counts=[len(h) for h in self.hands], deck=len(self.deck))
+        self._emit({"type": "deal", "counts": [len(h) for h in self.hands], "deck": len(self.deck)})
 
     def _draw(self, s, k):
         """Move up to ``k`` cards from the deck to ``s``'s hand; a Purpose or Consent lifts Time."""
-        lifted = False
-        for _ in range(min(k, len(self.deck))):
-            c = self.deck.pop()
-            self.hands[s].append(c)
+        deck = self.deck
+        cut = max(len(deck) - k, 0)
+        drawn = deck[cut:]
+        del deck[cut:]
+        drawn.reverse()  # drawn from the top: the end of the list
+        self.hands[s] += drawn
+        lifts = False
+        for c in drawn:
             kind = KIND[c]
             if kind in ("purpose", "databreach"):
                 self.undeclared[s].append(c)
-            if kind in ("purpose", "consent") and not lifted:
-                mine = [t for t in self.threats if t["seat"] == s]
-                if mine:
-                    lifted = True
-                    for t in mine:
-                        self.threats.remove(t)
-                    self._emit("time_lifted", seat=s)
+            lifts = lifts or kind in ("purpose", "consent")
+        if lifts and self.threats:
+            mine = [t for t in self.threats if t["seat"] == s]
+            if mine:
+                for t in mine:
+                    self.threats.remove(t)
+                self._emit({"type": "time_lifted", "seat": s})
 
     def _finish(self):
         """End the game and announce the result."""
         self.over, self.stage, self.threats = True, "over", []
         res = self.result()
-        self._emit("game_over", winners=res["winners"], decided_by=res["decided_by"])
+        self._emit(
+            {"type": "game_over", "winners": res["winners"], "decided_by": res["decided_by"]}
+        )
 
     def _open(self, kind, seat, seconds, **extra):
         """Queue a window for ``seat``; it gets a timer once it is the first in the queue."""
@@ -1013,9 +1070,10 @@ class State(base.State):
             {"id": f"w{self.serial}", "kind": kind, "seat": seat, "seconds": seconds, **extra}
         )
 
-    def _emit(self, event_type, /, **fields):
-        """Record an event of the current action (every event is public)."""
-        self._events.append({"type": event_type, **fields})
+    def _emit(self, event):
+        """Record ``event`` (its "type", then its fields) of the current action (every event
+        is public)."""
+        self._events.append(event)
 
 
 _ZONES = (
@@ -1036,6 +1094,15 @@ _ZONES = (
 # The zones that hold one flat list of cards per seat (what ``copy`` copies alike).
 _SEAT_ZONES = tuple(z for z in _ZONES if z not in ("deck", "table", "pile", "treasures"))
 
+# The step of each stage of the turn (see ``State._advance``).
+STAGES = {
+    "start": State._start_turn,
+    "play": State._await_play,
+    "after": State._await_free,
+    "end": State._end_turn,
+    "next": State._next_turn,
+}
+
 EFFECTS = {
     "sanction": State._sanction,
     "complaint": State._complaint,
@@ -1048,12 +1115,6 @@ EFFECTS = {
 def _timer(timer_id, seconds):
     """Return a timer dict with its expiry action."""
     return {"id": timer_id, "seconds": seconds, "action": {"type": "expire", "timer": timer_id}}
-
-
-def _throws_card(action):
-    """Return whether ``action`` throws its card away: laid uncaptured, or discarded."""
-    kind = action["type"]
-    return kind == "discard" or (kind == "play" and "capture" not in action)
 
 
 def _bases(collection):

@@ -444,7 +444,12 @@ class State:
         """Return the legal actions of ``seat`` (do not mutate), computed once per state
         (``self._legal``, emptied by every ``apply``); anything but a seat number or
         ``None`` has none."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        # an exact int or None is the usual case: it skips the two isinstance calls
+        if (
+            type(seat) is not int
+            and seat is not None
+            and (isinstance(seat, bool) or not isinstance(seat, int))
+        ):
             return []
         acts = self._legal.get(seat)
         if acts is None:
