@@ -16,6 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import TextToPath
 
 COLOURS = ["#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0f766e"]
 _XML_HEAD = re.compile(r"^.*?(<svg\b)", re.DOTALL)
@@ -24,6 +26,15 @@ _LABEL = re.compile(r'aria-label="([^"]*)"')
 _ID = re.compile(r'\bid="([^"]+)"')
 # Each chart's ids get their own prefix: several charts share one HTML page.
 _serial = itertools.count(1)
+# Margins around the axes, in points. Fixed margins instead of savefig's
+# bbox_inches="tight", which draws every figure twice to measure it; only the bar
+# chart's labels vary in width, and they are measured (_text_width).
+_PAD = 6
+_AXES_WIDTH = 390  # matplotlib's default axes in a 7-inch figure, as the charts had
+_TOP = 24  # the title (10 pt) and its pad
+_BOTTOM = 32  # tick labels and the axis label
+_TICKS = 10  # tick marks and their pad
+_text_measure = TextToPath()
 
 
 def _style():
@@ -42,6 +53,9 @@ def _style():
         # (an unknown "\\cmd" would make every export of the session fail).
         "text.parse_math": False,
         "text.usetex": False,
+        # A fixed title position: matplotlib otherwise measures every axis of every
+        # panel to lift the title over top tick labels, which these charts never have.
+        "axes.titley": 1.0,
     }
 
 
@@ -49,7 +63,7 @@ def _svg(figure: Figure, title: str) -> str:
     """Return the figure as an inline <svg> element with an accessible title."""
     buffer = io.StringIO()
     with matplotlib.rc_context(_style()):
-        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     svg = _METADATA.sub("", _XML_HEAD.sub(r"\1", buffer.getvalue(), count=1), count=1)
     svg = _unique_ids(svg, f"c{next(_serial)}-")
     label = (
@@ -61,12 +75,15 @@ def _svg(figure: Figure, title: str) -> str:
 def bar_chart(labels: list[str], values: list[int], title: str, xlabel: str = "") -> str:
     """Return a horizontal bar chart (largest on top) as SVG."""
     with matplotlib.rc_context(_style()):
+        labels = [_short(label) for label in labels]
+        left = max((_text_width(label, 9) for label in labels), default=0) + _TICKS + _PAD
         height = max(1.6, 0.32 * len(labels) + 0.8)
-        figure = Figure(figsize=(7, height))
+        # Room on the right for the value written after the longest bar.
+        figure = _figure(height, left, right=4 * _PAD, bottom=_BOTTOM if xlabel else 16)
         axes = figure.subplots()
         positions = list(range(len(labels)))[::-1]
         axes.barh(positions, values, color=COLOURS[0])
-        axes.set_yticks(positions, [_short(label) for label in labels])
+        axes.set_yticks(positions, labels)
         for position, value in zip(positions, values, strict=True):
             axes.text(value, position, f" {value}", va="center", fontsize=8)
         axes.set_title(title, loc="left", fontsize=10)
@@ -91,17 +108,23 @@ def score_chart(panels: list[Panel], moves: list[int], title: str, xlabel: str) 
     A "step" panel (a count that changes rarely) gets half the height of a "line" one.
     """
     with matplotlib.rc_context(_style()):
-        figure = Figure(figsize=(7, 1.2 + 1.2 * len(panels)))
+        # The widest tick label is about the widest value, one digit more when rounded up.
+        values = [v for panel in panels for series in panel.series.values() for v in series]
+        widest = max((str(v) for v in values), key=len, default="0") + "0"
+        # The panels' labels stand rotated: they take one line's height.
+        left = _text_width(widest, 9) + _TICKS + 9 + 2 * _PAD
+        figure = _figure(1.2 + 1.2 * len(panels), left, right=2 * _PAD, bottom=_BOTTOM)
         ratios = [1 if panel.style == "step" else 2 for panel in panels]
         axes = figure.subplots(len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False)
         axes = [row[0] for row in axes]
         for panel, ax in zip(panels, axes, strict=True):
             for index, (name, values) in enumerate(panel.series.items()):
                 colour = COLOURS[index % len(COLOURS)]
+                xs, ys = _corners(moves, values, step=panel.style == "step")
                 if panel.style == "step":
-                    ax.step(moves, values, where="post", color=colour, label=_short(name, 18))
+                    ax.step(xs, ys, where="post", color=colour, label=_short(name, 18))
                 else:
-                    ax.plot(moves, values, color=colour, linewidth=1.4, label=_short(name, 18))
+                    ax.plot(xs, ys, color=colour, linewidth=1.4, label=_short(name, 18))
             ax.set_ylabel(panel.label)
             ax.yaxis.get_major_locator().set_params(integer=True)
         axes[-1].set_xlabel(xlabel)
@@ -109,6 +132,43 @@ def score_chart(panels: list[Panel], moves: list[int], title: str, xlabel: str) 
         count = len(panels[0].series)
         axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
     return _svg(figure, title)
+
+
+def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, list]:
+    """Return only the points where the drawn line turns: the same picture, fewer points.
+
+    A score often stays put for many moves; every repeated point is a segment that the
+    PDF would parse and draw for nothing. A step keeps the first point of each run of
+    equal values, a line the first and the last; both keep the last point.
+    """
+    last = len(values) - 1
+    keep = [
+        i
+        for i, value in enumerate(values)
+        if i in (0, last) or value != values[i - 1] or (not step and value != values[i + 1])
+    ]
+    return [moves[i] for i in keep], [values[i] for i in keep]
+
+
+def _figure(height: float, left: float, right: float, bottom: float) -> Figure:
+    """Return a figure ``height`` inches high whose axes are _AXES_WIDTH wide, ``left``,
+    ``right`` and ``bottom`` points from its edges, the title above them."""
+    width = left + _AXES_WIDTH + right
+    figure = Figure(figsize=(width / 72, height))
+    figure.subplots_adjust(
+        left=left / width,
+        right=1 - right / width,
+        bottom=bottom / (height * 72),
+        top=1 - _TOP / (height * 72),
+    )
+    return figure
+
+
+def _text_width(text: str, size: float) -> float:
+    """Return the width of ``text`` in points, in the charts' font, without drawing it."""
+    font = FontProperties(family="DejaVu Sans", size=size)
+    width, _height, _descent = _text_measure.get_text_width_height_descent(text, font, ismath=False)
+    return width
 
 
 def as_img(svg: str) -> str:
