@@ -24,6 +24,8 @@ _XML_HEAD = re.compile(r"^.*?(<svg\b)", re.DOTALL)
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
 _LABEL = re.compile(r'aria-label="([^"]*)"')
 _ID = re.compile(r'\bid="([^"]+)"')
+_STYLE = re.compile(r' style="([^"]*)"')
+_SHEET = re.compile(r"\s*<style[^>]*>\*\{([^}]*)\}</style>")
 # Each chart's ids get their own prefix: several charts share one HTML page.
 _serial = itertools.count(1)
 # Margins around the axes, in points. Fixed margins instead of savefig's
@@ -65,7 +67,7 @@ def _svg(figure: Figure, title: str) -> str:
     with matplotlib.rc_context(_style()):
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     svg = _METADATA.sub("", _XML_HEAD.sub(r"\1", buffer.getvalue(), count=1), count=1)
-    svg = _unique_ids(svg, f"c{next(_serial)}-")
+    svg = _unique_ids(_presentation(svg), f"c{next(_serial)}-")
     label = (
         title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )
@@ -179,6 +181,25 @@ def as_img(svg: str) -> str:
     alt = label.group(1) if label else ""
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return f'<img class="chart" alt="{alt}" src="data:image/svg+xml;base64,{data}">'
+
+
+def _presentation(svg: str) -> str:
+    """Write the SVG's styles as presentation attributes: the same drawing, but the PDF
+    reads an attribute where it parsed a CSS declaration list on every element.
+
+    matplotlib styles leaf elements only; its one rule for every element (line joins
+    and caps) goes on the root, whence it is inherited where no element sets its own.
+    """
+
+    def attributes(declarations: str) -> str:
+        pairs = (item.split(":", 1) for item in declarations.split(";") if ":" in item)
+        return "".join(f' {name.strip()}="{value.strip()}"' for name, value in pairs)
+
+    sheet = _SHEET.search(svg)
+    if sheet:
+        svg = svg[: sheet.start()] + svg[sheet.end() :]
+        svg = svg.replace("<svg ", "<svg" + attributes(sheet.group(1)) + " ", 1)
+    return _STYLE.sub(lambda match: attributes(match.group(1)), svg)
 
 
 def _unique_ids(svg: str, prefix: str) -> str:
