@@ -353,14 +353,16 @@ class State(base.State):
     def scores(self):
         """Return each seat's treasures, sensitive Dataset cards and Dataset cards owned."""
         out = []
+        sensitive = SENSITIVE.__getitem__  # a bool: the sum counts the sensitive cards
         for s in range(self.n):
             owned = self.collections[s] + self.frozen[s]
-            owned += [c for tr in self.treasures[s] for c in tr["cards"]]
+            for tr in self.treasures[s]:
+                owned += tr["cards"]
             out.append(
                 {
                     "seat": s,
                     "treasures": len(self.treasures[s]),
-                    "sensitive": sum(1 for c in owned if SENSITIVE[c]),
+                    "sensitive": sum(map(sensitive, owned)),
                     "datasets": len(owned),
                 }
             )
@@ -489,16 +491,16 @@ class State(base.State):
         used, thrown = [], []
         table = self.table
         for c in hand:
-            kind = KIND[c]
-            if kind == "dataset":
-                captures, count = CAPTURES[c], len(used)
-                for t in table:
-                    if t in captures:
-                        used.append({"type": "play", "card": c, "capture": t})
-                if len(used) == count:
-                    thrown.append({"type": "play", "card": c})
-            else:
-                self._special_actions(s, c, kind, used, thrown)
+            captures = CAPTURE_ACTIONS.get(c)
+            if captures is None:
+                self._special_actions(s, c, KIND[c], used, thrown)
+                continue
+            count = len(used)
+            for t in table:
+                if t in captures:
+                    used.append(captures[t])
+            if len(used) == count:
+                thrown.append(LAY_ACTIONS[c])
         acts += used or thrown
         return acts
 
@@ -585,6 +587,18 @@ class State(base.State):
     def _turn_action(self, s, a):
         """Apply a turn action: a free build or split, or the turn's one card play."""
         kind = a["type"]
+        if kind == "play":  # the usual action: checked first
+            c = a["card"]
+            self.hands[s].remove(c)
+            self.stage = "after"
+            if "capture" in a:
+                self.table.remove(a["capture"])
+                self.collections[s] += [c, a["capture"]]
+                self._emit({"type": "capture", "seat": s, "card": c, "captured": a["capture"]})
+            else:
+                self.table.append(c)
+                self._emit({"type": "lay", "seat": s, "card": c})
+            return
         if kind == "end_turn":
             self.stage = "end"
             self._emit({"type": "turn_ended", "seat": s})
@@ -598,15 +612,7 @@ class State(base.State):
         c = a["card"]
         self.hands[s].remove(c)
         self.stage = "after"
-        if kind == "play":
-            if "capture" in a:
-                self.table.remove(a["capture"])
-                self.collections[s] += [c, a["capture"]]
-                self._emit({"type": "capture", "seat": s, "card": c, "captured": a["capture"]})
-            else:
-                self.table.append(c)
-                self._emit({"type": "lay", "seat": s, "card": c})
-        elif kind == "keep":
+        if kind == "keep":
             (self.purposes if KIND[c] == "purpose" else self.consents)[s].append(c)
             self._emit({"type": "keep", "seat": s, "card": c, "kind": KIND[c]})
         elif kind == "set_aside":
@@ -1026,7 +1032,8 @@ class State(base.State):
                 self.turn, self.stage = s, "next"
                 return
             break
-        self.turn, self.stage = s, "start"
+        self.turn = s
+        self._start_turn()  # no window is open here: the new turn begins at once
 
     def _deal_round(self, first):
         """Deal 3 cards to every seat, starting at ``first``."""
@@ -1093,6 +1100,16 @@ _ZONES = (
 
 # The zones that hold one flat list of cards per seat (what ``copy`` copies alike).
 _SEAT_ZONES = tuple(z for z in _ZONES if z not in ("deck", "table", "pile", "treasures"))
+
+# Each Dataset card's plays, made once: {captured card: capture action}, and its lay
+# action. A legal-action list shares them (``_legal_list``: never mutated), and
+# ``legal_actions`` hands out copies.
+CAPTURE_ACTIONS = {
+    c: {t: {"type": "play", "card": c, "capture": t} for t in sorted(CAPTURES[c])}
+    for c in KIND
+    if KIND[c] == "dataset"
+}
+LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
 
 # The step of each stage of the turn (see ``State._advance``).
 STAGES = {

@@ -12,23 +12,26 @@ CALL_WINDOWS = ("call_data", "call_databreach")
 def view(state, seat):
     """Return the JSON-able view of ``seat`` (``None``: the public, projector view)."""
     players = []
+    # ``[*cards]``: a copy without a call, for the many lists of every view
     for s in range(state.n):
         p = {
             "seat": s,
             "hand_count": len(state.hands[s]),
             "reserve_count": len(state.reserves[s]),
-            "collection": list(state.collections[s]),
-            "frozen": list(state.frozen[s]),
-            "purposes": list(state.purposes[s]),
-            "consents": list(state.consents[s]),
+            "collection": [*state.collections[s]],
+            "frozen": [*state.frozen[s]],
+            "purposes": [*state.purposes[s]],
+            "consents": [*state.consents[s]],
             "treasures": [
-                {"label": tr["label"], "cards": list(tr["cards"])} for tr in state.treasures[s]
-            ],
+                {"label": tr["label"], "cards": [*tr["cards"]]} for tr in state.treasures[s]
+            ]
+            if state.treasures[s]
+            else [],
             "skips": state.skips[s],
             "transparent_turns": state.transparent[s],
         }
         if state.transparent[s]:
-            p["hand"] = list(state.hands[s])  # Transparency: the hand is played open
+            p["hand"] = [*state.hands[s]]  # Transparency: the hand is played open
         players.append(p)
     window = None
     if state.windows:
@@ -49,27 +52,29 @@ def view(state, seat):
         "stage": state.stage,
         "to_move": state.to_move(),
         "deck_count": len(state.deck),
-        "table": list(state.table),
-        "pile": list(state.pile),
+        "table": [*state.table],
+        "pile": [*state.pile],
         "players": players,
         "window": window,
         "threats": [
             {k: t[k] for k in ("id", "seat", "attacker", "seconds", "turns") if k in t}
             for t in state.threats
-        ],
+        ]
+        if state.threats
+        else [],
         "time_mode": state.options["time_mode"],
         # the teacher's options (public): which special cards are left out, the deadlines
         "options": {k: (list(v) if isinstance(v, list) else v) for k, v in state.options.items()},
         "scores": state.scores(),
         "over": state.over,
-        "result": state.result(),
-        "last_events": [dict(e) for e in state.last_events],
+        "result": state.result() if state.over else None,
+        "last_events": [e.copy() for e in state.last_events],
     }
     if seat is not None:
-        v["hand"] = list(state.hands[seat])
-        v["reserve"] = list(state.reserves[seat])
-        v["undeclared"] = list(state.undeclared[seat])
-        v["hidden_breaches"] = list(state.hidden[seat])
+        v["hand"] = [*state.hands[seat]]
+        v["reserve"] = [*state.reserves[seat]]
+        v["undeclared"] = [*state.undeclared[seat]]
+        v["hidden_breaches"] = [*state.hidden[seat]]
     return v
 
 
