@@ -928,7 +928,9 @@ class State(base.State):
         """Walk the turn stages until someone must act or the game ends.
 
         Each stage has its step (``STAGES``): it returns True when the turn player must
-        act in that stage, else it moves the stage on. An open window comes first."""
+        act in that stage, else it moves the stage on. An open window comes first. A
+        step that opens no window takes the next stage's step itself: the usual end of
+        a turn (after, end, next, start, play) is one chain of calls."""
         while not self.over:
             if self.windows:
                 if self._settle(self.windows[0]):
@@ -966,8 +968,7 @@ class State(base.State):
         s = self.turn
         if (self.purposes[s] or self.consents[s]) and self._free_actions(s):
             return True
-        self.stage = "end"
-        return False
+        return self._end_turn()
 
     def _start_turn(self):
         """Begin the turn: open the DATABREACH! (first) or DATA! call window if due."""
@@ -975,10 +976,13 @@ class State(base.State):
         self.stage = "play"
         self._emit({"type": "turn", "seat": s})
         pending = self.undeclared[s]
-        if pending and any(KIND[c] == "databreach" for c in pending):
+        if not pending:
+            return self._await_play()
+        if any(KIND[c] == "databreach" for c in pending):
             self._open("call_databreach", s, self.options["call_seconds"])
-        elif pending:
+        else:
             self._open("call_data", s, self.options["call_seconds"])
+        return False
 
     def _end_turn(self):
         """Finish the turn: a hidden breach comes out, open hands and Time deadlines count down."""
@@ -995,14 +999,14 @@ class State(base.State):
                 self._open_counter(s, "hidden_breach", None, card)
         if self.transparent[s]:
             self.transparent[s] -= 1
-        if not self.threats:
-            return
-        for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
-            threat["turns"] -= 1
-            if threat["turns"] <= 0:
-                self.threats.remove(threat)
-                self._emit({"type": "time_up", "seat": s})
-                self._open_loss(s, "time")
+        if self.threats:
+            for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
+                threat["turns"] -= 1
+                if threat["turns"] <= 0:
+                    self.threats.remove(threat)
+                    self._emit({"type": "time_up", "seat": s})
+                    self._open_loss(s, "time")
+        return False if self.windows else self._next_turn()
 
     def _next_turn(self):
         """Pass the turn clockwise, dealing when every hand is empty; end when all is played."""
@@ -1010,7 +1014,7 @@ class State(base.State):
         if not any(hands):
             if not self.deck:
                 self._finish()
-                return
+                return False
             first = (self.turn + 1) % n
             if len(self.deck) >= HAND_SIZE * n:
                 self._deal_round(first)
@@ -1030,10 +1034,10 @@ class State(base.State):
                 self._forfeit_play(s)
                 # a skipped turn is a turn: the next one may need a deal first
                 self.turn, self.stage = s, "next"
-                return
+                return False
             break
         self.turn = s
-        self._start_turn()  # no window is open here: the new turn begins at once
+        return self._start_turn()  # no window is open here: the new turn begins at once
 
     def _deal_round(self, first):
         """Deal 3 cards to every seat, starting at ``first``."""
@@ -1136,13 +1140,9 @@ def _timer(timer_id, seconds):
 
 def _bases(collection):
     """Return the treasure bases ``collection`` can fill: colours with 6 cards, "sensitive"."""
-    counts = dict.fromkeys(COLOURS, 0)
-    sensitive = 0
-    for c in collection:
-        counts[COLOUR[c]] += 1
-        sensitive += SENSITIVE[c]
-    bases = [colour for colour in COLOURS if counts[colour] >= TREASURE_SIZE]
-    if sensitive >= TREASURE_SIZE:
+    colours = [*map(COLOUR.__getitem__, collection)]  # counted in C, not card by card
+    bases = [colour for colour in COLOURS if colours.count(colour) >= TREASURE_SIZE]
+    if sum(map(SENSITIVE.__getitem__, collection)) >= TREASURE_SIZE:
         bases.append("sensitive")
     return bases
 
