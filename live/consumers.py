@@ -353,15 +353,25 @@ class TableConsumer(PlatformConsumer):
     ) -> dict | None:
         """Apply the action (sync); return the error message to send, or None. The
         states of an accepted action go out on ``loop``, this socket's event loop."""
-        table = Table.objects.select_related("session", "match").get(pk=self.table_id)
-        current = table.match.version
-        if table.session.state == ClassSession.State.FINISHED:
+        # One light read: the match's snapshot is read once, by the write path.
+        seat = (
+            Seat.objects.select_related("table__match", "table__session")
+            .only(
+                "participant",
+                "bot",
+                "bot_takeover",
+                "table__match__version",
+                "table__session__state",
+            )
+            .get(table_id=self.table_id, number=self.seat)
+        )
+        current = seat.table.match.version
+        if seat.table.session.state == ClassSession.State.FINISHED:
             return self.error("game_over", gettext_noop("The game is over."), current)
-        seat = Seat.objects.select_related("participant").get(table=table, number=self.seat)
         if seat.bot_kind:
             return self.error("bot_playing", gettext_noop("A bot plays this seat now."), current)
         try:
-            write.act(table.match_id, self.seat, action, version, loop=loop)
+            write.act(seat.table.match_id, self.seat, action, version, loop=loop)
         except StaleVersion as stale:
             return self.error(
                 "stale_version",
