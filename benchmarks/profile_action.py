@@ -75,7 +75,7 @@ def play(match_ids: list[int], actions: int, rng: random.Random, loop=None) -> i
 
     def send_in_order(batches, loop=None):  # keep what the sockets will receive
         for batch in batches:
-            sent.extend(event for _group, event in batch if event["type"] == "table.state")
+            sent.extend(event for _group, event in batch if event["type"] == "table.states")
         original(batches, loop=loop)
 
     write.send_in_order = send_in_order
@@ -102,13 +102,17 @@ def play(match_ids: list[int], actions: int, rng: random.Random, loop=None) -> i
     return played
 
 
-def socket_text(event: dict) -> str:
-    """The text a socket sends for the write path's ``table.state`` event (as
-    ``live.consumers.TableConsumer.table_state`` and ``send_json`` build it)."""
+def socket_text(event: dict) -> list[str]:
+    """The texts the table's sockets send for the write path's ``table.states`` event (one
+    socket per seat, as ``live.consumers.TableConsumer.table_states`` and ``send_json``
+    build them)."""
     from live import messages
     from live.consumers import message_text
 
-    return message_text(messages.in_language({**event["state"], "log": event["log"]["en"]}, "en"))
+    return [
+        message_text(messages.in_language({**state, "log": event["log"]["en"]}, "en"))
+        for state in event["states"].values()
+    ]
 
 
 async def in_server(match_ids: list[int], actions: int, profiler: Profiler):

@@ -35,7 +35,9 @@ def table_group(table_id: int) -> str:
 
 def seat_group(table_id: int, seat: int | None) -> str:
     """Return the channel-layer group of the sockets of one seat (None: the projector's
-    public view): each gets only the ``state`` its seat may see."""
+    public view). The write path of the previous release sent each seat's ``state``
+    there (this one sends the table one ``table.states``): the sockets still join it, so
+    that a rolling upgrade loses no state."""
     return f"table-{table_id}-seat-{seat}" if seat is not None else f"table-{table_id}-public"
 
 

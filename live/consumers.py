@@ -416,10 +416,18 @@ class TableConsumer(PlatformConsumer):
 
     # Group events
 
+    async def table_states(self, event):
+        """The write path's states after one action, every listening seat's in one
+        message to the table: send this socket's seat's (the projector's: the public)."""
+        state = event["states"].get(messages.audience_key(self.seat))
+        if state is not None:
+            await self.table_state({"state": state, "log": event["log"]})
+
     async def table_state(self, event):
-        """The write path's state of this seat after one action: send it with the log in
-        this socket's language, or, when this socket missed a version, read the table
-        (the log then covers every action since the last state it sent)."""
+        """The write path's state of this seat after one action (from ``table.states``;
+        a server of the previous release sent it to the seat's group): send it with the
+        log in this socket's language, or, when this socket missed a version, read the
+        table (the log then covers every action since the last state it sent)."""
         state, log = event["state"], event["log"].get(self.language)
         if state["seat"] != self.seat:
             return

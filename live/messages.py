@@ -240,6 +240,12 @@ def audience(snap: TableSnapshot) -> list[int | None]:
     return [*students, None]
 
 
+def audience_key(seat: int | None) -> str:
+    """Return the key of a seat's state in the write path's ``table.states`` message
+    (the channel layer's messages take text keys only; "public": the projector's)."""
+    return "public" if seat is None else str(seat)
+
+
 def action_states(snap: TableSnapshot, applied: Applied) -> tuple[dict, dict[str, list[str]]]:
     """Return what the sockets of a table need after one accepted action, built once:
     ``({seat: state message without its log}, {language: the log lines})``, for every

@@ -16,7 +16,6 @@ from django.core.cache import cache
 
 from classroom.broadcast import (
     dashboard_group,
-    seat_group,
     send_group,
     send_in_order,
     table_group,
@@ -74,7 +73,7 @@ def act(
         send_in_order(
             [
                 [
-                    *_states(snap, applied),
+                    _states(snap, applied),
                     (
                         dashboard_group(snap.table.session_id),
                         {"type": "dashboard.changed", "reason": "move", "table": table},
@@ -91,14 +90,24 @@ def act(
     return applied
 
 
-def _states(snap: messages.TableSnapshot, applied: Applied) -> list[tuple[str, dict]]:
-    """Return each listening seat's new state (the projector's: the public one), built
-    once here, with the group of that seat's sockets."""
+def _states(snap: messages.TableSnapshot, applied: Applied) -> tuple[str, dict]:
+    """Return the table's ``table.states`` message: each listening seat's new state (the
+    projector's: the public one), built once here, and the log in every language.
+
+    One message to the table's group, not one per seat's group: the channel layer writes
+    a group message once per server process that has sockets in the group, so a move
+    costs the server two group sends (this and the dashboard's) instead of one per seat
+    and Redis one delivery per process. Each socket sends on its own seat's state only.
+    """
     states, logs = messages.action_states(snap, applied)
-    return [
-        (seat_group(snap.table.pk, seat), {"type": "table.state", "state": state, "log": logs})
-        for seat, state in states.items()
-    ]
+    return (
+        table_group(snap.table.pk),
+        {
+            "type": "table.states",
+            "states": {messages.audience_key(seat): state for seat, state in states.items()},
+            "log": logs,
+        },
+    )
 
 
 def _tell_followers(

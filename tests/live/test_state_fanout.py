@@ -1,5 +1,6 @@
-"""After an accepted action the write path builds each seat's state once and sends it to
-that seat's sockets (live.write, live.messages.action_states): no socket reads the match
+"""After an accepted action the write path builds each seat's state once and sends them
+to the table in one message, each socket sending on its seat's (live.write,
+live.messages.action_states): no socket reads the match
 again, a socket that missed a version reads the table itself, and each socket gets the
 log in its own language."""
 
@@ -8,8 +9,11 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
+from classroom.broadcast import seat_group, table_group
 from games.matches import apply_action, load_state
 from games.models import Match
 from live import messages, write
@@ -138,5 +142,67 @@ async def test_one_built_state_reaches_each_socket_in_its_own_language(
     assert french and russian and french != russian
     assert got[0]["log"] == got[1]["log"] == french
     assert got[None]["log"] == russian  # the teacher's projector, in the teacher's language
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_a_move_is_one_group_message_to_the_table_and_one_to_the_dashboard(
+    school_class, teacher_client, monkeypatch
+):
+    """Every seat's state goes in one message to the table's group: the channel layer
+    writes it once per server process with sockets there. One message per seat's group
+    cost a group send each (three Redis commands) and a delivery to each process."""
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    sockets, first = await sockets_at(table, session, teacher_client)
+    sent = []
+    real_group_send = RedisChannelLayer.group_send
+
+    async def group_send(layer, group, message):
+        sent.append((group, message["type"]))
+        return await real_group_send(layer, group, message)
+
+    monkeypatch.setattr(RedisChannelLayer, "group_send", group_send)
+    mover = next(n for n, s in first.items() if s["legal_actions"])
+    await sockets[mover].send_to(
+        text_data=json.dumps(
+            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
+        )
+    )
+    got = {n: await receive(c, "state") for n, c in sockets.items()}
+    # Each socket still sent on its own seat's view only (the projector: the public one).
+    assert {n: m["seat"] for n, m in got.items()} == {n: n for n in sockets}
+    assert len(sockets) == 3
+    states = [(group, kind) for group, kind in sent if kind == "table.states"]
+    assert states == [(table_group(table.pk), "table.states")]
+    assert sorted(kind for _group, kind in sent) == ["dashboard.changed", "table.states"]
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_a_state_the_previous_release_sent_to_the_seat_s_group_still_arrives(
+    school_class, teacher_client
+):
+    """A rolling upgrade: a server of the previous release sends each seat's state to
+    that seat's group."""
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    sockets, _first = await sockets_at(table, session, teacher_client)
+    await sync_to_async(play_unannounced)(table.match_id, 1)
+
+    def previous_release_states() -> list[tuple[str, dict]]:
+        snap = messages.load_table(table.pk)
+        logs = {code: messages.log_lines(snap, code) for code, _name in settings.LANGUAGES}
+        return [
+            (seat_group(table.pk, seat), {"type": "table.state", "state": state, "log": logs})
+            for seat, state in ((s, messages.seat_state(snap, s)) for s in messages.audience(snap))
+        ]
+
+    layer = get_channel_layer()
+    for group, event in await sync_to_async(previous_release_states)():
+        await layer.group_send(group, event)
+    for seat, communicator in sockets.items():
+        state = await receive(communicator, "state")
+        assert (state["version"], state["seat"]) == (1, seat) and state["log"]
     for communicator in sockets.values():
         await communicator.disconnect()
