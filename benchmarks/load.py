@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+import redis
 import websockets
 from tqdm import tqdm
 
@@ -166,6 +167,7 @@ class Usage:
 
     ticks: dict[str, int] = field(default_factory=dict)
     peak_kib: dict[str, int] = field(default_factory=dict)
+    redis: dict[str, int] = field(default_factory=dict)  # Redis' own counters
 
 
 def group_processes(pgid: int) -> list[int]:
@@ -206,6 +208,13 @@ def sample(services: list[Service], usage: Usage) -> None:
             ticks, rss = process_usage(pid)
             usage.ticks[name] = ticks
             usage.peak_kib[name] = max(usage.peak_kib.get(name, 0), rss)
+
+
+def redis_counters(url: str) -> dict[str, int]:
+    """Return the connections Redis accepted and the commands it ran, so far."""
+    with redis.Redis.from_url(url) as client:
+        stats = client.info("stats")
+    return {key: stats[key] for key in ("total_connections_received", "total_commands_processed")}
 
 
 # Setting up the classes (in this process, on the same database)
@@ -579,6 +588,14 @@ def report(args, outcome: Outcome) -> None:
         f"  all server processes: {total:.1f} s, {1000 * total / max(1, accepted):.2f} ms "
         f"of CPU per accepted action"
     )
+    redis_start, redis_end = usage_start.redis, usage_end.redis
+    if redis_start and redis_end:
+        opened = redis_end["total_connections_received"] - redis_start["total_connections_received"]
+        commands = redis_end["total_commands_processed"] - redis_start["total_commands_processed"]
+        print(
+            f"  Redis during the play: {opened} connections opened, {commands} commands "
+            f"({commands / max(1, accepted):.0f} per accepted action)"
+        )
     own = time.process_time()
     print(f"  this benchmark's own client process: {own:.1f} s of CPU in all")
     print(
@@ -603,6 +620,7 @@ def run(args) -> None:
 
         def measure(when: str) -> None:
             sample(platform.services, usage[when])
+            usage[when].redis = redis_counters(env["REDIS_URL"])
             usage["end"].peak_kib = usage["during"].peak_kib
 
         async def measured():
