@@ -72,7 +72,7 @@ def main(argv=None):
         f"{' (with views)' if args.views else ''} in {seconds:.2f} s on one core: "
         f"{args.games / seconds:.0f} games/s, {actions / seconds:.0f} actions/s "
         f"({actions / args.games:.0f} actions per game); by CPU time (the figure a shared "
-        f"machine changes least): {args.games / cpu:.0f} games/s\n"
+        f"machine changes least): {args.games / cpu:.0f} games/s, {actions / cpu:.0f} actions/s\n"
     )
     return 0
 

@@ -218,7 +218,9 @@ class State(base.State):
         self.game, self.n, self.seed, self.variant, self.options = game, n, seed, variant, opts
         self.rng = Rng(seed)
         left_out = set(opts["left_out"])
-        self.deck = [c for c in card_ids(variant) if KIND[c] not in left_out]
+        self.deck = [*card_ids(variant)]
+        if left_out:
+            self.deck = [c for c in self.deck if KIND[c] not in left_out]
         self.rng.shuffle(self.deck)
         self.table, self.pile = [], []
         self.hands, self.reserves = [[] for _ in range(n)], [[] for _ in range(n)]
@@ -1053,13 +1055,10 @@ class State(base.State):
         del deck[cut:]
         drawn.reverse()  # drawn from the top: the end of the list
         self.hands[s] += drawn
-        lifts = False
         for c in drawn:
-            kind = KIND[c]
-            if kind in ("purpose", "databreach"):
+            if KIND[c] in ("purpose", "databreach"):
                 self.undeclared[s].append(c)
-            lifts = lifts or kind in ("purpose", "consent")
-        if lifts and self.threats:
+        if self.threats and any(KIND[c] in ("purpose", "consent") for c in drawn):
             mine = [t for t in self.threats if t["seat"] == s]
             if mine:
                 for t in mine:
