@@ -45,6 +45,18 @@ async def sockets_at(table, session, teacher_client):
     return sockets, first
 
 
+async def first_move(sockets, first) -> tuple[int, dict]:
+    """Play the first legal action of the seat that may move; return that seat and the
+    state each socket then got."""
+    mover = next(n for n, s in first.items() if s["legal_actions"])
+    await sockets[mover].send_to(
+        text_data=json.dumps(
+            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
+        )
+    )
+    return mover, {n: await receive(c, "state") for n, c in sockets.items()}
+
+
 @in_own_event_loop
 async def test_after_an_action_no_socket_reads_the_match_again(
     school_class, teacher_client, monkeypatch
@@ -56,13 +68,7 @@ async def test_after_an_action_no_socket_reads_the_match_again(
     monkeypatch.setattr(messages, "load_table", reads)
     monkeypatch.setattr(messages, "load_state", parses)
 
-    mover = next(n for n, s in first.items() if s["legal_actions"])
-    await sockets[mover].send_to(
-        text_data=json.dumps(
-            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
-        )
-    )
-    got = {n: await receive(c, "state") for n, c in sockets.items()}
+    mover, got = await first_move(sockets, first)
     assert {m["version"] for m in got.values()} == {1}
     assert {n: m["seat"] for n, m in got.items()} == {n: n for n in sockets}
     assert all(m["log"] for m in got.values())
@@ -127,13 +133,7 @@ async def test_one_built_state_reaches_each_socket_in_its_own_language(
     session, table, _people = await sync_to_async(started_table)(school_class, language="fr")
     teacher_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
     sockets, first = await sockets_at(table, session, teacher_client)
-    mover = next(n for n, s in first.items() if s["legal_actions"])
-    await sockets[mover].send_to(
-        text_data=json.dumps(
-            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
-        )
-    )
-    got = {n: await receive(c, "state") for n, c in sockets.items()}
+    _mover, got = await first_move(sockets, first)
 
     def expected(language):
         return messages.log_lines(messages.load_table(table.pk), language)
@@ -163,13 +163,7 @@ async def test_a_move_is_one_group_message_to_the_table_and_one_to_the_dashboard
         return await real_group_send(layer, group, message)
 
     monkeypatch.setattr(RedisChannelLayer, "group_send", group_send)
-    mover = next(n for n, s in first.items() if s["legal_actions"])
-    await sockets[mover].send_to(
-        text_data=json.dumps(
-            {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
-        )
-    )
-    got = {n: await receive(c, "state") for n, c in sockets.items()}
+    _mover, got = await first_move(sockets, first)
     # Each socket still sent on its own seat's view only (the projector: the public one).
     assert {n: m["seat"] for n, m in got.items()} == {n: n for n in sockets}
     assert len(sockets) == 3
