@@ -54,16 +54,10 @@ class Rng:
         once: each sits in its own 128-bit lane of one big integer, where a shift, a
         mask and a 64-bit product stay inside the lane. A few operations on that integer
         replace ten per number (much slower one by one in Python)."""
+        if count < SMALL:
+            return [self.next() for _ in range(count)]
         state = self.state
         self.state = (state + count * GAMMA) & MASK
-        if count < SMALL:
-            out = []
-            for _ in range(count):
-                state = z = (state + GAMMA) & MASK
-                z = ((z ^ (z >> 30)) * MIX1) & MASK
-                z = ((z ^ (z >> 27)) * MIX2) & MASK
-                out.append(z ^ (z >> 31))
-            return out
         ones, steps, lanes, unpack = _packing(count)
         z = (state * ones + steps) & lanes
         z = ((z ^ (z >> 30)) & lanes) * MIX1 & lanes

@@ -15,6 +15,7 @@ from django.test import override_settings
 
 from config.celery import app
 from config.services import free_port
+from live.write import REDIS_PROBE_KEY
 from tests.classroom.channels_testing import in_own_event_loop
 
 
@@ -98,7 +99,7 @@ async def test_the_sockets_of_a_process_share_its_cache_connections(settings):
 
     @database_sync_to_async
     def check_redis() -> None:
-        cache.get("live:probe")
+        cache.get(REDIS_PROBE_KEY)
 
     async def socket() -> None:
         for _move in range(5):
