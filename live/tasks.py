@@ -52,8 +52,15 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
 @shared_task(name="live.tasks.sweep", ignore_result=True)
 def sweep() -> dict:
     """Let go of expired lesson holds, fire every due timer, re-schedule bots where a bot
-    should act and zero stale socket counts; return counts."""
-    return background.sweep()
+    should act and zero stale socket counts; return counts (none if Redis or the
+    database failed on the way)."""
+    try:
+        return background.sweep()
+    except SERVICE_ERRORS as error:
+        # Every step is idempotent and beat runs the sweeper again in a few seconds: what
+        # this one did not reach, the next one does.
+        logger.warning("sweep stopped short: %s", describe(error))
+        return {}
 
 
 @worker_ready.connect

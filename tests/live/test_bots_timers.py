@@ -1,5 +1,6 @@
 """Bots and timers through the real Celery worker (a child process on the test database)."""
 
+import logging
 import random
 import time
 
@@ -268,16 +269,25 @@ def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(schoo
 
 
 @pytest.mark.parametrize(
-    ("task", "work", "args"),
-    [("bot_move", "play_bot", (1, 0, 5, 7)), ("fire_timer", "fire_timer", (1, "call-1", 7))],
+    ("task", "work", "args", "result"),
+    [
+        ("bot_move", "play_bot", (1, 0, 5, 7), False),
+        ("fire_timer", "fire_timer", (1, "call-1", 7), False),
+        ("sweep", "sweep", (), {}),
+    ],
 )
-def test_a_task_that_meets_a_lost_redis_leaves_it_to_the_sweeper(monkeypatch, task, work, args):
-    """Redis killed under a bot's move or a timer's expiry (the chaos run): nothing was
-    stored, the sweeper plans it again from the database; the worker logs a warning, not
-    a task that "raised unexpected"."""
+def test_a_task_that_meets_a_lost_redis_leaves_it_to_the_sweeper(
+    monkeypatch, caplog, *, task, work, args, result
+):
+    """Redis killed under a bot's move, a timer's expiry or the sweeper itself (the chaos
+    run): the sweeper (the next one) plans it again from the database; the worker logs a
+    warning, not a task that "raised unexpected"."""
 
     def lost(*_args):
         raise redis.exceptions.ConnectionError("Connection closed by server.")
 
     monkeypatch.setattr(background, work, lost)
-    assert getattr(tasks, task)(*args) is False
+    with caplog.at_level(logging.WARNING, logger=tasks.__name__):
+        assert getattr(tasks, task)(*args) == result
+    assert [record.levelno for record in caplog.records] == [logging.WARNING]
+    assert "Connection closed by server." in caplog.text
