@@ -85,24 +85,39 @@ class ActionTable:
 def action_table(applied: Applied) -> ActionTable | None:
     """Read the table of a match that has just accepted an action (None: no table).
 
-    The match's snapshot is not read: only its version, status and pause time, to tell
-    whether it changed since the action was written.
+    One query: the table's seats with their students, each row joined to the table,
+    its session, class and teacher and its match. Of the match only the version, status
+    and pause time are read (not its snapshot), to tell whether it changed since the
+    action was written.
     """
-    table = (
-        Table.objects.select_related("match", "session__school_class__teacher")
-        .defer("match__snapshot")
-        .filter(match_id=applied.match.pk)
-        .first()
+    seats = list(
+        Seat.objects.select_related(
+            "participant", "table__match", "table__session__school_class__teacher"
+        )
+        .defer("table__match__snapshot")
+        .filter(table__match_id=applied.match.pk)
+        .order_by("number")
     )
-    if table is None:
-        return None
+    if seats:
+        table = seats[0].table
+        for seat in seats:
+            seat.table = table  # one table object, as the followers and the states expect
+    else:  # a table with no seats yet, or no table
+        table = (
+            Table.objects.select_related("match", "session__school_class__teacher")
+            .defer("match__snapshot")
+            .filter(match_id=applied.match.pk)
+            .first()
+        )
+        if table is None:
+            return None
     stored, written = table.match, applied.match
     current = (stored.version, stored.status, stored.paused_at) == (
         written.version,
         written.status,
         written.paused_at,
     )
-    return ActionTable(table, table_seats(table.pk), current)
+    return ActionTable(table, seats, current)
 
 
 def load_applied(applied: Applied, found: ActionTable | None = None) -> TableSnapshot | None:
