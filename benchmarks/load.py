@@ -211,10 +211,28 @@ def sample(services: list[Service], usage: Usage) -> None:
 
 
 def redis_counters(url: str) -> dict[str, int]:
-    """Return the connections Redis accepted and the commands it ran, so far."""
+    """Return the connections Redis accepted and the commands it ran so far, in all and
+    by command (``cmdstat_<name>``)."""
     with redis.Redis.from_url(url) as client:
         stats = client.info("stats")
-    return {key: stats[key] for key in ("total_connections_received", "total_commands_processed")}
+        by_command = client.info("commandstats")
+    counters = {
+        key: stats[key] for key in ("total_connections_received", "total_commands_processed")
+    }
+    # redis-py names them cmdstat_<name> (the server's own names), each with its calls.
+    counters.update({name: row["calls"] for name, row in by_command.items()})
+    return counters
+
+
+def busiest_commands(start: dict[str, int], end: dict[str, int], top: int = 8) -> list:
+    """Return the ``top`` commands Redis ran most between two ``redis_counters``, with
+    their counts."""
+    calls = {
+        key.removeprefix("cmdstat_"): end[key] - start.get(key, 0)
+        for key in end
+        if key.startswith("cmdstat_")
+    }
+    return sorted(calls.items(), key=lambda item: -item[1])[:top]
 
 
 # Setting up the classes (in this process, on the same database)
@@ -595,6 +613,13 @@ def report(args, outcome: Outcome) -> None:
         print(
             f"  Redis during the play: {opened} connections opened, {commands} commands "
             f"({commands / max(1, accepted):.0f} per accepted action)"
+        )
+        print(
+            "    by command, per accepted action: "
+            + ", ".join(
+                f"{name} {count / max(1, accepted):.1f}"
+                for name, count in busiest_commands(redis_start, redis_end)
+            )
         )
     own = time.process_time()
     print(f"  this benchmark's own client process: {own:.1f} s of CPU in all")
