@@ -19,6 +19,7 @@ import contextlib
 import logging
 
 import orjson
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
@@ -418,10 +419,16 @@ class TableConsumer(PlatformConsumer):
 
     async def table_states(self, event):
         """The write path's states after one action, every listening seat's in one
-        message to the table: send this socket's seat's (the projector's: the public)."""
+        message to the table: send this socket's seat's (the projector's: the public),
+        then handle the table messages that follow the move (``then``)."""
         state = event["states"].get(messages.audience_key(self.seat))
         if state is not None:
             await self.table_state({"state": state, "log": event["log"]})
+        # What the move opened (a lesson card), after the state of the move it is about.
+        for message in event.get("then", ()):
+            handler = getattr(self, get_handler_name(message), None)
+            if handler is not None:
+                await handler(message)
 
     async def table_state(self, event):
         """The write path's state of this seat after one action (from ``table.states``;

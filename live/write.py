@@ -51,10 +51,10 @@ def act(
     games (the lessons app records the lesson moments and, in the "pause" lesson mode,
     holds the match until the players shown a lesson card dismiss it: ``apply_action``
     raises MatchPaused while the match has any hold). Then each seat's new ``state`` is
-    built once, here, and sent to that seat's sockets; the followers' messages go to the
-    table after it. ``loop``: the event loop of the socket that called this from the
-    server's database thread; the messages are then sent there without this thread
-    waiting for them (``classroom.broadcast.send_in_order``).
+    built once, here, and sent to the table in one message with the followers' messages,
+    which each socket handles after its state. ``loop``: the event loop of the socket
+    that called this from the server's database thread; the messages are then sent
+    there without this thread waiting for them (``classroom.broadcast.send_in_order``).
     """
     _require_redis()
     applied = apply_action(match_id, seat, action, expected_version)
@@ -73,14 +73,12 @@ def act(
         send_in_order(
             [
                 [
-                    _states(snap, applied),
+                    _states(snap, applied, followers),
                     (
                         dashboard_group(snap.table.session_id),
                         {"type": "dashboard.changed", "reason": "move", "table": table},
                     ),
-                ],
-                # After the states: a lesson card follows the move it is about.
-                [(table_group(table), message) for message in followers],
+                ]
             ],
             loop=loop,
         )
@@ -90,13 +88,17 @@ def act(
     return applied
 
 
-def _states(snap: messages.TableSnapshot, applied: Applied) -> tuple[str, dict]:
+def _states(
+    snap: messages.TableSnapshot, applied: Applied, followers: list[dict]
+) -> tuple[str, dict]:
     """Return the table's ``table.states`` message: each listening seat's new state (the
-    projector's: the public one), built once here, and the log in every language.
+    projector's: the public one), built once here, the log in every language, and
+    ``then``: the followers' table messages (a lesson card), which each socket handles
+    after its state, the move they are about.
 
-    One message to the table's group, not one per seat's group: the channel layer writes
-    a group message once per server process that has sockets in the group, so a move
-    costs the server two group sends (this and the dashboard's) instead of one per seat
+    One message to the table's group, not one per seat's group or per follower: the
+    channel layer writes a group message once per server process that has sockets in
+    the group, so a move costs the server two group sends (this and the dashboard's)
     and Redis one delivery per process. Each socket sends on its own seat's state only.
     """
     states, logs = messages.action_states(snap, applied)
@@ -106,6 +108,7 @@ def _states(snap: messages.TableSnapshot, applied: Applied) -> tuple[str, dict]:
             "type": "table.states",
             "states": {messages.audience_key(seat): state for seat, state in states.items()},
             "log": logs,
+            "then": followers,
         },
     )
 

@@ -13,13 +13,14 @@ from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
-from classroom.broadcast import seat_group, table_group
+from classroom.broadcast import dashboard_group, seat_group, table_group
 from games.matches import apply_action, load_state
 from games.models import Match
 from live import messages, write
 from tests.classroom.channels_testing import in_own_event_loop
-from tests.live.helpers import connect, play_socket, receive, watch_socket
+from tests.live.helpers import TIMEOUT, connect, play_socket, receive, watch_socket
 from tests.live.test_consumers import started_table
+from tests.live.test_lessons_live import open_table, sanction_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -167,13 +168,45 @@ async def test_a_move_is_one_group_message_to_the_table_and_one_to_the_dashboard
     # Each socket still sent on its own seat's view only (the projector: the public one).
     assert {n: m["seat"] for n, m in got.items()} == {n: n for n in sockets}
     assert len(sockets) == 3
-    states = [(group, kind) for group, kind in sent if kind == "table.states"]
-    assert states == [(table_group(table.pk), "table.states")]
-    # A lesson card the move opens follows in a message of its own (the table's seed
-    # decides whether the first move opens one).
-    kinds = sorted(kind for _group, kind in sent if kind != "table.lesson")
-    assert kinds == ["dashboard.changed", "table.states"]
+    assert sorted(sent) == [
+        (dashboard_group(session.pk), "dashboard.changed"),
+        (table_group(table.pk), "table.states"),
+    ]
     for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_a_lesson_card_rides_in_the_states_message_and_follows_the_state(
+    school_class, teacher_client, monkeypatch
+):
+    """A move that opens a lesson (a Sanction) costs no third group send: the card goes
+    in the table's ``table.states`` message, and every socket shown it sends it after
+    the state of the move it is about."""
+    session, table, card, people = await sync_to_async(sanction_table)(school_class, "show")
+    sockets, _states, projector = await open_table(session, table, people, teacher_client)
+    sent = []
+    real_group_send = RedisChannelLayer.group_send
+
+    async def group_send(layer, group, message):
+        sent.append((group, message["type"], len(message.get("then", ()))))
+        return await real_group_send(layer, group, message)
+
+    monkeypatch.setattr(RedisChannelLayer, "group_send", group_send)
+    attack = {"type": "attack", "card": card, "target": 1}
+    await sockets[0].send_to(text_data=json.dumps({"type": "act", "version": 0, "action": attack}))
+    for communicator in (sockets[0], sockets[1], projector):
+        kinds = []
+        while "lesson" not in kinds:
+            message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+            kinds.append(message["type"])
+        assert kinds.index("state") < kinds.index("lesson")
+        assert message["lesson"]["slug"] == "sanctions" and message["seats"] == [0, 1]
+    assert sorted(sent) == [
+        (dashboard_group(session.pk), "dashboard.changed", 0),
+        (table_group(table.pk), "table.states", 1),
+    ]
+    for communicator in (*sockets.values(), projector):
         await communicator.disconnect()
 
 
