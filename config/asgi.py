@@ -12,10 +12,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import serverlogs  # noqa: E402
+from config import database, serverlogs  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 serverlogs.install()
+database.install()
 
 application = ProtocolTypeRouter(
     {

@@ -152,10 +152,19 @@ TEMPLATES = [
     },
 ]
 
+# Seconds a process keeps its database connection between uses (Django's CONN_MAX_AGE).
+# The sockets' database work runs in one thread per ASGI process and a Celery pool
+# process runs one task at a time, so each keeps one connection instead of opening one
+# per socket message or task (on PostgreSQL a new connection is a process and a login).
+# An HTTP request's connection is closed when the request ends (config/database.py);
+# one that broke meanwhile is found by the health check before its next use. pytest's
+# own process sets 0 (tests/conftest.py): it drops the test database at the end.
+DB_CONN_MAX_AGE = int(os.environ.get("DB_CONN_MAX_AGE", "60"))
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-        conn_max_age=0,
+        conn_max_age=DB_CONN_MAX_AGE,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

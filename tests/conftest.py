@@ -130,6 +130,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
             terminalreporter.write_line(f"    {line}")
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """pytest's own process closes its database connections after each use, as Django's
+    own tests do: a connection kept by a thread of its own (a socket test's database
+    thread) would stop it dropping the PostgreSQL test database at the end. The servers
+    the tests start keep theirs (DB_CONN_MAX_AGE), as in production."""
+    from django.conf import settings
+
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
 def database_url_for_children() -> str:
     """Return a DATABASE_URL naming the test database this process set up."""
     from django.db import connection
