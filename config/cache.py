@@ -1,4 +1,4 @@
-"""The Redis cache's connections, shared by the whole process."""
+"""The Redis cache's connections and clients, shared by the whole process."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import threading
 from typing import ClassVar
 
 import redis
+from django.core.cache.backends import redis as django_redis
 
 
 class SharedConnectionPool(redis.ConnectionPool):
@@ -29,3 +30,34 @@ class SharedConnectionPool(redis.ConnectionPool):
             if pool is None:
                 pool = cls._shared[key] = super().from_url(url, **kwargs)
         return pool
+
+
+class SharedClientCacheClient(django_redis.RedisCacheClient):
+    """Django's Redis cache client, with one redis-py client per connection pool.
+
+    Django builds a new redis-py client for every cache call, and building one (its
+    table of reply parsers) cost twice the call itself: 0.08 of the 0.12 ms of the Redis
+    check before each move. A client holds no connection of its own (it takes one from
+    its pool for each command), so every thread and every socket may share it; the
+    pools live as long as the process (``SharedConnectionPool``).
+    """
+
+    _clients: ClassVar[dict[int, redis.Redis]] = {}
+
+    def get_client(self, key=None, *, write: bool = False) -> redis.Redis:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
+class RedisCache(django_redis.RedisCache):
+    """Django's Redis cache with one pool and one client per process and Redis URL
+    (``SharedConnectionPool``, ``SharedClientCacheClient``)."""
+
+    def __init__(self, server, params: dict) -> None:
+        super().__init__(server, params)
+        self._class = SharedClientCacheClient
+        # Shared pools: a client kept for a pool of each cache object would pile up.
+        self._options = {**self._options, "pool_class": SharedConnectionPool}

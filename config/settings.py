@@ -213,7 +213,8 @@ REDIS_HEALTH_CHECK_SECONDS = 15
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's Redis cache with one client and one pool per process (config/cache.py).
+        "BACKEND": "config.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "dp",
         "TIMEOUT": 300,
@@ -221,8 +222,6 @@ CACHES = {
             "socket_timeout": REDIS_CACHE_TIMEOUT,
             "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
             "health_check_interval": REDIS_HEALTH_CHECK_SECONDS,
-            # One pool per process, not one per socket (config/cache.py).
-            "pool_class": "config.cache.SharedConnectionPool",
         },
     }
 }

@@ -3,6 +3,7 @@ message, never a crash (docs/ops.md, "Redis connections")."""
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -10,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from channels_redis.utils import create_pool
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import override_settings
 
 from config.celery import app
@@ -112,12 +113,26 @@ async def test_the_sockets_of_a_process_share_its_cache_connections(settings):
     assert connections_opened() - before - 1 <= 1
 
 
+def test_the_cache_calls_of_a_process_share_one_redis_client():
+    """Django built a redis-py client for every cache call: building one (its table of
+    reply parsers) cost twice the Redis check before a move. Each thread has a cache
+    object of its own; they share the client, as they share its pool."""
+
+    def in_another_thread() -> redis.Redis:
+        return caches["default"]._cache.get_client()  # that thread's cache object
+
+    clients = [cache._cache.get_client(), cache._cache.get_client(write=True)]
+    clients.append(ThreadPoolExecutor(1).submit(in_another_thread).result())
+    assert clients[0] is clients[1] is clients[2]
+    assert cache.get(REDIS_PROBE_KEY) is None  # and it works
+
+
 @pytest.mark.django_db
 def test_a_request_that_meets_a_redis_that_is_gone_gets_a_503_that_says_to_try_again(client):
     dead = f"redis://127.0.0.1:{free_port()}/0"
     caches = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": dead,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
