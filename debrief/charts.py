@@ -9,6 +9,7 @@ import base64
 import io
 import itertools
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 import matplotlib
@@ -37,6 +38,16 @@ _TOP = 24  # the title (10 pt) and its pad
 _BOTTOM = 32  # tick labels and the axis label
 _TICKS = 10  # tick marks and their pad
 _text_measure = TextToPath()
+# The print version of a chart (print_svg) is rewritten with ElementTree: these keep
+# its output's namespaces as they were (no "ns0:" prefixes).
+_SVG_NS = "http://www.w3.org/2000/svg"
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+ET.register_namespace("", _SVG_NS)
+ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+_MOVES = re.compile(r"^(?:\s*[ML](?:\s+-?[\d.]+\s+-?[\d.]+)+)+\s*$")
+_POINT = re.compile(r"([ML])|(-?[\d.]+)\s+(-?[\d.]+)")
+_ROTATE = re.compile(r"^rotate\((-?[\d.]+) -?[\d.]+ -?[\d.]+\)$")
+_URL = re.compile(r"url\(#([^)]+)\)")
 
 
 def _style():
@@ -179,8 +190,110 @@ def as_img(svg: str) -> str:
         return ""
     label = _LABEL.search(svg)
     alt = label.group(1) if label else ""
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    data = base64.b64encode(print_svg(svg).encode("utf-8")).decode("ascii")
     return f'<img class="chart" alt="{alt}" src="data:image/svg+xml;base64,{data}">'
+
+
+def print_svg(svg: str) -> str:
+    """Return the same drawing in fewer, simpler elements, for the PDF.
+
+    WeasyPrint draws a chart element by element, saving and restoring the graphics
+    state around each: the charts were a third of the PDF's drawing time. Here
+    matplotlib's groups that only name their content go, tick marks become one path
+    per axis instead of a <use> each, and a label centred or ending on its point starts
+    where it would have started (WeasyPrint draws a label that is not left-aligned
+    into a group of its own, to measure it).
+    """
+    root = ET.fromstring(svg)
+    markers = {
+        path.get("id"): path
+        for defs in root.iter(f"{{{_SVG_NS}}}defs")
+        for path in defs.iter(f"{{{_SVG_NS}}}path")
+        if _MOVES.match(path.get("d", ""))
+    }
+    _flatten(root)
+    for parent in root.iter():
+        _merge_ticks(parent, markers)
+    for text in root.iter(f"{{{_SVG_NS}}}text"):
+        _start_anchor(text)
+    used = {
+        match for element in root.iter() for match in _URL.findall(element.get("clip-path", ""))
+    }
+    used |= {element.get(_XLINK_HREF, "")[1:] for element in root.iter(f"{{{_SVG_NS}}}use")}
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag == f"{{{_SVG_NS}}}defs":
+                for path in list(child):
+                    if path.get("id") in markers and path.get("id") not in used:
+                        child.remove(path)
+                if len(child) == 0:
+                    parent.remove(child)
+            elif child.get("id") is not None and child.get("id") not in used:
+                del child.attrib["id"]
+    return ET.tostring(root, encoding="unicode")
+
+
+def _flatten(parent: ET.Element) -> None:
+    """Replace every group with nothing but an id by its content, recursively."""
+    children = []
+    for child in parent:
+        _flatten(child)
+        if child.tag == f"{{{_SVG_NS}}}g" and set(child.attrib) <= {"id"}:
+            children.extend(child)
+        else:
+            children.append(child)
+    parent[:] = children
+
+
+def _merge_ticks(parent: ET.Element, markers: dict[str, ET.Element]) -> None:
+    """Draw a run of <use>s of a marker made of straight lines (tick marks, between
+    their labels) as one path, where the first one was."""
+    merged: dict[tuple, ET.Element] = {}
+    children = []
+    for child in parent:
+        marker = markers.get(child.get(_XLINK_HREF, "")[1:])
+        if child.tag != f"{{{_SVG_NS}}}use" or marker is None:
+            children.append(child)
+            # Tick marks move over tick labels only, never over anything that is drawn.
+            if child.tag != f"{{{_SVG_NS}}}text":
+                merged = {}
+            continue
+        # The marker's own attributes win over the <use>'s, as they would for a <use>.
+        attributes = {k: v for k, v in child.attrib.items() if k not in (_XLINK_HREF, "x", "y")}
+        attributes.update((k, v) for k, v in marker.attrib.items() if k not in ("id", "d"))
+        d = _moved(marker.get("d"), float(child.get("x", 0)), float(child.get("y", 0)))
+        key = tuple(sorted(attributes.items()))
+        if key in merged:
+            merged[key].set("d", merged[key].get("d") + " " + d)
+        else:
+            merged[key] = ET.Element(f"{{{_SVG_NS}}}path", {"d": d, **attributes})
+            children.append(merged[key])
+    parent[:] = children
+
+
+def _moved(d: str, dx: float, dy: float) -> str:
+    """Return path data made of M and L commands moved by (dx, dy)."""
+    return " ".join(
+        command or f"{float(x) + dx:.3f} {float(y) + dy:.3f}" for command, x, y in _POINT.findall(d)
+    )
+
+
+def _start_anchor(text: ET.Element) -> None:
+    """Make a label start-anchored at the point where it starts; drop a zero rotation."""
+    rotate = _ROTATE.match(text.get("transform", ""))
+    if rotate and float(rotate.group(1)) == 0:
+        del text.attrib["transform"]
+    anchor = text.attrib.pop("text-anchor", "start")
+    if anchor == "start":
+        return
+    if len(text) or not text.text:  # not one plain run of text: left as it was
+        text.set("text-anchor", anchor)
+        return
+    size = float(text.get("font-size", "9px").removesuffix("px"))
+    width = _text_width(text.text, size)
+    shift = width if anchor == "end" else width / 2
+    # A rotated label keeps its rotation's centre: the shift runs along its baseline.
+    text.set("x", f"{float(text.get('x', 0)) - shift:.3f}")
 
 
 def _presentation(svg: str) -> str:

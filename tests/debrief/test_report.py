@@ -8,7 +8,7 @@ import re
 import pytest
 from django.utils import translation
 
-from debrief import data, glossary, render
+from debrief import charts, data, glossary, render
 from games.matches import replay_match
 from lessons.models import Lesson, LessonLink
 from tests.debrief.recorded import record_session
@@ -77,6 +77,26 @@ def test_charts_are_svg(report):
         assert "<metadata>" not in svg
     ids = re.findall(r'\bid="([^"]+)"', render.render_html(report))
     assert len(ids) == len(set(ids)), "two charts share an id"
+
+
+@pytest.mark.django_db
+def test_the_print_version_of_a_chart_draws_the_same_in_fewer_elements(report):
+    """The PDF's charts keep every word, line and colour, with fewer groups and no <use>."""
+    render.draw_charts(report)
+    for svg in [report.concepts_chart, report.articles_chart, *(t.chart for t in report.tables)]:
+        printed = charts.print_svg(svg)
+        assert re.findall(r">([^<>]+)</text>", printed) == re.findall(r">([^<>]+)</text>", svg)
+        assert set(re.findall(r'(?:fill|stroke)="(#\w+)"', printed)) == set(
+            re.findall(r'(?:fill|stroke)="(#\w+)"', svg)
+        )
+        lines = [d.split() for d in re.findall(r'<path d="([^"]*)" clip-path', svg)]
+        assert (
+            lines
+            and [d.split() for d in re.findall(r'<path d="([^"]*)" clip-path', printed)] == lines
+        )
+        assert "<use" not in printed and "text-anchor" not in printed
+        assert printed.count("<g") < svg.count("<g") / 4
+        assert 'aria-label="' in printed and printed.startswith("<svg ")
 
 
 @pytest.mark.django_db
