@@ -6,6 +6,7 @@ and the PDF embed as is.
 """
 
 import base64
+import functools
 import io
 import itertools
 import re
@@ -120,31 +121,74 @@ def score_chart(panels: list[Panel], moves: list[int], title: str, xlabel: str) 
 
     A "step" panel (a count that changes rarely) gets half the height of a "line" one.
     """
-    with matplotlib.rc_context(_style()):
-        # The widest tick label is about the widest value, one digit more when rounded up.
-        values = [v for panel in panels for series in panel.series.values() for v in series]
-        widest = max((str(v) for v in values), key=len, default="0") + "0"
-        # The panels' labels stand rotated: they take one line's height.
-        left = _text_width(widest, 9) + _TICKS + 9 + 2 * _PAD
-        figure = _figure(1.2 + 1.2 * len(panels), left, right=2 * _PAD, bottom=_BOTTOM)
-        ratios = [1 if panel.style == "step" else 2 for panel in panels]
-        axes = figure.subplots(len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False)
-        axes = [row[0] for row in axes]
-        for panel, ax in zip(panels, axes, strict=True):
-            for index, (name, values) in enumerate(panel.series.items()):
-                colour = COLOURS[index % len(COLOURS)]
-                xs, ys = _corners(moves, values, step=panel.style == "step")
-                if panel.style == "step":
-                    ax.step(xs, ys, where="post", color=colour, label=_short(name, 18))
-                else:
-                    ax.plot(xs, ys, color=colour, linewidth=1.4, label=_short(name, 18))
-            ax.set_ylabel(panel.label)
+    return ScoreCharts().draw(panels, moves, title, xlabel)
+
+
+class ScoreCharts:
+    """Draw the score charts of several tables of one game on one figure, in turn.
+
+    A figure's axes and their ticks took over half the time of each chart, and every
+    table of a game has the same panels: the next table keeps the axes, with the
+    previous lines, legend and limits gone. Each chart's SVG is the one a new figure
+    would have given.
+    """
+
+    def __init__(self) -> None:
+        self._figure: Figure | None = None
+        self._axes: list = []
+        self._styles: list[str] = []
+
+    def draw(self, panels: list[Panel], moves: list[int], title: str, xlabel: str) -> str:
+        """Return the chart of one table (see score_chart)."""
+        with matplotlib.rc_context(_style()):
+            # The widest tick label is about the widest value, one digit more when rounded
+            # up.
+            values = [v for panel in panels for series in panel.series.values() for v in series]
+            widest = max((str(v) for v in values), key=len, default="0") + "0"
+            # The panels' labels stand rotated: they take one line's height.
+            left = _text_width(widest, 9) + _TICKS + 9 + 2 * _PAD
+            height = 1.2 + 1.2 * len(panels)
+            styles = [panel.style for panel in panels]
+            if self._figure is None or styles != self._styles:
+                self._new_figure(panels, height, left)
+            else:
+                _place(self._figure, height, left, right=2 * _PAD, bottom=_BOTTOM)
+                self._clear()
+            figure, axes = self._figure, self._axes
+            for panel, ax in zip(panels, axes, strict=True):
+                for index, (name, values) in enumerate(panel.series.items()):
+                    colour = COLOURS[index % len(COLOURS)]
+                    xs, ys = _corners(moves, values, step=panel.style == "step")
+                    if panel.style == "step":
+                        ax.step(xs, ys, where="post", color=colour, label=_short(name, 18))
+                    else:
+                        ax.plot(xs, ys, color=colour, linewidth=1.4, label=_short(name, 18))
+                ax.set_ylabel(panel.label)
+            axes[-1].set_xlabel(xlabel)
+            axes[0].set_title(title, loc="left", fontsize=10)
+            count = len(panels[0].series)
+            axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
+        return _svg(figure, title)
+
+    def _new_figure(self, panels: list[Panel], height: float, left: float) -> None:
+        self._figure = _figure(height, left, right=2 * _PAD, bottom=_BOTTOM)
+        self._styles = [panel.style for panel in panels]
+        ratios = [1 if style == "step" else 2 for style in self._styles]
+        axes = self._figure.subplots(
+            len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False
+        )
+        self._axes = [row[0] for row in axes]
+        for ax in self._axes:
             ax.yaxis.get_major_locator().set_params(integer=True)
-        axes[-1].set_xlabel(xlabel)
-        axes[0].set_title(title, loc="left", fontsize=10)
-        count = len(panels[0].series)
-        axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
-    return _svg(figure, title)
+
+    def _clear(self) -> None:
+        """Remove the previous table's lines and legend, and forget its data limits."""
+        for ax in self._axes:
+            for line in list(ax.lines):
+                line.remove()
+            if ax.get_legend() is not None:
+                ax.get_legend().remove()
+            ax.relim()
 
 
 def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, list]:
@@ -166,17 +210,25 @@ def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, lis
 def _figure(height: float, left: float, right: float, bottom: float) -> Figure:
     """Return a figure ``height`` inches high whose axes are _AXES_WIDTH wide, ``left``,
     ``right`` and ``bottom`` points from its edges, the title above them."""
+    figure = Figure()
+    _place(figure, height, left, right, bottom)
+    return figure
+
+
+def _place(figure: Figure, height: float, left: float, right: float, bottom: float) -> None:
+    """Size the figure and place its axes as _figure describes."""
     width = left + _AXES_WIDTH + right
-    figure = Figure(figsize=(width / 72, height))
+    figure.set_size_inches(width / 72, height)
     figure.subplots_adjust(
         left=left / width,
         right=1 - right / width,
         bottom=bottom / (height * 72),
         top=1 - _TOP / (height * 72),
     )
-    return figure
 
 
+# Tick labels and numbers come back chart after chart: measure each once.
+@functools.lru_cache(maxsize=4096)
 def _text_width(text: str, size: float) -> float:
     """Return the width of ``text`` in points, in the charts' font, without drawing it."""
     font = FontProperties(family="DejaVu Sans", size=size)

@@ -61,6 +61,7 @@ def draw_charts(report) -> None:
             _("events"),
         )
     columns = [c for c in get_game(report.game).score_columns if c.chart]
+    score_charts = charts.ScoreCharts()
     for table in report.tables:
         if len(table.progression) < 2 or not columns:
             continue
@@ -78,7 +79,7 @@ def draw_charts(report) -> None:
             )
             for column in columns
         ]
-        table.chart = charts.score_chart(
+        table.chart = score_charts.draw(
             panels,
             moves,
             _("Table %(number)s: scores move by move") % {"number": table.number},
