@@ -39,12 +39,11 @@ _TOP = 24  # the title (10 pt) and its pad
 _BOTTOM = 32  # tick labels and the axis label
 _TICKS = 10  # tick marks and their pad
 _text_measure = TextToPath()
-# The print version of a chart (print_svg) is rewritten with ElementTree: these keep
-# its output's namespaces as they were (no "ns0:" prefixes).
-_SVG_NS = "http://www.w3.org/2000/svg"
+# The print version of a chart (print_svg) is rewritten with ElementTree, its elements
+# and xlink:href by plain names: ElementTree's global registry of namespace prefixes
+# (which WeasyPrint changes) has no say in its output.
+_NAMESPACES = {"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink"}
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
-ET.register_namespace("", _SVG_NS)
-ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
 _MOVES = re.compile(r"^(?:\s*[ML](?:\s+-?[\d.]+\s+-?[\d.]+)+)+\s*$")
 _POINT = re.compile(r"([ML])|(-?[\d.]+)\s+(-?[\d.]+)")
 _ROTATE = re.compile(r"^rotate\((-?[\d.]+) -?[\d.]+ -?[\d.]+\)$")
@@ -257,24 +256,28 @@ def print_svg(svg: str) -> str:
     into a group of its own, to measure it).
     """
     root = ET.fromstring(svg)
+    for element in root.iter():
+        element.tag = element.tag.rpartition("}")[2]
+        if _XLINK_HREF in element.attrib:
+            element.set("xlink:href", element.attrib.pop(_XLINK_HREF))
     markers = {
         path.get("id"): path
-        for defs in root.iter(f"{{{_SVG_NS}}}defs")
-        for path in defs.iter(f"{{{_SVG_NS}}}path")
+        for defs in root.iter("defs")
+        for path in defs.iter("path")
         if _MOVES.match(path.get("d", ""))
     }
     _flatten(root)
     for parent in root.iter():
         _merge_ticks(parent, markers)
-    for text in root.iter(f"{{{_SVG_NS}}}text"):
+    for text in root.iter("text"):
         _start_anchor(text)
     used = {
         match for element in root.iter() for match in _URL.findall(element.get("clip-path", ""))
     }
-    used |= {element.get(_XLINK_HREF, "")[1:] for element in root.iter(f"{{{_SVG_NS}}}use")}
+    used |= {element.get("xlink:href", "")[1:] for element in root.iter("use")}
     for parent in list(root.iter()):
         for child in list(parent):
-            if child.tag == f"{{{_SVG_NS}}}defs":
+            if child.tag == "defs":
                 for path in list(child):
                     if path.get("id") in markers and path.get("id") not in used:
                         child.remove(path)
@@ -282,6 +285,7 @@ def print_svg(svg: str) -> str:
                     parent.remove(child)
             elif child.get("id") is not None and child.get("id") not in used:
                 del child.attrib["id"]
+    root.attrib = {**_NAMESPACES, **root.attrib}
     return ET.tostring(root, encoding="unicode")
 
 
@@ -290,7 +294,7 @@ def _flatten(parent: ET.Element) -> None:
     children = []
     for child in parent:
         _flatten(child)
-        if child.tag == f"{{{_SVG_NS}}}g" and set(child.attrib) <= {"id"}:
+        if child.tag == "g" and set(child.attrib) <= {"id"}:
             children.extend(child)
         else:
             children.append(child)
@@ -303,22 +307,22 @@ def _merge_ticks(parent: ET.Element, markers: dict[str, ET.Element]) -> None:
     merged: dict[tuple, ET.Element] = {}
     children = []
     for child in parent:
-        marker = markers.get(child.get(_XLINK_HREF, "")[1:])
-        if child.tag != f"{{{_SVG_NS}}}use" or marker is None:
+        marker = markers.get(child.get("xlink:href", "")[1:])
+        if child.tag != "use" or marker is None:
             children.append(child)
             # Tick marks move over tick labels only, never over anything that is drawn.
-            if child.tag != f"{{{_SVG_NS}}}text":
+            if child.tag != "text":
                 merged = {}
             continue
         # The marker's own attributes win over the <use>'s, as they would for a <use>.
-        attributes = {k: v for k, v in child.attrib.items() if k not in (_XLINK_HREF, "x", "y")}
+        attributes = {k: v for k, v in child.attrib.items() if k not in ("xlink:href", "x", "y")}
         attributes.update((k, v) for k, v in marker.attrib.items() if k not in ("id", "d"))
         d = _moved(marker.get("d"), float(child.get("x", 0)), float(child.get("y", 0)))
         key = tuple(sorted(attributes.items()))
         if key in merged:
             merged[key].set("d", merged[key].get("d") + " " + d)
         else:
-            merged[key] = ET.Element(f"{{{_SVG_NS}}}path", {"d": d, **attributes})
+            merged[key] = ET.Element("path", {"d": d, **attributes})
             children.append(merged[key])
     parent[:] = children
 

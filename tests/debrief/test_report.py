@@ -6,6 +6,10 @@ import json
 import re
 
 import pytest
+
+# Imported for its side effect: it changes ElementTree's namespace prefixes, which the
+# PDF's charts must not depend on.
+import weasyprint.pdf.metadata  # noqa: F401
 from django.utils import translation
 
 from debrief import charts, data, glossary, render
@@ -125,7 +129,8 @@ def test_the_print_version_of_a_chart_draws_the_same_in_fewer_elements(report):
         )
         assert "<use" not in printed and "text-anchor" not in printed
         assert printed.count("<g") < svg.count("<g") / 4
-        assert 'aria-label="' in printed and printed.startswith("<svg ")
+        assert 'aria-label="' in printed
+        assert printed.startswith('<svg xmlns="http://www.w3.org/2000/svg" ')
 
 
 @pytest.mark.django_db
