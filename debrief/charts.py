@@ -6,9 +6,11 @@ and the PDF embed as is.
 """
 
 import base64
+import functools
 import io
 import itertools
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 import matplotlib
@@ -37,6 +39,15 @@ _TOP = 24  # the title (10 pt) and its pad
 _BOTTOM = 32  # tick labels and the axis label
 _TICKS = 10  # tick marks and their pad
 _text_measure = TextToPath()
+# The print version of a chart (print_svg) is rewritten with ElementTree, its elements
+# and xlink:href by plain names: ElementTree's global registry of namespace prefixes
+# (which WeasyPrint changes) has no say in its output.
+_NAMESPACES = {"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink"}
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_MOVES = re.compile(r"^(?:\s*[ML](?:\s+-?[\d.]+\s+-?[\d.]+)+)+\s*$")
+_POINT = re.compile(r"([ML])|(-?[\d.]+)\s+(-?[\d.]+)")
+_ROTATE = re.compile(r"^rotate\((-?[\d.]+) -?[\d.]+ -?[\d.]+\)$")
+_URL = re.compile(r"url\(#([^)]+)\)")
 
 
 def _style():
@@ -109,31 +120,74 @@ def score_chart(panels: list[Panel], moves: list[int], title: str, xlabel: str) 
 
     A "step" panel (a count that changes rarely) gets half the height of a "line" one.
     """
-    with matplotlib.rc_context(_style()):
-        # The widest tick label is about the widest value, one digit more when rounded up.
-        values = [v for panel in panels for series in panel.series.values() for v in series]
-        widest = max((str(v) for v in values), key=len, default="0") + "0"
-        # The panels' labels stand rotated: they take one line's height.
-        left = _text_width(widest, 9) + _TICKS + 9 + 2 * _PAD
-        figure = _figure(1.2 + 1.2 * len(panels), left, right=2 * _PAD, bottom=_BOTTOM)
-        ratios = [1 if panel.style == "step" else 2 for panel in panels]
-        axes = figure.subplots(len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False)
-        axes = [row[0] for row in axes]
-        for panel, ax in zip(panels, axes, strict=True):
-            for index, (name, values) in enumerate(panel.series.items()):
-                colour = COLOURS[index % len(COLOURS)]
-                xs, ys = _corners(moves, values, step=panel.style == "step")
-                if panel.style == "step":
-                    ax.step(xs, ys, where="post", color=colour, label=_short(name, 18))
-                else:
-                    ax.plot(xs, ys, color=colour, linewidth=1.4, label=_short(name, 18))
-            ax.set_ylabel(panel.label)
+    return ScoreCharts().draw(panels, moves, title, xlabel)
+
+
+class ScoreCharts:
+    """Draw the score charts of several tables of one game on one figure, in turn.
+
+    A figure's axes and their ticks took over half the time of each chart, and every
+    table of a game has the same panels: the next table keeps the axes, with the
+    previous lines, legend and limits gone. Each chart's SVG is the one a new figure
+    would have given.
+    """
+
+    def __init__(self) -> None:
+        self._figure: Figure | None = None
+        self._axes: list = []
+        self._styles: list[str] = []
+
+    def draw(self, panels: list[Panel], moves: list[int], title: str, xlabel: str) -> str:
+        """Return the chart of one table (see score_chart)."""
+        with matplotlib.rc_context(_style()):
+            # The widest tick label is about the widest value, one digit more when rounded
+            # up.
+            values = [v for panel in panels for series in panel.series.values() for v in series]
+            widest = max((str(v) for v in values), key=len, default="0") + "0"
+            # The panels' labels stand rotated: they take one line's height.
+            left = _text_width(widest, 9) + _TICKS + 9 + 2 * _PAD
+            height = 1.2 + 1.2 * len(panels)
+            styles = [panel.style for panel in panels]
+            if self._figure is None or styles != self._styles:
+                self._new_figure(panels, height, left)
+            else:
+                _place(self._figure, height, left, right=2 * _PAD, bottom=_BOTTOM)
+                self._clear()
+            figure, axes = self._figure, self._axes
+            for panel, ax in zip(panels, axes, strict=True):
+                for index, (name, values) in enumerate(panel.series.items()):
+                    colour = COLOURS[index % len(COLOURS)]
+                    xs, ys = _corners(moves, values, step=panel.style == "step")
+                    if panel.style == "step":
+                        ax.step(xs, ys, where="post", color=colour, label=_short(name, 18))
+                    else:
+                        ax.plot(xs, ys, color=colour, linewidth=1.4, label=_short(name, 18))
+                ax.set_ylabel(panel.label)
+            axes[-1].set_xlabel(xlabel)
+            axes[0].set_title(title, loc="left", fontsize=10)
+            count = len(panels[0].series)
+            axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
+        return _svg(figure, title)
+
+    def _new_figure(self, panels: list[Panel], height: float, left: float) -> None:
+        self._figure = _figure(height, left, right=2 * _PAD, bottom=_BOTTOM)
+        self._styles = [panel.style for panel in panels]
+        ratios = [1 if style == "step" else 2 for style in self._styles]
+        axes = self._figure.subplots(
+            len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False
+        )
+        self._axes = [row[0] for row in axes]
+        for ax in self._axes:
             ax.yaxis.get_major_locator().set_params(integer=True)
-        axes[-1].set_xlabel(xlabel)
-        axes[0].set_title(title, loc="left", fontsize=10)
-        count = len(panels[0].series)
-        axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
-    return _svg(figure, title)
+
+    def _clear(self) -> None:
+        """Remove the previous table's lines and legend, and forget its data limits."""
+        for ax in self._axes:
+            for line in list(ax.lines):
+                line.remove()
+            if ax.get_legend() is not None:
+                ax.get_legend().remove()
+            ax.relim()
 
 
 def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, list]:
@@ -155,17 +209,25 @@ def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, lis
 def _figure(height: float, left: float, right: float, bottom: float) -> Figure:
     """Return a figure ``height`` inches high whose axes are _AXES_WIDTH wide, ``left``,
     ``right`` and ``bottom`` points from its edges, the title above them."""
+    figure = Figure()
+    _place(figure, height, left, right, bottom)
+    return figure
+
+
+def _place(figure: Figure, height: float, left: float, right: float, bottom: float) -> None:
+    """Size the figure and place its axes as _figure describes."""
     width = left + _AXES_WIDTH + right
-    figure = Figure(figsize=(width / 72, height))
+    figure.set_size_inches(width / 72, height)
     figure.subplots_adjust(
         left=left / width,
         right=1 - right / width,
         bottom=bottom / (height * 72),
         top=1 - _TOP / (height * 72),
     )
-    return figure
 
 
+# Tick labels and numbers come back chart after chart: measure each once.
+@functools.lru_cache(maxsize=4096)
 def _text_width(text: str, size: float) -> float:
     """Return the width of ``text`` in points, in the charts' font, without drawing it."""
     font = FontProperties(family="DejaVu Sans", size=size)
@@ -179,8 +241,115 @@ def as_img(svg: str) -> str:
         return ""
     label = _LABEL.search(svg)
     alt = label.group(1) if label else ""
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    data = base64.b64encode(print_svg(svg).encode("utf-8")).decode("ascii")
     return f'<img class="chart" alt="{alt}" src="data:image/svg+xml;base64,{data}">'
+
+
+def print_svg(svg: str) -> str:
+    """Return the same drawing in fewer, simpler elements, for the PDF.
+
+    WeasyPrint draws a chart element by element, saving and restoring the graphics
+    state around each: the charts were a third of the PDF's drawing time. Here
+    matplotlib's groups that only name their content go, tick marks become one path
+    per axis instead of a <use> each, and a label centred or ending on its point starts
+    where it would have started (WeasyPrint draws a label that is not left-aligned
+    into a group of its own, to measure it).
+    """
+    root = ET.fromstring(svg)
+    for element in root.iter():
+        element.tag = element.tag.rpartition("}")[2]
+        if _XLINK_HREF in element.attrib:
+            element.set("xlink:href", element.attrib.pop(_XLINK_HREF))
+    markers = {
+        path.get("id"): path
+        for defs in root.iter("defs")
+        for path in defs.iter("path")
+        if _MOVES.match(path.get("d", ""))
+    }
+    _flatten(root)
+    for parent in root.iter():
+        _merge_ticks(parent, markers)
+    for text in root.iter("text"):
+        _start_anchor(text)
+    used = {
+        match for element in root.iter() for match in _URL.findall(element.get("clip-path", ""))
+    }
+    used |= {element.get("xlink:href", "")[1:] for element in root.iter("use")}
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag == "defs":
+                for path in list(child):
+                    if path.get("id") in markers and path.get("id") not in used:
+                        child.remove(path)
+                if len(child) == 0:
+                    parent.remove(child)
+            elif child.get("id") is not None and child.get("id") not in used:
+                del child.attrib["id"]
+    root.attrib = {**_NAMESPACES, **root.attrib}
+    return ET.tostring(root, encoding="unicode")
+
+
+def _flatten(parent: ET.Element) -> None:
+    """Replace every group with nothing but an id by its content, recursively."""
+    children = []
+    for child in parent:
+        _flatten(child)
+        if child.tag == "g" and set(child.attrib) <= {"id"}:
+            children.extend(child)
+        else:
+            children.append(child)
+    parent[:] = children
+
+
+def _merge_ticks(parent: ET.Element, markers: dict[str, ET.Element]) -> None:
+    """Draw a run of <use>s of a marker made of straight lines (tick marks, between
+    their labels) as one path, where the first one was."""
+    merged: dict[tuple, ET.Element] = {}
+    children = []
+    for child in parent:
+        marker = markers.get(child.get("xlink:href", "")[1:])
+        if child.tag != "use" or marker is None:
+            children.append(child)
+            # Tick marks move over tick labels only, never over anything that is drawn.
+            if child.tag != "text":
+                merged = {}
+            continue
+        # The marker's own attributes win over the <use>'s, as they would for a <use>.
+        attributes = {k: v for k, v in child.attrib.items() if k not in ("xlink:href", "x", "y")}
+        attributes.update((k, v) for k, v in marker.attrib.items() if k not in ("id", "d"))
+        d = _moved(marker.get("d"), float(child.get("x", 0)), float(child.get("y", 0)))
+        key = tuple(sorted(attributes.items()))
+        if key in merged:
+            merged[key].set("d", merged[key].get("d") + " " + d)
+        else:
+            merged[key] = ET.Element("path", {"d": d, **attributes})
+            children.append(merged[key])
+    parent[:] = children
+
+
+def _moved(d: str, dx: float, dy: float) -> str:
+    """Return path data made of M and L commands moved by (dx, dy)."""
+    return " ".join(
+        command or f"{float(x) + dx:.3f} {float(y) + dy:.3f}" for command, x, y in _POINT.findall(d)
+    )
+
+
+def _start_anchor(text: ET.Element) -> None:
+    """Make a label start-anchored at the point where it starts; drop a zero rotation."""
+    rotate = _ROTATE.match(text.get("transform", ""))
+    if rotate and float(rotate.group(1)) == 0:
+        del text.attrib["transform"]
+    anchor = text.attrib.pop("text-anchor", "start")
+    if anchor == "start":
+        return
+    if len(text) or not text.text:  # not one plain run of text: left as it was
+        text.set("text-anchor", anchor)
+        return
+    size = float(text.get("font-size", "9px").removesuffix("px"))
+    width = _text_width(text.text, size)
+    shift = width if anchor == "end" else width / 2
+    # A rotated label keeps its rotation's centre: the shift runs along its baseline.
+    text.set("x", f"{float(text.get('x', 0)) - shift:.3f}")
 
 
 def _presentation(svg: str) -> str:

@@ -11,14 +11,16 @@ import logging
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from classroom.models import Table
+from classroom.models import Seat, Table
 from debrief import charts
 from games.describe import translate
+from games.models import MatchAction
 from games.registry import get_game
-from lessons.models import LessonMoment, Quiz, QuizAnswer
+from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
 
 # WeasyPrint logs every layout step at INFO: keep the worker's log readable.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
@@ -59,6 +61,7 @@ def draw_charts(report) -> None:
             _("events"),
         )
     columns = [c for c in get_game(report.game).score_columns if c.chart]
+    score_charts = charts.ScoreCharts()
     for table in report.tables:
         if len(table.progression) < 2 or not columns:
             continue
@@ -76,7 +79,7 @@ def draw_charts(report) -> None:
             )
             for column in columns
         ]
-        table.chart = charts.score_chart(
+        table.chart = score_charts.draw(
             panels,
             moves,
             _("Table %(number)s: scores move by move") % {"number": table.number},
@@ -151,8 +154,23 @@ def raw_data(session, report) -> dict:
     """
     # A removed student's nickname is left out: their seat's nickname is null.
     nickname = dict(session.active_participants().values_list("pk", "nickname"))
+    # The seats, actions and quiz questions of the whole session in one query each, not
+    # one query per table, match or quiz.
+    rows = (
+        Table.objects.filter(session=session)
+        .select_related("match")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.order_by("number")),
+            Prefetch("match__actions", queryset=MatchAction.objects.order_by("version")),
+        )
+        .order_by("number")
+    )
+    quizzes = list(Quiz.objects.filter(session=session, participant__kicked=False))
+    questions = QuizQuestion.objects.select_related("lesson").in_bulk(
+        {pk for quiz in quizzes for pk in quiz.question_ids}
+    )
     tables = []
-    for table in Table.objects.filter(session=session).select_related("match").order_by("number"):
+    for table in rows:
         match = table.match
         tables.append(
             {
@@ -163,7 +181,7 @@ def raw_data(session, report) -> dict:
                         "nickname": nickname.get(seat.participant_id),
                         "bot": seat.bot_kind or None,
                     }
-                    for seat in table.seats.order_by("number")
+                    for seat in table.seats.all()
                 ],
                 "match": {
                     "game": match.game,
@@ -182,7 +200,7 @@ def raw_data(session, report) -> dict:
                             "events": action.events,
                             "time": action.created_at.isoformat(),
                         }
-                        for action in match.actions.order_by("version")
+                        for action in match.actions.all()
                     ],
                 },
             }
@@ -213,10 +231,14 @@ def raw_data(session, report) -> dict:
             {
                 "nickname": nickname.get(quiz.participant_id),
                 "table": quiz.table,
-                "questions": [f"{q.lesson.slug}#{q.number}" for q in quiz.questions()],
+                "questions": [
+                    f"{questions[pk].lesson.slug}#{questions[pk].number}"
+                    for pk in quiz.question_ids
+                    if pk in questions  # as Quiz.questions(): a deleted question is left out
+                ],
                 "finished_at": _iso(quiz.finished_at),
             }
-            for quiz in Quiz.objects.filter(session=session, participant__kicked=False)
+            for quiz in quizzes
         ],
         "quiz_answers": [
             {

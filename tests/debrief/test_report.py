@@ -6,9 +6,13 @@ import json
 import re
 
 import pytest
+
+# Imported for its side effect: it changes ElementTree's namespace prefixes, which the
+# PDF's charts must not depend on.
+import weasyprint.pdf.metadata  # noqa: F401
 from django.utils import translation
 
-from debrief import data, glossary, render
+from debrief import charts, data, glossary, render
 from games.matches import replay_match
 from lessons.models import Lesson, LessonLink
 from tests.debrief.recorded import record_session
@@ -77,6 +81,56 @@ def test_charts_are_svg(report):
         assert "<metadata>" not in svg
     ids = re.findall(r'\bid="([^"]+)"', render.render_html(report))
     assert len(ids) == len(set(ids)), "two charts share an id"
+
+
+def test_score_charts_drawn_on_one_figure_are_those_of_new_figures():
+    """The figure kept from table to table leaves nothing of one table in the next."""
+    tables = [
+        (
+            [
+                charts.Panel("Treasures", "step", {"Ada": [0, 1, 1, 4], "Bao": [0, 0, 2, 2]}),
+                charts.Panel("Cards", "line", {"Ada": [0, 9, 3, 120], "Bao": [1, 2, 3, 4]}),
+            ],
+            [0, 5, 9, 30],
+        ),
+        (
+            [
+                charts.Panel("Treasures", "step", {"Cleo": [0, 2], "Dani": [0, 0], "Eli": [1, 1]}),
+                charts.Panel("Cards", "line", {"Cleo": [3, 4], "Dani": [0, 7], "Eli": [2, 2]}),
+            ],
+            [0, 200],
+        ),
+        ([charts.Panel("Points", "line", {"Fay": [5, 1, 0]})], [0, 1, 2]),
+    ]
+    kept = charts.ScoreCharts()
+    for panels, moves in tables * 2:
+        title = f"{len(moves)} moves"
+        drawn, new = (
+            kept.draw(panels, moves, title, "move"),
+            charts.score_chart(panels, moves, title, "move"),
+        )
+        assert re.sub(r"\bc\d+-", "", drawn) == re.sub(r"\bc\d+-", "", new)
+
+
+@pytest.mark.django_db
+def test_the_print_version_of_a_chart_draws_the_same_in_fewer_elements(report):
+    """The PDF's charts keep every word, line and colour, with fewer groups and no <use>."""
+    render.draw_charts(report)
+    for svg in [report.concepts_chart, report.articles_chart, *(t.chart for t in report.tables)]:
+        printed = charts.print_svg(svg)
+        assert re.findall(r">([^<>]+)</text>", printed) == re.findall(r">([^<>]+)</text>", svg)
+        assert set(re.findall(r'(?:fill|stroke)="(#\w+)"', printed)) == set(
+            re.findall(r'(?:fill|stroke)="(#\w+)"', svg)
+        )
+        lines = [d.split() for d in re.findall(r'<path d="([^"]*)" clip-path', svg)]
+        assert (
+            lines
+            and [d.split() for d in re.findall(r'<path d="([^"]*)" clip-path', printed)] == lines
+        )
+        assert "<use" not in printed and "text-anchor" not in printed
+        assert printed.count("<g") < svg.count("<g") / 4
+        assert 'aria-label="' in printed
+        assert printed.startswith('<svg xmlns="http://www.w3.org/2000/svg" ')
 
 
 @pytest.mark.django_db
