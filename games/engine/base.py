@@ -460,6 +460,12 @@ class State:
         """Return the actions ``seat`` (or the referee, ``None``) may take now."""
         raise NotImplementedError
 
+    def peek_legal_actions(self, seat) -> list[dict]:
+        """Return the legal actions of ``seat`` as the state holds them: the same list as
+        ``legal_actions`` without its copies, to read and never to mutate. A driver that
+        plays one of many actions copies that one only."""
+        return self._legal_list(seat)
+
     def apply(self, seat, action):
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
         raise NotImplementedError
