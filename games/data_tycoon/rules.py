@@ -484,7 +484,6 @@ class State(base.State):
 
     def _turn_actions(self, s):
         """Return the turn player's actions: free builds and splits, then one card play."""
-        acts = self._free_actions(s) if self.purposes[s] or self.consents[s] else []
         hand = self.hands[s]
         if self.undeclared[s] or self.hidden[s]:
             blocked = self.undeclared[s] + self.hidden[s]
@@ -505,26 +504,27 @@ class State(base.State):
                     used.append(captures[t])
             if len(used) == count:
                 thrown.append(LAY_ACTIONS[c])
-        acts += used or thrown
-        return acts
+        if self.purposes[s] or self.consents[s]:
+            return [*self._free_actions(s), *(used or thrown)]
+        return used or thrown
 
     def _special_actions(self, s, c, kind, used, thrown):
         """Add the plays of special card ``c`` to ``used``, or its discard to ``thrown``."""
         rule = CARD_RULES[kind]
         if rule.keep:
-            used.append({"type": "keep", "card": c})
+            used.append(KEEP_ACTIONS[c])
         if rule.set_aside:
-            used.append({"type": "set_aside", "card": c})
-        if kind == "consent":
-            used += (
+            used.append(SET_ASIDE_ACTIONS[c])
+        if kind == "consent" and self.treasures[s]:
+            used += [
                 {"type": "split", "card": c, "treasure": tr["label"]}
                 for tr in self.treasures[s]
                 if len(tr["cards"]) >= 2 * SPLIT_MIN
-            )
+            ]
         if rule.target:
-            targets = [t for t in range(self.n) if t != s and self._targetable(rule.target, t)]
+            targets = self._targets(rule.target, s)
             if targets:
-                used += ({"type": "attack", "card": c, "target": t} for t in targets)
+                used += [{"type": "attack", "card": c, "target": t} for t in targets]
             elif not (rule.keep or rule.set_aside):
                 thrown.append({"type": "discard", "card": c})
 
@@ -544,17 +544,19 @@ class State(base.State):
             acts.extend({"type": "split", "treasure": label} for label in splittable)
         return acts
 
-    def _targetable(self, need, t):
-        """Return whether seat ``t`` is a valid target for an attack that needs ``need``."""
+    def _targets(self, need, s):
+        """Return the seats but ``s`` that an attack needing ``need`` may hit, in seat order
+        (one pass for the need, not a call per seat: every attack card in a hand asks)."""
+        others = [t for t in range(self.n) if t != s]
         if need == "treasure":
-            return bool(self.treasures[t])
+            return [t for t in others if self.treasures[t]]
         if need == "datasets":
-            return bool(self.collections[t] or self.frozen[t])
+            return [t for t in others if self.collections[t] or self.frozen[t]]
         if need == "free_datasets":
-            return bool(self.collections[t])
+            return [t for t in others if self.collections[t]]
         if need == "assets":
-            return bool(self.treasures[t] or self.collections[t] or self.frozen[t])
-        return True  # "anyone"
+            return [t for t in others if self.treasures[t] or self.collections[t] or self.frozen[t]]
+        return others  # "anyone"
 
     def _loss_options(self, s):
         """Return what seat ``s`` may give up: 6 loose Dataset cards or one treasure."""
@@ -1118,6 +1120,17 @@ CAPTURE_ACTIONS = {
     if KIND[c] == "dataset"
 }
 LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
+# The special cards' keep and set-aside actions, shared alike.
+KEEP_ACTIONS = {
+    c: {"type": "keep", "card": c}
+    for c, kind in KIND.items()
+    if kind in CARD_RULES and CARD_RULES[kind].keep
+}
+SET_ASIDE_ACTIONS = {
+    c: {"type": "set_aside", "card": c}
+    for c, kind in KIND.items()
+    if kind in CARD_RULES and CARD_RULES[kind].set_aside
+}
 
 # The step of each stage of the turn (see ``State._advance``).
 STAGES = {
