@@ -358,14 +358,18 @@ class State(base.State):
         """Return each seat's treasures, sensitive Dataset cards and Dataset cards owned."""
         out = []
         sensitive = SENSITIVE.__getitem__  # a bool: the sum counts the sensitive cards
+        # every view asks: the zones are looked up once, not seat by seat
+        collections, frozen, treasures = self.collections, self.frozen, self.treasures
         for s in range(self.n):
-            owned = self.collections[s] + self.frozen[s]
-            for tr in self.treasures[s]:
-                owned += tr["cards"]
+            owned = collections[s] + frozen[s]
+            built = treasures[s]
+            if built:
+                for tr in built:
+                    owned += tr["cards"]
             out.append(
                 {
                     "seat": s,
-                    "treasures": len(self.treasures[s]),
+                    "treasures": len(built),
                     "sensitive": sum(map(sensitive, owned)),
                     "datasets": len(owned),
                 }
