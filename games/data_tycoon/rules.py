@@ -534,18 +534,24 @@ class State(base.State):
 
     def _free_actions(self, s):
         """Return the builds and the splits with a kept Consent: any time in one's turn."""
+        # asked after every card play of a seat holding a Purpose or a Consent, and most
+        # often there is nothing to build or split: no action is made before one is sure
         acts = []
         coll = self.collections[s]
         if self.purposes[s] and len(coll) >= TREASURE_SIZE:
             bases = _bases(coll)
-            acts.extend(
-                {"type": "build", "purpose": p, "basis": b} for p in self.purposes[s] for b in bases
-            )
-        if self.consents[s]:
-            splittable = [
-                tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN
+            if bases:
+                acts += [
+                    {"type": "build", "purpose": p, "basis": b}
+                    for p in self.purposes[s]
+                    for b in bases
+                ]
+        if self.consents[s] and self.treasures[s]:
+            acts += [
+                {"type": "split", "treasure": tr["label"]}
+                for tr in self.treasures[s]
+                if len(tr["cards"]) >= 2 * SPLIT_MIN
             ]
-            acts.extend({"type": "split", "treasure": label} for label in splittable)
         return acts
 
     def _targets(self, need, s):
