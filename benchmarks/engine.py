@@ -6,8 +6,8 @@
 Prints games per second and actions per second (a benchmark, not a test).
 The driver builds no views for the random bot, so this measures the rules:
 legal-action generation, apply and the turn flow. Measured on the development
-machine (2 cores, Python 3.11, busy), by CPU time: Data-Tycoon expert 677 to 846
-games/s and 111,000 to 139,000 actions/s (271 to 309 games/s with ``--views``);
+machine (2 cores, Python 3.11, busy), by CPU time: Data-Tycoon expert 963 to 987
+games/s and 158,000 to 162,000 actions/s (397 to 404 games/s with ``--views``);
 figures of every game in the README.
 """
 

@@ -40,7 +40,7 @@ LOSS_COUNT = 6  # cards a hidden Databreach or an expired Time card costs
 # The declarative card table: how each special card may be played from the hand.
 #   keep      -- may be placed face up beside the player's collection
 #   set_aside -- may be kept face down in the reserve, to counter later
-#   target    -- who it may attack (None: not an attack card), see rules.State._targetable
+#   target    -- who it may attack (None: not an attack card), see rules.State._targets
 #   counters  -- the card kinds that neutralise it (a counter window opens)
 Rule = namedtuple("Rule", "keep set_aside target counters")
 CARD_RULES = {

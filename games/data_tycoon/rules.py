@@ -287,6 +287,8 @@ class State(base.State):
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
         self._legal = {}
+        # the action's events, each its "type" then its fields (every event is public),
+        # appended to ``self._events`` in place: a helper's call per event costs more
         self._events = events = []
         kind = action["type"]
         if seat is None:
@@ -356,14 +358,18 @@ class State(base.State):
         """Return each seat's treasures, sensitive Dataset cards and Dataset cards owned."""
         out = []
         sensitive = SENSITIVE.__getitem__  # a bool: the sum counts the sensitive cards
+        # every view asks: the zones are looked up once, not seat by seat
+        collections, frozen, treasures = self.collections, self.frozen, self.treasures
         for s in range(self.n):
-            owned = self.collections[s] + self.frozen[s]
-            for tr in self.treasures[s]:
-                owned += tr["cards"]
+            owned = collections[s] + frozen[s]
+            built = treasures[s]
+            if built:
+                for tr in built:
+                    owned += tr["cards"]
             out.append(
                 {
                     "seat": s,
-                    "treasures": len(self.treasures[s]),
+                    "treasures": len(built),
                     "sensitive": sum(map(sensitive, owned)),
                     "datasets": len(owned),
                 }
@@ -482,7 +488,6 @@ class State(base.State):
 
     def _turn_actions(self, s):
         """Return the turn player's actions: free builds and splits, then one card play."""
-        acts = self._free_actions(s) if self.purposes[s] or self.consents[s] else []
         hand = self.hands[s]
         if self.undeclared[s] or self.hidden[s]:
             blocked = self.undeclared[s] + self.hidden[s]
@@ -503,56 +508,65 @@ class State(base.State):
                     used.append(captures[t])
             if len(used) == count:
                 thrown.append(LAY_ACTIONS[c])
-        acts += used or thrown
-        return acts
+        if self.purposes[s] or self.consents[s]:
+            return [*self._free_actions(s), *(used or thrown)]
+        return used or thrown
 
     def _special_actions(self, s, c, kind, used, thrown):
         """Add the plays of special card ``c`` to ``used``, or its discard to ``thrown``."""
         rule = CARD_RULES[kind]
         if rule.keep:
-            used.append({"type": "keep", "card": c})
+            used.append(KEEP_ACTIONS[c])
         if rule.set_aside:
-            used.append({"type": "set_aside", "card": c})
-        if kind == "consent":
-            used += (
+            used.append(SET_ASIDE_ACTIONS[c])
+        if kind == "consent" and self.treasures[s]:
+            used += [
                 {"type": "split", "card": c, "treasure": tr["label"]}
                 for tr in self.treasures[s]
                 if len(tr["cards"]) >= 2 * SPLIT_MIN
-            )
+            ]
         if rule.target:
-            targets = [t for t in range(self.n) if t != s and self._targetable(rule.target, t)]
+            targets = self._targets(rule.target, s)
             if targets:
-                used += ({"type": "attack", "card": c, "target": t} for t in targets)
+                used += [{"type": "attack", "card": c, "target": t} for t in targets]
             elif not (rule.keep or rule.set_aside):
                 thrown.append({"type": "discard", "card": c})
 
     def _free_actions(self, s):
         """Return the builds and the splits with a kept Consent: any time in one's turn."""
+        # asked after every card play of a seat holding a Purpose or a Consent, and most
+        # often there is nothing to build or split: no action is made before one is sure
         acts = []
         coll = self.collections[s]
         if self.purposes[s] and len(coll) >= TREASURE_SIZE:
             bases = _bases(coll)
-            acts.extend(
-                {"type": "build", "purpose": p, "basis": b} for p in self.purposes[s] for b in bases
-            )
-        if self.consents[s]:
-            splittable = [
-                tr["label"] for tr in self.treasures[s] if len(tr["cards"]) >= 2 * SPLIT_MIN
+            if bases:
+                acts += [
+                    {"type": "build", "purpose": p, "basis": b}
+                    for p in self.purposes[s]
+                    for b in bases
+                ]
+        if self.consents[s] and self.treasures[s]:
+            acts += [
+                {"type": "split", "treasure": tr["label"]}
+                for tr in self.treasures[s]
+                if len(tr["cards"]) >= 2 * SPLIT_MIN
             ]
-            acts.extend({"type": "split", "treasure": label} for label in splittable)
         return acts
 
-    def _targetable(self, need, t):
-        """Return whether seat ``t`` is a valid target for an attack that needs ``need``."""
+    def _targets(self, need, s):
+        """Return the seats but ``s`` that an attack needing ``need`` may hit, in seat order
+        (one pass for the need, not a call per seat: every attack card in a hand asks)."""
+        others = [t for t in range(self.n) if t != s]
         if need == "treasure":
-            return bool(self.treasures[t])
+            return [t for t in others if self.treasures[t]]
         if need == "datasets":
-            return bool(self.collections[t] or self.frozen[t])
+            return [t for t in others if self.collections[t] or self.frozen[t]]
         if need == "free_datasets":
-            return bool(self.collections[t])
+            return [t for t in others if self.collections[t]]
         if need == "assets":
-            return bool(self.treasures[t] or self.collections[t] or self.frozen[t])
-        return True  # "anyone"
+            return [t for t in others if self.treasures[t] or self.collections[t] or self.frozen[t]]
+        return others  # "anyone"
 
     def _loss_options(self, s):
         """Return what seat ``s`` may give up: 6 loose Dataset cards or one treasure."""
@@ -596,14 +610,16 @@ class State(base.State):
             if "capture" in a:
                 self.table.remove(a["capture"])
                 self.collections[s] += [c, a["capture"]]
-                self._emit({"type": "capture", "seat": s, "card": c, "captured": a["capture"]})
+                self._events.append(
+                    {"type": "capture", "seat": s, "card": c, "captured": a["capture"]}
+                )
             else:
                 self.table.append(c)
-                self._emit({"type": "lay", "seat": s, "card": c})
+                self._events.append({"type": "lay", "seat": s, "card": c})
             return
         if kind == "end_turn":
             self.stage = "end"
-            self._emit({"type": "turn_ended", "seat": s})
+            self._events.append({"type": "turn_ended", "seat": s})
             return
         if kind == "build":
             self._build(s, a["purpose"], a["basis"])
@@ -616,15 +632,15 @@ class State(base.State):
         self.stage = "after"
         if kind == "keep":
             (self.purposes if KIND[c] == "purpose" else self.consents)[s].append(c)
-            self._emit({"type": "keep", "seat": s, "card": c, "kind": KIND[c]})
+            self._events.append({"type": "keep", "seat": s, "card": c, "kind": KIND[c]})
         elif kind == "set_aside":
             self.reserves[s].append(c)
-            self._emit({"type": "set_aside", "seat": s})
+            self._events.append({"type": "set_aside", "seat": s})
         elif kind == "split":
             self._split(s, a["treasure"], c)
         elif kind == "discard":
             self.pile.append(c)
-            self._emit({"type": "discard", "seat": s, "card": c, "kind": KIND[c]})
+            self._events.append({"type": "discard", "seat": s, "card": c, "kind": KIND[c]})
         else:  # attack
             self._attack(s, c, a["target"])
 
@@ -632,7 +648,7 @@ class State(base.State):
         """Throw attack card ``c`` at seat ``t``: open its counter or freeze window."""
         kind = KIND[c]
         self.pile.append(c)
-        self._emit({"type": "attack", "seat": s, "target": t, "card": c, "kind": kind})
+        self._events.append({"type": "attack", "seat": s, "target": t, "card": c, "kind": kind})
         if kind == "purpose":
             left = min(FREEZE_COUNT, len(self.collections[t]))
             self._open("freeze", t, self.options["choice_seconds"], attacker=s, left=left)
@@ -647,7 +663,7 @@ class State(base.State):
             self.windows.pop(0)
             count = len(self.undeclared[s])
             self.undeclared[s] = []
-            self._emit({"type": "data_called", "seat": s, "count": count})
+            self._events.append({"type": "data_called", "seat": s, "count": count})
         elif kind == "call_databreach":
             self.windows.pop(0)
             breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
@@ -655,7 +671,7 @@ class State(base.State):
             for c in breaches:
                 self.hands[s].remove(c)
             self.pile += breaches
-            self._emit({"type": "databreach_called", "seat": s, "cards": breaches})
+            self._events.append({"type": "databreach_called", "seat": s, "cards": breaches})
             for breach in breaches:  # each breach is contained, or costs a turn, alone
                 self._open_counter(s, "databreach", None, breach)
         elif kind == "counter":
@@ -666,7 +682,7 @@ class State(base.State):
             card = next(c for c in zone if KIND[c] == a["kind"])
             zone.remove(card)
             self.pile.append(card)
-            self._emit(
+            self._events.append(
                 {
                     "type": "countered",
                     "seat": s,
@@ -693,7 +709,7 @@ class State(base.State):
             if w["kind"] in CALLS:
                 self._forfeit_call()
                 return
-            self._emit({"type": "timeout", "seat": w["seat"], "window": w["kind"]})
+            self._events.append({"type": "timeout", "seat": w["seat"], "window": w["kind"]})
             if w["kind"] == "counter":
                 self.windows.pop(0)
                 self._resolve(w)
@@ -706,7 +722,7 @@ class State(base.State):
             return
         threat = next(t for t in self.threats if t["id"] == timer)
         self.threats.remove(threat)
-        self._emit({"type": "time_up", "seat": threat["seat"]})
+        self._events.append({"type": "time_up", "seat": threat["seat"]})
         self._open_loss(threat["seat"], "time")
 
     def _forfeit_call(self):
@@ -719,13 +735,15 @@ class State(base.State):
             for c in missed:
                 self.hands[s].remove(c)
             self.pile += missed
-            self._emit({"type": "data_missed", "seat": s, "cards": missed})
+            self._events.append({"type": "data_missed", "seat": s, "cards": missed})
         else:
             breaches = [c for c in self.undeclared[s] if KIND[c] == "databreach"]
             self.undeclared[s] = [c for c in self.undeclared[s] if KIND[c] != "databreach"]
             self.hidden[s] += breaches
             # public, as data_missed is: the breach comes out at the end of this turn anyway
-            self._emit({"type": "databreach_unreported", "seat": s, "count": len(breaches)})
+            self._events.append(
+                {"type": "databreach_unreported", "seat": s, "count": len(breaches)}
+            )
 
     # ------------------------------------------------------------------ effects
 
@@ -734,12 +752,12 @@ class State(base.State):
         attack, t = w["attack"], w["seat"]
         if attack == "databreach":
             if self.stage == "play" and t == self.turn:
-                self._emit({"type": "breach_skip", "seat": t})
+                self._events.append({"type": "breach_skip", "seat": t})
                 self._forfeit_play(t)
                 self.stage = "end"
             else:  # this turn is lost already: another breach costs the next one
                 self.skips[t] += 1
-                self._emit({"type": "breach_skip_next", "seat": t})
+                self._events.append({"type": "breach_skip_next", "seat": t})
         elif attack == "hidden_breach":
             self._open_loss(t, "databreach")
         else:
@@ -751,7 +769,7 @@ class State(base.State):
         count = len(self.treasures[t])
         self.treasures[t] = []
         self._return(cards)
-        self._emit(
+        self._events.append(
             {
                 "type": "treasures_lost",
                 "seat": t,
@@ -765,7 +783,7 @@ class State(base.State):
         """Return 3 of ``t``'s Dataset cards not in a treasure to the deck."""
         cards = self._take_unassigned(t, COMPLAINT_COUNT)
         self._return(cards)
-        self._emit(
+        self._events.append(
             {"type": "datasets_returned", "seat": t, "count": len(cards), "cause": "complaint"}
         )
 
@@ -774,14 +792,14 @@ class State(base.State):
         cards = self.frozen[t] + self.collections[t]
         self.frozen[t], self.collections[t] = [], []
         self._return(cards)
-        self._emit(
+        self._events.append(
             {"type": "datasets_returned", "seat": t, "count": len(cards), "cause": "minimization"}
         )
 
     def _transparency(self, t, attacker):
         """Make ``t`` play with an open hand for its next 3 turns."""
         self.transparent[t] = TRANSPARENCY_TURNS
-        self._emit({"type": "transparency", "seat": t, "turns": TRANSPARENCY_TURNS})
+        self._events.append({"type": "transparency", "seat": t, "turns": TRANSPARENCY_TURNS})
 
     def _time(self, t, attacker):
         """Start ``t``'s Time deadline (seconds on the clock, or its own turns)."""
@@ -792,7 +810,7 @@ class State(base.State):
         else:
             threat["turns"] = self.options["time_card_turns"]
         self.threats.append(threat)
-        self._emit(
+        self._events.append(
             {
                 "type": "time_started",
                 "seat": t,
@@ -807,7 +825,7 @@ class State(base.State):
         self.collections[t].remove(c)
         self.frozen[t].append(c)
         w["left"] -= 1
-        self._emit({"type": "frozen", "seat": t, "card": c})
+        self._events.append({"type": "frozen", "seat": t, "card": c})
         if w["left"] <= 0 or not self.collections[t]:
             self.windows.pop(0)
 
@@ -837,7 +855,7 @@ class State(base.State):
         card = playable[self.rng.below(len(playable))]
         self.hands[s].remove(card)
         self.pile.append(card)
-        self._emit({"type": "play_forfeited", "seat": s, "card": card})
+        self._events.append({"type": "play_forfeited", "seat": s, "card": card})
 
     def _open_loss(self, s, cause):
         """Queue the window in which ``s`` chooses what to lose (see ``_settle``)."""
@@ -847,11 +865,11 @@ class State(base.State):
         """Punish ``s`` who has nothing to choose from: skips, or every loose card."""
         if cause == "databreach":
             self.skips[s] += HIDDEN_BREACH_SKIPS
-            self._emit({"type": "skips", "seat": s, "turns": HIDDEN_BREACH_SKIPS})
+            self._events.append({"type": "skips", "seat": s, "turns": HIDDEN_BREACH_SKIPS})
         else:
             cards = self._take_unassigned(s, LOSS_COUNT)
             self._return(cards)
-            self._emit(
+            self._events.append(
                 {"type": "datasets_returned", "seat": s, "count": len(cards), "cause": cause}
             )
 
@@ -860,7 +878,7 @@ class State(base.State):
         if choice["what"] == "datasets":
             cards = self._take_unassigned(s, LOSS_COUNT)
             self._return(cards)
-            self._emit(
+            self._events.append(
                 {"type": "datasets_returned", "seat": s, "count": len(cards), "cause": cause}
             )
             return
@@ -868,7 +886,7 @@ class State(base.State):
         self.treasures[s].remove(tr)
         cards = [tr["label"], *tr["cards"]]
         self._return(cards)
-        self._emit(
+        self._events.append(
             {
                 "type": "treasures_lost",
                 "seat": s,
@@ -890,7 +908,7 @@ class State(base.State):
             coll.remove(c)
         self.purposes[s].remove(purpose)
         self.treasures[s].append({"label": purpose, "cards": chosen})
-        self._emit(
+        self._events.append(
             {
                 "type": "treasure_built",
                 "seat": s,
@@ -907,7 +925,9 @@ class State(base.State):
         new = {"label": consent, "cards": tr["cards"][half:]}
         tr["cards"] = tr["cards"][:half]
         self.treasures[s].append(new)
-        self._emit({"type": "treasure_split", "seat": s, "treasure": label, "consent": consent})
+        self._events.append(
+            {"type": "treasure_split", "seat": s, "treasure": label, "consent": consent}
+        )
 
     def _take_unassigned(self, s, k):
         """Remove and return up to ``k`` loose Dataset cards, least valuable first."""
@@ -976,7 +996,7 @@ class State(base.State):
         """Begin the turn: open the DATABREACH! (first) or DATA! call window if due."""
         s = self.turn
         self.stage = "play"
-        self._emit({"type": "turn", "seat": s})
+        self._events.append({"type": "turn", "seat": s})
         pending = self.undeclared[s]
         if not pending:
             return self._await_play()
@@ -996,7 +1016,7 @@ class State(base.State):
             for c in cards:
                 self.hands[s].remove(c)
             self.pile += cards
-            self._emit({"type": "databreach_discovered", "seat": s, "cards": cards})
+            self._events.append({"type": "databreach_discovered", "seat": s, "cards": cards})
             for card in cards:
                 self._open_counter(s, "hidden_breach", None, card)
         if self.transparent[s]:
@@ -1006,7 +1026,7 @@ class State(base.State):
                 threat["turns"] -= 1
                 if threat["turns"] <= 0:
                     self.threats.remove(threat)
-                    self._emit({"type": "time_up", "seat": s})
+                    self._events.append({"type": "time_up", "seat": s})
                     self._open_loss(s, "time")
         return False if self.windows else self._next_turn()
 
@@ -1022,7 +1042,7 @@ class State(base.State):
                 self._deal_round(first)
             else:
                 self._draw(first, HAND_SIZE)
-                self._emit(
+                self._events.append(
                     {"type": "deal", "counts": [len(h) for h in hands], "deck": len(self.deck)}
                 )
         s = self.turn
@@ -1032,7 +1052,7 @@ class State(base.State):
                 continue
             if self.skips[s]:
                 self.skips[s] -= 1
-                self._emit({"type": "turn_skipped", "seat": s, "left": self.skips[s]})
+                self._events.append({"type": "turn_skipped", "seat": s, "left": self.skips[s]})
                 self._forfeit_play(s)
                 # a skipped turn is a turn: the next one may need a deal first
                 self.turn, self.stage = s, "next"
@@ -1045,7 +1065,9 @@ class State(base.State):
         """Deal 3 cards to every seat, starting at ``first``."""
         for i in range(self.n):
             self._draw((first + i) % self.n, HAND_SIZE)
-        self._emit({"type": "deal", "counts": [len(h) for h in self.hands], "deck": len(self.deck)})
+        self._events.append(
+            {"type": "deal", "counts": [len(h) for h in self.hands], "deck": len(self.deck)}
+        )
 
     def _draw(self, s, k):
         """Move up to ``k`` cards from the deck to ``s``'s hand; a Purpose or Consent lifts Time."""
@@ -1063,13 +1085,13 @@ class State(base.State):
             if mine:
                 for t in mine:
                     self.threats.remove(t)
-                self._emit({"type": "time_lifted", "seat": s})
+                self._events.append({"type": "time_lifted", "seat": s})
 
     def _finish(self):
         """End the game and announce the result."""
         self.over, self.stage, self.threats = True, "over", []
         res = self.result()
-        self._emit(
+        self._events.append(
             {"type": "game_over", "winners": res["winners"], "decided_by": res["decided_by"]}
         )
 
@@ -1079,11 +1101,6 @@ class State(base.State):
         self.windows.append(
             {"id": f"w{self.serial}", "kind": kind, "seat": seat, "seconds": seconds, **extra}
         )
-
-    def _emit(self, event):
-        """Record ``event`` (its "type", then its fields) of the current action (every event
-        is public)."""
-        self._events.append(event)
 
 
 _ZONES = (
@@ -1113,6 +1130,17 @@ CAPTURE_ACTIONS = {
     if KIND[c] == "dataset"
 }
 LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
+# The special cards' keep and set-aside actions, shared alike.
+KEEP_ACTIONS = {
+    c: {"type": "keep", "card": c}
+    for c, kind in KIND.items()
+    if kind in CARD_RULES and CARD_RULES[kind].keep
+}
+SET_ASIDE_ACTIONS = {
+    c: {"type": "set_aside", "card": c}
+    for c, kind in KIND.items()
+    if kind in CARD_RULES and CARD_RULES[kind].set_aside
+}
 
 # The step of each stage of the turn (see ``State._advance``).
 STAGES = {

@@ -39,7 +39,7 @@ def view(state, seat):
         # A call window is known only to its actor: the others must not learn
         # that a Purpose or a Databreach card was drawn before it is called.
         if w["kind"] not in CALL_WINDOWS or w["seat"] == seat:
-            window = {k: (list(v) if isinstance(v, list) else v) for k, v in w.items()}
+            window = _copy(w)
     v = {
         "game": "data_tycoon",
         "variant": state.variant,
@@ -64,7 +64,7 @@ def view(state, seat):
         else [],
         "time_mode": state.options["time_mode"],
         # the teacher's options (public): which special cards are left out, the deadlines
-        "options": {k: (list(v) if isinstance(v, list) else v) for k, v in state.options.items()},
+        "options": _copy(state.options),
         "scores": state.scores(),
         "over": state.over,
         "result": state.result() if state.over else None,
@@ -76,6 +76,16 @@ def view(state, seat):
         v["undeclared"] = [*state.undeclared[seat]]
         v["hidden_breaches"] = [*state.hidden[seat]]
     return v
+
+
+def _copy(mapping):
+    """Return a copy of a flat dict whose list values are copied too."""
+    # a dict's own copy, then a pass for the lists: faster than a comprehension of it
+    copied = mapping.copy()
+    for key, value in mapping.items():
+        if isinstance(value, list):
+            copied[key] = list(value)
+    return copied
 
 
 def catalogue(variant):

@@ -440,9 +440,11 @@ class State:
         """Compute the legal actions of ``seat``: a game's one source of legality."""
         raise NotImplementedError
 
-    def _legal_list(self, seat):
-        """Return the legal actions of ``seat`` (do not mutate), computed once per state
-        (``self._legal``, emptied by every ``apply``); anything but a seat number or
+    def peek_legal_actions(self, seat) -> list[dict]:
+        """Return the legal actions of ``seat`` as the state holds them: the same list as
+        ``legal_actions`` without its copies, to read and never to mutate (a driver that
+        plays one of many actions copies that one only). The list is computed once per
+        state (``self._legal``, emptied by every ``apply``); anything but a seat number or
         ``None`` has none."""
         # an exact int or None is the usual case: it skips the two isinstance calls
         if (
@@ -455,6 +457,9 @@ class State:
         if acts is None:
             acts = self._legal[seat] = self._compute_legal(seat)
         return acts
+
+    # The name the games' ``apply`` and ``legal_actions`` use: one method, not a call more.
+    _legal_list = peek_legal_actions
 
     def legal_actions(self, seat):
         """Return the actions ``seat`` (or the referee, ``None``) may take now."""

@@ -6,13 +6,16 @@ It plays the server's part too: when nobody may act, or (with probability
 
 
 def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
-    """Play ``state`` to the end; return the action log as ``[(seat, action), ...]``."""
+    """Play ``state`` to the end; return the action log as ``[(seat, action), ...]``.
+
+    Bots read the state's own legal-action lists (``peek_legal_actions``): they must not
+    mutate them. The log holds a copy of each action played."""
     log = []
     # the state's methods looked up once: this loop is most of a simulation's overhead
-    is_over, to_move, legal_actions, apply = (
+    is_over, to_move, peek, apply = (
         state.is_over,
         state.to_move,
-        state.legal_actions,
+        state.peek_legal_actions,
         state.apply,
     )
     for _ in range(max_steps):
@@ -21,18 +24,20 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
         movers = to_move()
         if movers and not (expire and rng.random() < expire and state.timers()):
             seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
-            legal = legal_actions(seat)
+            legal = peek(seat)
             bot = bots[seat]
             view = state.view(seat) if bot.needs_view else None
             action = bot.choose(view, legal, rng)
         else:
             seat = None
-            legal = legal_actions(None)
+            legal = peek(None)
             if not legal:
                 raise RuntimeError("nobody may act and no timer runs: the game is stuck")
             action = legal[rng.randrange(len(legal))]
+        played = dict(action)  # the state's list is shared: the log keeps its own copy
+        # the state's own action object: ``apply`` finds it in its list by identity
         events = apply(seat, action)
-        log.append((seat, action))
+        log.append((seat, played))
         if on_step is not None:
-            on_step(seat, action, events)
+            on_step(seat, played, events)
     raise RuntimeError(f"the game did not end within {max_steps} steps")
