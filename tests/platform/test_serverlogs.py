@@ -4,6 +4,7 @@ warning, any other exception there stays an error with its traceback."""
 import asyncio
 import gc
 import logging
+import threading
 
 import pytest
 import redis
@@ -23,12 +24,19 @@ def orphan_task_raising(error: BaseException) -> None:
         await asyncio.sleep(0.01)
         assert task.done()  # and nobody asks for its exception
 
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(main())
-    finally:
-        loop.close()
-    gc.collect()
+    def in_own_thread() -> None:
+        # A thread of its own: an earlier test (a browser's) may keep a loop running in
+        # this one.
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(main())
+        finally:
+            loop.close()
+        gc.collect()
+
+    thread = threading.Thread(target=in_own_thread, name="orphan-task")
+    thread.start()
+    thread.join()
 
 
 @pytest.fixture
