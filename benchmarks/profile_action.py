@@ -71,14 +71,13 @@ def play(match_ids: list[int], actions: int, rng: random.Random, loop=None) -> i
     from live import write
 
     sent = []
-    original = write.send_in_order
+    original = write.send_groups
 
-    def send_in_order(batches, loop=None):  # keep what the sockets will receive
-        for batch in batches:
-            sent.extend(event for _group, event in batch if event["type"] == "table.states")
-        original(batches, loop=loop)
+    def send_groups(messages, loop=None):  # keep what the sockets will receive
+        sent.extend(event for _group, event in messages if event["type"] == "table.states")
+        original(messages, loop=loop)
 
-    write.send_in_order = send_in_order
+    write.send_groups = send_groups
     played = 0
     while played < actions and match_ids:
         match_id = rng.choice(match_ids)
@@ -98,7 +97,7 @@ def play(match_ids: list[int], actions: int, rng: random.Random, loop=None) -> i
         for event in sent:  # what each seat's socket does with its state
             socket_text(event)
         sent.clear()
-    write.send_in_order = original
+    write.send_groups = original
     return played
 
 

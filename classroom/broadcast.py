@@ -60,30 +60,23 @@ def send_group(group: str, event: dict) -> None:
     send_groups([(group, event)])
 
 
-def send_groups(messages: list[tuple[str, dict]]) -> None:
-    """Send events to groups at once (concurrently, in one trip to the event loop); log,
-    never raise, on failure, each message on its own."""
-    send_in_order([messages])
-
-
 # The sends handed to an event loop and not finished yet (a loop keeps only a weak
 # reference to its tasks).
 _pending: set[concurrent.futures.Future] = set()
 
 
-def send_in_order(
-    batches: list[list[tuple[str, dict]]], loop: asyncio.AbstractEventLoop | None = None
+def send_groups(
+    messages: list[tuple[str, dict]], loop: asyncio.AbstractEventLoop | None = None
 ) -> None:
-    """Send batches of events one batch after the other, each batch's events
-    concurrently; log, never raise, on failure, each message on its own.
+    """Send events to groups at once (concurrently, in one trip to the event loop); log,
+    never raise, on failure, each message on its own.
 
     ``loop``: the running event loop of the server that called this from its database
     thread. The sends then run there while the calling thread goes on at once (the
     thread serves every socket's database work, one call at a time, so it must not
     wait on the channel layer); without it they are done when this returns.
     """
-    batches = [batch for batch in batches if batch]
-    if not batches:
+    if not messages:
         return
 
     async def one(group: str, event: dict) -> None:
@@ -95,8 +88,7 @@ def send_in_order(
             logger.exception("could not send %s to %s", event.get("type"), group)
 
     async def all_of_them() -> None:
-        for batch in batches:
-            await asyncio.gather(*(one(group, event) for group, event in batch))
+        await asyncio.gather(*(one(group, event) for group, event in messages))
 
     if loop is not None and loop.is_running():
         future = asyncio.run_coroutine_threadsafe(all_of_them(), loop)
@@ -108,8 +100,7 @@ def send_in_order(
         try:
             async_to_sync(all_of_them)()
         except SERVICE_ERRORS as error:
-            count = sum(len(batch) for batch in batches)
-            logger.warning("could not send %d messages: %s", count, describe(error))
+            logger.warning("could not send %d messages: %s", len(messages), describe(error))
 
     if _loop_running_in_this_thread():
         # A synchronous caller inside a busy event loop (not the ASGI server's case,

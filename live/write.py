@@ -17,7 +17,7 @@ from django.core.cache import cache
 from classroom.broadcast import (
     dashboard_group,
     send_group,
-    send_in_order,
+    send_groups,
     table_group,
 )
 from classroom.models import Table
@@ -54,7 +54,7 @@ def act(
     built once, here, and sent to the table in one message with the followers' messages,
     which each socket handles after its state. ``loop``: the event loop of the socket
     that called this from the server's database thread; the messages are then sent
-    there without this thread waiting for them (``classroom.broadcast.send_in_order``).
+    there without this thread waiting for them (``classroom.broadcast.send_groups``).
     """
     _require_redis()
     applied = apply_action(match_id, seat, action, expected_version)
@@ -70,15 +70,13 @@ def act(
             schedule(applied.match, state=applied.state, timers=applied.timers)
             return applied
         table = snap.table.pk
-        send_in_order(
+        send_groups(
             [
-                [
-                    _states(snap, applied, followers),
-                    (
-                        dashboard_group(snap.table.session_id),
-                        {"type": "dashboard.changed", "reason": "move", "table": table},
-                    ),
-                ]
+                _states(snap, applied, followers),
+                (
+                    dashboard_group(snap.table.session_id),
+                    {"type": "dashboard.changed", "reason": "move", "table": table},
+                ),
             ],
             loop=loop,
         )

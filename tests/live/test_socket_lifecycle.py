@@ -210,13 +210,13 @@ async def test_a_state_on_its_way_at_the_heartbeat_is_not_read_again(school_clas
         return real_read(self, since)
 
     monkeypatch.setattr(consumers.TableConsumer, "build_state", counted_read)
-    real_send = write.send_in_order
+    real_send = write.send_groups
 
-    def late_send(batches, loop=None):  # the states reach the table after a beat
+    def late_send(messages, loop=None):  # the states reach the table after a beat
         time.sleep(0.7)
-        real_send(batches, loop=loop)
+        real_send(messages, loop=loop)
 
-    monkeypatch.setattr(write, "send_in_order", late_send)
+    monkeypatch.setattr(write, "send_groups", late_send)
     session, table, people = await sync_to_async(started_table)(school_class)
     sockets = {pk: play_socket(session, participant) for pk, participant in people.items()}
     states = {pk: (await connect(socket))[1] for pk, socket in sockets.items()}
