@@ -354,25 +354,21 @@ class TableConsumer(PlatformConsumer):
     ) -> dict | None:
         """Apply the action (sync); return the error message to send, or None. The
         states of an accepted action go out on ``loop``, this socket's event loop."""
-        # One light read: the match's snapshot is read once, by the write path.
-        seat = (
-            Seat.objects.select_related("table__match", "table__session")
-            .only(
-                "participant",
-                "bot",
-                "bot_takeover",
-                "table__match__version",
-                "table__session__state",
+        # The table, its session and seats, read once for this check and the write path
+        # (the match's snapshot is read by the write path, under the match's lock).
+        found = messages.action_table(table_id=self.table_id)
+        seat = found.seat(self.seat) if found is not None else None
+        if seat is None:  # the teacher removed the table or the seat meanwhile
+            return self.error(
+                "not_seated", gettext_noop("You have no seat at this table."), self.last_version
             )
-            .get(table_id=self.table_id, number=self.seat)
-        )
-        current = seat.table.match.version
-        if seat.table.session.state == ClassSession.State.FINISHED:
+        current = found.table.match.version
+        if found.table.session.state == ClassSession.State.FINISHED:
             return self.error("game_over", gettext_noop("The game is over."), current)
         if seat.bot_kind:
             return self.error("bot_playing", gettext_noop("A bot plays this seat now."), current)
         try:
-            write.act(seat.table.match_id, self.seat, action, version, loop=loop)
+            write.act(found.table.match_id, self.seat, action, version, loop=loop, found=found)
         except StaleVersion as stale:
             return self.error(
                 "stale_version",

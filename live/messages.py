@@ -72,67 +72,80 @@ def load_table(table_id: int) -> TableSnapshot:
 
 @dataclass
 class ActionTable:
-    """The table of a match that has just accepted an action, read once after the
-    commit for the write path and the apps that follow it: with its session (class,
-    teacher) and seats, and whether its match was still the one written (no other
-    action or pause since)."""
+    """The table an action is played at, read once for the write path and the apps that
+    follow it: with its session (class, teacher), its match (not the snapshot) and its
+    seats, read before the action; after the commit, ``current`` tells whether the match
+    was still the one written (no other action or pause since)."""
 
     table: Table
     seats: list[Seat]
-    current: bool
+    current: bool = True
+
+    def seat(self, number: int) -> Seat | None:
+        """Return the seat with this number, or None."""
+        for seat in self.seats:
+            if seat.number == number:
+                return seat
+        return None
 
 
-def action_table(applied: Applied) -> ActionTable | None:
-    """Read the table of a match that has just accepted an action (None: no table).
+def action_table(*, match_id: int | None = None, table_id: int | None = None) -> ActionTable | None:
+    """Read the table of a match (or the table ``table_id``) before an action (None: no
+    table).
 
-    One query: the table's seats with their students, each row joined to the table,
-    its session, class and teacher and its match. Of the match only the version, status
-    and pause time are read (not its snapshot), to tell whether it changed since the
-    action was written.
+    One query: the table's seats with their students, each row joined to the table, its
+    session, class and teacher and its match (the version, status and pause time, not
+    the snapshot: the write path reads that under the match's lock).
     """
+    by_table = {"table__match_id": match_id} if table_id is None else {"table_id": table_id}
     seats = list(
         Seat.objects.select_related(
             "participant", "table__match", "table__session__school_class__teacher"
         )
         .defer("table__match__snapshot")
-        .filter(table__match_id=applied.match.pk)
+        .filter(**by_table)
         .order_by("number")
     )
     if seats:
         table = seats[0].table
         for seat in seats:
             seat.table = table  # one table object, as the followers and the states expect
-    else:  # a table with no seats yet, or no table
-        table = (
-            Table.objects.select_related("match", "session__school_class__teacher")
-            .defer("match__snapshot")
-            .filter(match_id=applied.match.pk)
-            .first()
-        )
-        if table is None:
-            return None
-    stored, written = table.match, applied.match
-    current = (stored.version, stored.status, stored.paused_at) == (
-        written.version,
-        written.status,
-        written.paused_at,
+        return ActionTable(table, seats)
+    # A table with no seats yet, or no table.
+    table = (
+        Table.objects.select_related("match", "session__school_class__teacher")
+        .defer("match__snapshot")
+        .filter(**({"match_id": match_id} if table_id is None else {"pk": table_id}))
+        .first()
     )
-    return ActionTable(table, seats, current)
+    return ActionTable(table, []) if table is not None else None
+
+
+def mark_current(found: ActionTable, applied: Applied) -> None:
+    """After an action's commit, tell whether its match is still the one written (no
+    other action or pause since): one read of the match's version, status and pause."""
+    written = applied.match
+    stored = (
+        Match.objects.filter(pk=written.pk).values_list("version", "status", "paused_at").first()
+    )
+    found.current = stored == (written.version, written.status, written.paused_at)
 
 
 def load_applied(applied: Applied, found: ActionTable | None = None) -> TableSnapshot | None:
-    """Read the table of a match that has just accepted an action (None: no table).
+    """Return the table of a match that has just accepted an action (None: no table).
 
-    ``found``: what ``action_table`` read right after the commit. The engine state and
+    ``found``: what ``action_table`` read for the action, with ``mark_current`` done
+    after the commit (read and marked here when not given). The engine state and
     running timers are the ones the write path applied and recorded, not read again,
-    unless the match changed before the table was read (another action, a pause: then
-    the stored ones are newer). A lesson pause that the apps following the action took
-    meanwhile is in ``applied.match`` (``lessons.moments``).
+    unless the match changed since the action was written (another action, a pause:
+    then the stored ones are newer). A lesson pause that the apps following the action
+    took meanwhile is in ``applied.match`` (``lessons.moments``).
     """
     if found is None:
-        found = action_table(applied)
-    if found is None:
-        return None
+        found = action_table(match_id=applied.match.pk)
+        if found is None:
+            return None
+        mark_current(found, applied)
     table = found.table
     if not found.current:
         table.match = Match.objects.get(pk=applied.match.pk)

@@ -44,26 +44,33 @@ def act(
     action: dict,
     expected_version: int | None,
     loop: asyncio.AbstractEventLoop | None = None,
+    *,
+    found: messages.ActionTable | None = None,
 ) -> Applied:
     """Apply an action as the match's one writer, then tell the table and schedule.
 
-    After the commit, ``games.signals.action_stored`` tells the apps that follow the
-    games (the lessons app records the lesson moments and, in the "pause" lesson mode,
-    holds the match until the players shown a lesson card dismiss it: ``apply_action``
-    raises MatchPaused while the match has any hold). Then each seat's new ``state`` is
-    built once, here, and sent to the table in one message with the followers' messages,
-    which each socket handles after its state. ``loop``: the event loop of the socket
-    that called this from the server's database thread; the messages are then sent
-    there without this thread waiting for them (``classroom.broadcast.send_groups``).
+    The match's table, its session and seats are read once, before the action
+    (``found``: the caller read them already, ``messages.action_table``, to check the
+    seat may play). After the commit, ``games.signals.action_stored`` tells the apps
+    that follow the games (the lessons app records the lesson moments and, in the
+    "pause" lesson mode, holds the match until the players shown a lesson card dismiss
+    it: ``apply_action`` raises MatchPaused while the match has any hold). Then each
+    seat's new ``state`` is built once, here, and sent to the table in one message with
+    the followers' messages, which each socket handles after its state. ``loop``: the
+    event loop of the socket that called this from the server's database thread; the
+    messages are then sent there without this thread waiting for them
+    (``classroom.broadcast.send_groups``).
     """
     _require_redis()
+    if found is None:
+        found = messages.action_table(match_id=match_id)
     applied = apply_action(match_id, seat, action, expected_version)
     # The move is stored: a service failing from here on must not make it look refused.
     # A socket that misses a state notices the gap at the next one and reads the table
     # itself; the sweeper schedules the bots and timers again within LIVE_SWEEP_SECONDS.
     try:
-        # The table and its seats are read once, for the followers and the states.
-        found = messages.action_table(applied)
+        if found is not None:
+            messages.mark_current(found, applied)
         followers = _tell_followers(applied.match, applied.events, found)
         snap = messages.load_applied(applied, found) if found is not None else None
         if snap is None:

@@ -4,11 +4,14 @@ import random
 
 import pytest
 from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from classroom import actions
 from classroom.models import Table
 from games.models import Match
 from live import background, messages, write
+from live.consumers import TableConsumer
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import random_step
 
@@ -142,3 +145,29 @@ def test_states_built_after_a_later_action_carry_the_log_of_both(table):
     stored = messages.load_table(table.pk)
     both = messages.log_lines(stored, "fr", since=applied.version - 1)
     assert logs["fr"] == both and len(both) > len(messages.log_lines(stored, "fr")) > 0
+
+
+def test_a_sockets_move_reads_its_table_and_seats_once(table):
+    """The socket's check (may this seat play?) and the write path share one read of the
+    table, its session and seats, made before the action."""
+    match = Match.objects.get(pk=table.match_id)
+    state = messages.load_table(table.pk).state
+    seat = state.to_move()[0]
+    socket = TableConsumer()
+    socket.table_id, socket.seat, socket.language, socket.last_version = table.pk, seat, "fr", 0
+    action = state.legal_actions(seat)[0]
+    with CaptureQueriesContext(connection) as queries:
+        assert socket.apply(match.version, action) is None
+    reads = [query["sql"] for query in queries if query["sql"].startswith("SELECT")]
+    seat_reads = [sql for sql in reads if '"classroom_seat"' in sql]
+    assert len(seat_reads) == 1, seat_reads
+    assert '"classroom_classsession"' in seat_reads[0] and '"games_match"' in seat_reads[0]
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
+def test_a_move_from_a_seat_that_is_gone_is_refused_with_a_reason(table):
+    socket = TableConsumer()
+    socket.table_id, socket.seat, socket.language, socket.last_version = table.pk, 7, "fr", 0
+    error = socket.apply(0, {"type": "pass"})
+    assert error["code"] == "not_seated" and error["message"]
+    assert Match.objects.get(pk=table.match_id).version == 0
