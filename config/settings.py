@@ -397,6 +397,9 @@ LIVE_BOT_KIND = os.environ.get("LIVE_BOT_KIND", "heuristic")
 # The sweeper fires due timers and re-schedules bot moves, so that a restart (even
 # after kill -9) resumes every match; a worker also sweeps once when it starts.
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))
+# Each process keeps the lesson links and the lessons they open this long (live play asks
+# for them at nearly every move); ``load_lessons`` reaches running servers within it.
+LESSON_LINKS_SECONDS = 60.0
 CELERY_BEAT_SCHEDULE["live-play-sweeper"] = {
     "task": "live.tasks.sweep",
     "schedule": LIVE_SWEEP_SECONDS,

@@ -70,6 +70,30 @@ def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -
     )
 
 
+def do_record_moments(
+    session, table: int, opened: list[tuple[Lesson, dict, list[int]]]
+) -> list[list[LessonMoment]]:
+    """Record the moments of an action's lessons (``(lesson, event, seats involved)``),
+    each once per seat involved (once without a seat when none is), in one statement:
+    all or none. Return them by lesson."""
+    moments = [
+        [
+            LessonMoment(
+                session=session,
+                table=table,
+                seat=seat,
+                lesson=lesson,
+                event=event["type"],
+                details=event,
+            )
+            for seat in seats or [None]
+        ]
+        for lesson, event, seats in opened
+    ]
+    LessonMoment.objects.bulk_create([moment for group in moments for moment in group])
+    return moments
+
+
 def seen_at_table(session, table, lesson: Lesson) -> bool:
     """Tell whether the lesson was already shown at the table (to show frequent ones once)."""
     return LessonMoment.objects.filter(session=session, table=table, lesson=lesson).exists()

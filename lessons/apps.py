@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 from classroom.signals import session_created
@@ -11,6 +11,7 @@ def refresh_content(sender, using, apps=None, **kwargs):
     from django.apps import apps as global_apps
 
     from lessons import content
+    from lessons.links import forget_kept_links
 
     apps = apps or global_apps  # flush sends no migration state
     try:
@@ -18,6 +19,7 @@ def refresh_content(sender, using, apps=None, **kwargs):
     except LookupError:  # migrated back before the lessons app's tables
         return
     content.load(apps.get_model, using=using)
+    forget_kept_links()
 
 
 class LessonsConfig(AppConfig):
@@ -30,11 +32,19 @@ class LessonsConfig(AppConfig):
         from classroom.forms import register_session_field
         from lessons.actions import on_session_created
         from lessons.forms import lesson_mode_field
+        from lessons.links import forget_kept_links
         from lessons.moments import on_action_stored
         from lessons.results import dashboard_section
         from live.dashboard import register_section
 
         action_stored.connect(on_action_stored, dispatch_uid="lessons.on_action_stored")
+        for name in ("Lesson", "LessonText", "LessonLink"):
+            for signal in (post_save, post_delete):
+                signal.connect(
+                    forget_kept_links,
+                    sender=self.get_model(name),
+                    dispatch_uid=f"lessons.forget_kept_links.{name}",
+                )
         # The lessons' parts of the classroom's launch form and of the live dashboard.
         register_session_field("lesson_mode", lesson_mode_field)
         session_created.connect(on_session_created, dispatch_uid="lessons.on_session_created")

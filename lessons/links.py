@@ -4,7 +4,10 @@ A game plugs in its own lessons with a link file in fixtures/lessons/links/; the
 code here knows no game. ``game`` is a registered game object or its slug.
 """
 
+import time
 from functools import cache
+
+from django.conf import settings
 
 from games.registry import get_game
 from lessons.models import Lesson, LessonLink
@@ -159,6 +162,30 @@ class GameLinks:
         if link is None:
             return None
         return link.lesson or link_lesson(self.slug, link, event, self.card_lesson)
+
+
+# Live play asks for the links at nearly every move: each process keeps each game's links
+# (and the lessons they open, with the texts read for them) for LESSON_LINKS_SECONDS.
+# A change saved in this process (the admin, ``content.load``) forgets them at once;
+# one made by another process reaches this one within that time.
+_kept: dict[str, tuple[float, GameLinks]] = {}
+
+
+def kept_links(game) -> GameLinks:
+    """Return the game's links as this process keeps them (read again once expired)."""
+    slug = _slug(game)
+    now = time.monotonic()
+    kept = _kept.get(slug)
+    if kept is None or kept[0] <= now:
+        kept = (now + settings.LESSON_LINKS_SECONDS, GameLinks(slug))
+        _kept[slug] = kept
+    return kept[1]
+
+
+def forget_kept_links(**kwargs) -> None:
+    """Forget the links this process keeps (a signal receiver: a lesson, its text or a
+    link was saved or deleted)."""
+    _kept.clear()
 
 
 def lesson_after_card(link: LessonLink) -> Lesson | None:

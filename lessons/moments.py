@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import IntegrityError
 from django.db.models import prefetch_related_objects
 
 from classroom.broadcast import dashboard_group, send_group
@@ -20,13 +21,19 @@ from games.models import Match
 from games.registry import get_game
 from lessons.actions import (
     Mode,
-    do_record_moment,
+    do_record_moments,
     lesson_card,
     lesson_mode,
     seats_involved,
     seen_at_table,
 )
-from lessons.links import event_link, event_links, is_frequent, lesson_after_card, link_lesson
+from lessons.links import (
+    forget_kept_links,
+    is_frequent,
+    kept_links,
+    lesson_after_card,
+    link_lesson,
+)
 from lessons.models import Lesson
 from lessons.texts import session_teacher, teacher_overrides
 
@@ -78,10 +85,10 @@ def lessons_opened(
     game = get_game(game) if isinstance(game, str) else game
     found: dict[int, list] = {}
     labelled = [event for event in events if event["type"] in game.event_labels]
-    links = event_links(game, {event["type"] for event in labelled}) if labelled else {}
+    links = kept_links(game) if labelled else None
     for event in labelled:
-        link = event_link(game, event, links)
-        lesson = link_lesson(game, link, event) if link is not None else None
+        link = links.event_link(event)
+        lesson = link_lesson(game, link, event, links.card_lesson) if link is not None else None
         if lesson is None:
             continue
         if is_frequent(link) and seen(lesson):
@@ -124,11 +131,20 @@ def lesson_moments(
     mode = lesson_mode(session)
     if mode == Mode.OFF:
         return []
-    found = lessons_opened(
-        match.game, events, lambda lesson: seen_at_table(session, table.number, lesson)
-    )
+
+    def seen(lesson: Lesson) -> bool:
+        return seen_at_table(session, table.number, lesson)
+
+    found = lessons_opened(match.game, events, seen)
     if not found:
         return []
+    try:
+        recorded = do_record_moments(session, table.number, found)
+    except IntegrityError:
+        # A lesson this process kept is gone: the content was loaded anew, with new rows.
+        forget_kept_links()
+        found = lessons_opened(match.game, events, seen)
+        recorded = do_record_moments(session, table.number, found)
     if seats is None:
         seats = list(table.seats.all())
     humans = {
@@ -136,13 +152,9 @@ def lesson_moments(
     }
     pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
     messages = []
-    for lesson, event, seats in found:
-        # The lesson found above, not a second lookup: the links may be reloaded meanwhile.
-        moments = [
-            do_record_moment(session, lesson, event, table=table.number, seat=seat)
-            for seat in seats or [None]
-        ]
-        waiting = [seat for seat in seats if seat in humans] if pause else []
+    # The lessons found above, not a second lookup: the links may be reloaded meanwhile.
+    for (lesson, event, involved), moments in zip(found, recorded, strict=True):
+        waiting = [seat for seat in involved if seat in humans] if pause else []
         languages = lesson_in_every_language(lesson, session)
         messages.append(
             {
@@ -155,7 +167,7 @@ def lesson_moments(
                 or _lesson_json(lesson_card(lesson, session)),
                 "languages": languages,
                 "event": event["type"],
-                "seats": seats,
+                "seats": involved,
                 "pause": bool(waiting),
                 "waiting": waiting,
             }

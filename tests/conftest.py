@@ -198,6 +198,16 @@ def clock() -> Iterator[ModuleType]:
         live_clock.reset()
 
 
+@pytest.fixture(autouse=True)
+def _forget_kept_links():
+    """Forget the lesson links this process keeps: a test's rolled-back lessons and links
+    must not reach the next test."""
+    from lessons.links import forget_kept_links
+
+    forget_kept_links()
+    yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _clock_file() -> Iterator[None]:
     """Remove this run's clock file at the end."""

@@ -3,10 +3,19 @@
 import random
 
 import pytest
+from django.db.models import prefetch_related_objects
 
 from games.registry import get_game
-from lessons.links import GameLinks, lesson_about_event, lesson_for_card, lesson_for_event
+from lessons.links import (
+    GameLinks,
+    forget_kept_links,
+    kept_links,
+    lesson_about_event,
+    lesson_for_card,
+    lesson_for_event,
+)
 from lessons.models import Lesson, LessonLink
+from lessons.moments import lessons_opened
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +152,55 @@ def test_the_game_s_links_read_at_once_find_what_each_event_s_own_read_finds(
     expected = [lesson_about_event(game, event) for event in events]
     assert found == expected
     assert sum(lesson is not None for lesson in found) >= 10  # not a match of Nones
+
+
+SANCTION = {"type": "attack", "seat": 0, "target": 1, "card": "x", "kind": "sanction"}
+
+
+def opened(events) -> list[str]:
+    return [lesson.slug for lesson, _event, _seats in lessons_opened("data_tycoon", events, never)]
+
+
+def never(_lesson) -> bool:
+    return False
+
+
+def test_live_play_reads_a_game_s_links_and_lesson_texts_once_per_process(
+    django_assert_num_queries,
+):
+    assert opened([SANCTION]) == ["sanctions"]
+    lesson = kept_links("data_tycoon").event_link(SANCTION).lesson
+    prefetch_related_objects([lesson], "texts")
+    # The next moves' lessons, the captured cards' included, and their texts: no query.
+    game = get_game("data_tycoon")
+    genetic = next(c for c in game.cards("expert") if c["sign"] == "genetic")
+    capture = {"type": "capture", "seat": 0, "card": "x", "captured": genetic["id"]}
+    with django_assert_num_queries(0):
+        assert opened([SANCTION, capture]) == ["sanctions", "genetic-data"]
+        prefetch_related_objects([kept_links("data_tycoon").event_link(SANCTION).lesson], "texts")
+
+
+def test_a_link_saved_in_this_process_is_used_at_the_next_move():
+    assert opened([SANCTION]) == ["sanctions"]
+    link = LessonLink.objects.get(game="data_tycoon", event="attack", qualifier="sanction")
+    link.lesson = Lesson.objects.get(slug="security")
+    link.save()
+    assert opened([SANCTION]) == ["security"]
+    link.delete()
+    fresh = lesson_for_event("data_tycoon", SANCTION)  # reads the links, keeps nothing
+    assert opened([SANCTION]) == ([fresh.slug] if fresh else []) != ["security"]
+
+
+def test_a_link_changed_by_another_process_is_used_once_the_kept_links_expire(settings):
+    settings.LESSON_LINKS_SECONDS = 60
+    assert opened([SANCTION]) == ["sanctions"]
+    security = Lesson.objects.get(slug="security")
+    # An update sends no signal: as another process's change looks to this one.
+    LessonLink.objects.filter(game="data_tycoon", event="attack", qualifier="sanction").update(
+        lesson=security
+    )
+    assert opened([SANCTION]) == ["sanctions"]  # kept
+    settings.LESSON_LINKS_SECONDS = 0
+    forget_kept_links()
+    kept_links("data_tycoon")  # read now, expired at once
+    assert opened([SANCTION]) == ["security"]

@@ -10,7 +10,9 @@ from classroom import actions
 from classroom.identity import new_device_id
 from games.models import Match
 from lessons.actions import do_answer, draw_quiz, lesson_mode
+from lessons.links import kept_links
 from lessons.models import LessonMoment
+from lessons.moments import lesson_moments
 from live import messages, scheduling, write
 from tests.lessons.conftest import PASSWORD
 from tests.live.test_lessons_live import sanction_table
@@ -118,3 +120,19 @@ def test_the_dashboard_shows_who_finished_the_quiz(teacher_a):
     assert "Quiz: 1 of 2 students finished." in html
     assert reverse("lessons:session_results", args=[session.pk]) in html
     assert "Ana" in html and "finished" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lesson_this_process_kept_that_is_gone_is_read_again(teacher_a):
+    school_class = actions.do_create_class(teacher_a, "3E")
+    session, table, card, _people = sanction_table(school_class, "show")
+    attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
+    # As a server that kept the links while the content was loaded anew with new rows.
+    kept_links("data_tycoon").event_link(attack).lesson.pk = 10**6
+    sent = lesson_moments(Match.objects.get(pk=table.match_id), [attack], table)
+    assert [message["lesson"]["slug"] for message in sent] == ["sanctions"]
+    moments = LessonMoment.objects.filter(session=session)
+    assert sorted(moments.values_list("seat", flat=True)) == [0, 1]
+    assert {moment.lesson.slug for moment in moments} == {"sanctions"}
+    assert sent[0]["moment"] in {moment.pk for moment in moments}
+    assert kept_links("data_tycoon").event_link(attack).lesson.pk != 10**6

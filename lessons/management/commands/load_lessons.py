@@ -1,5 +1,6 @@
 """Load or refresh the shipped lesson content from fixtures/lessons/."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from lessons import content
@@ -15,4 +16,7 @@ class Command(BaseCommand):
             raise CommandError(f"The lesson fixtures are incomplete: {error!r}") from error
         self.stdout.write(
             "Loaded {lessons} lessons, {questions} quiz questions, {links} links.".format(**counts)
+        )
+        self.stdout.write(
+            f"Running servers use them within {settings.LESSON_LINKS_SECONDS:g} seconds."
         )
