@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -30,9 +31,40 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 START_HOOKS: list[Callable[[Service], None]] = []
 
 
+# Where Linux hands out the local ports of outgoing connections.
+EPHEMERAL_PORTS_FILE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+LINUX_EPHEMERAL_PORTS = range(32768, 61000)
+# How many ports below the ephemeral ones free_port draws from.
+FREE_PORTS_SPAN = 16384
+
+
+def ephemeral_ports() -> range:
+    """Return the ports the system hands out as outgoing connections' local ports."""
+    try:
+        low, high = (int(value) for value in EPHEMERAL_PORTS_FILE.read_text().split())
+    except (OSError, ValueError):
+        return LINUX_EPHEMERAL_PORTS
+    return range(low, high + 1)
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """Return a TCP port that is free on host right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+    """Return a TCP port that is free on host right now, below the ephemeral ports.
+
+    A server killed and started again on its port (a restart, the chaos runs) must find
+    it free: a port the system chose (bind to 0) is an ephemeral one, which any outgoing
+    connection may take as its local port meanwhile. Drawn at random from the system's
+    entropy, so that parallel test runs do not draw the same sequence.
+    """
+    start = ephemeral_ports().start
+    below = range(max(1024, start - FREE_PORTS_SPAN), start)
+    for port in random.SystemRandom().sample(below, min(256, len(below))):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return port
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:  # all taken: any port
         sock.bind((host, 0))
         return sock.getsockname()[1]
 
