@@ -28,9 +28,11 @@ def bot_seats(match: Match) -> dict[int, str]:
 def send_task(name: str, args: tuple, **options) -> None:
     """Queue a Celery task by name on the current Celery app (the project's, config.celery).
 
-    By name, so that queueing needs neither the task module nor the project's app.
+    By name, so that queueing needs neither the task module nor the project's app. The
+    live tasks keep no result: sent by name, Celery would not know it and would subscribe
+    to each task's result in Redis (and unsubscribe when the result object goes).
     """
-    current_app.send_task(name, args=args, **options)
+    current_app.send_task(name, args=args, ignore_result=True, **options)
 
 
 def schedule(

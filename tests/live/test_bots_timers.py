@@ -291,3 +291,21 @@ def test_a_task_that_meets_a_lost_redis_leaves_it_to_the_sweeper(
         assert getattr(tasks, task)(*args) == result
     assert [record.levelno for record in caplog.records] == [logging.WARNING]
     assert "Connection closed by server." in caplog.text
+
+
+def test_queueing_a_live_task_waits_for_no_result(settings):
+    """The live tasks keep no result: queueing one must not subscribe to its result in
+    Redis (two commands and a client for nothing, at nearly every move)."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    queue = "test-nobody-consumes"
+
+    def subscribes() -> int:
+        return client.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0)
+
+    before = subscribes()
+    try:
+        scheduling.send_task("live.tasks.sweep", (), queue=queue)
+        assert client.llen(queue) == 1
+        assert subscribes() == before
+    finally:
+        client.delete(queue)
