@@ -354,21 +354,24 @@ class TableConsumer(PlatformConsumer):
     ) -> dict | None:
         """Apply the action (sync); return the error message to send, or None. The
         states of an accepted action go out on ``loop``, this socket's event loop."""
-        # The table, its session and seats, read once for this check and the write path
-        # (the match's snapshot is read by the write path, under the match's lock).
+        # The table and its seats, read once for this check and the write path (the
+        # match is read by the write path, under the match's lock: an ended session's
+        # matches are finished, a paused one's held).
         found = messages.action_table(table_id=self.table_id)
         seat = found.seat(self.seat) if found is not None else None
         if seat is None:  # the teacher removed the table or the seat meanwhile
             return self.error(
                 "not_seated", gettext_noop("You have no seat at this table."), self.last_version
             )
-        current = found.table.match.version
-        if found.table.session.state == ClassSession.State.FINISHED:
-            return self.error("game_over", gettext_noop("The game is over."), current)
+        match_id = found.table.match_id
         if seat.bot_kind:
-            return self.error("bot_playing", gettext_noop("A bot plays this seat now."), current)
+            return self.error(
+                "bot_playing",
+                gettext_noop("A bot plays this seat now."),
+                messages.stored_version(match_id),
+            )
         try:
-            write.act(found.table.match_id, self.seat, action, version, loop=loop, found=found)
+            write.act(match_id, self.seat, action, version, loop=loop, found=found)
         except StaleVersion as stale:
             return self.error(
                 "stale_version",
@@ -378,9 +381,13 @@ class TableConsumer(PlatformConsumer):
                 stale.current,
             )
         except MatchPaused as held:  # the match's holds, checked by the write path
-            return self.error(held.reason, PAUSE_REFUSALS[held.reason], current)
+            return self.error(
+                held.reason, PAUSE_REFUSALS[held.reason], messages.stored_version(match_id)
+            )
         except IllegalAction as refusal:
-            return self.error(refusal.code, refusal.message, current, refusal.params)
+            return self.error(
+                refusal.code, refusal.message, messages.stored_version(match_id), refusal.params
+            )
         return None
 
     async def dismiss(self, message: dict) -> None:

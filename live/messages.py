@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import translation
 
-from classroom.models import Seat, Table
+from classroom.models import ClassSession, Seat, Table
 from classroom.presence import seat_players, table_seats
 from games import clock
 from games.describe import card_namer, catalogue, event_line
@@ -72,10 +72,11 @@ def load_table(table_id: int) -> TableSnapshot:
 
 @dataclass
 class ActionTable:
-    """The table an action is played at, read once for the write path and the apps that
-    follow it: with its session (class, teacher), its match (not the snapshot) and its
-    seats, read before the action; after the commit, ``current`` tells whether the match
-    was still the one written (no other action or pause since)."""
+    """The table an action is played at, read once, before the action, for the write path
+    and the apps that follow it: with its seats and their students, and its session
+    (class, teacher) as this process keeps it (``kept_session``); not its match, which
+    the write path reads under the match's lock. After the commit, ``current`` tells
+    whether the match was still the one written (no other action or pause since)."""
 
     table: Table
     seats: list[Seat]
@@ -89,36 +90,62 @@ class ActionTable:
         return None
 
 
+# What an action needs of its table's session (its id, language, class and teacher) does
+# not change while the session lasts: each process keeps the sessions it reads, so that a
+# move reads only its seats. The kept session's state and times are not kept current:
+# live play reads those from the match (its holds are the pauses; an ended session's
+# matches are finished).
+_kept_sessions: dict[int, ClassSession] = {}
+KEPT_SESSIONS_MAX = 4096
+
+
+def kept_session(session_id: int) -> ClassSession:
+    """Return the session with its class and teacher, as this process keeps it."""
+    session = _kept_sessions.get(session_id)
+    if session is None:
+        session = ClassSession.objects.select_related("school_class__teacher").get(pk=session_id)
+        if len(_kept_sessions) >= KEPT_SESSIONS_MAX:
+            _kept_sessions.clear()
+        _kept_sessions[session_id] = session
+    return session
+
+
+def forget_kept_sessions(**kwargs) -> None:
+    """Forget the sessions this process keeps (a test's rolled-back rows)."""
+    _kept_sessions.clear()
+
+
 def action_table(*, match_id: int | None = None, table_id: int | None = None) -> ActionTable | None:
     """Read the table of a match (or the table ``table_id``) before an action (None: no
-    table).
+    table, or a table whose session is gone).
 
-    One query: the table's seats with their students, each row joined to the table, its
-    session, class and teacher and its match (the version, status and pause time, not
-    the snapshot: the write path reads that under the match's lock).
+    One query: the table's seats with their students, each row joined to the table; its
+    session, class and teacher as this process keeps them (read once per session).
     """
     by_table = {"table__match_id": match_id} if table_id is None else {"table_id": table_id}
     seats = list(
-        Seat.objects.select_related(
-            "participant", "table__match", "table__session__school_class__teacher"
-        )
-        .defer("table__match__snapshot")
-        .filter(**by_table)
-        .order_by("number")
+        Seat.objects.select_related("participant", "table").filter(**by_table).order_by("number")
     )
     if seats:
         table = seats[0].table
         for seat in seats:
             seat.table = table  # one table object, as the followers and the states expect
-        return ActionTable(table, seats)
-    # A table with no seats yet, or no table.
-    table = (
-        Table.objects.select_related("match", "session__school_class__teacher")
-        .defer("match__snapshot")
-        .filter(**({"match_id": match_id} if table_id is None else {"pk": table_id}))
-        .first()
-    )
-    return ActionTable(table, []) if table is not None else None
+    else:  # a table with no seats yet, or no table
+        table = Table.objects.filter(
+            **({"match_id": match_id} if table_id is None else {"pk": table_id})
+        ).first()
+        if table is None:
+            return None
+    try:
+        table.session = kept_session(table.session_id)
+    except ClassSession.DoesNotExist:  # deleted meanwhile
+        return None
+    return ActionTable(table, seats)
+
+
+def stored_version(match_id: int) -> int:
+    """Return the match's stored version (a refused move's answer names it)."""
+    return Match.objects.values_list("version", flat=True).get(pk=match_id)
 
 
 def mark_current(found: ActionTable, applied: Applied) -> None:

@@ -199,12 +199,14 @@ def clock() -> Iterator[ModuleType]:
 
 
 @pytest.fixture(autouse=True)
-def _forget_kept_links():
-    """Forget the lesson links this process keeps: a test's rolled-back lessons and links
-    must not reach the next test."""
+def _forget_kept_rows():
+    """Forget the lesson links and sessions this process keeps: a test's rolled-back rows
+    must not reach the next test (SQLite gives their ids out again)."""
     from lessons.links import forget_kept_links
+    from live.messages import forget_kept_sessions
 
     forget_kept_links()
+    forget_kept_sessions()
     yield
 
 
