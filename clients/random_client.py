@@ -8,9 +8,12 @@ token), opens ``/ws/play/<code>/``, sends the token as its first message (never 
 URL, which servers log), and whenever a ``state`` lists legal
 actions for its seat it sends one of them, chosen uniformly at random, with the
 version it saw. A ``stale_version`` error is followed by the current state, so it
-simply waits for the next ``state``. A lesson card shown in "pause" mode is dismissed
-at once, so that the table goes on. At game over it prints the result as JSON and
-exits 0; it exits 2 if the teacher ends the session or removes it, 1 on an error.
+simply waits for the next ``state``; after ``too_fast`` (the server dropped a message:
+more than its rate) it waits a second and asks for the state again. A lesson card shown
+in "pause" mode is dismissed at once, so that the table goes on, and so is one a
+``state`` says the table still waits for this seat to read (a dismissal dropped). At
+game over it prints the result as JSON and exits 0; it exits 2 if the teacher ends the
+session or removes it, 1 on an error.
 Needs only the standard library and ``websockets``. The protocol: docs/protocol.md.
 """
 
@@ -28,6 +31,7 @@ from urllib.parse import urlsplit
 import websockets
 
 IDLE_SECONDS = 30  # with no message for this long, ask for the state again
+BACK_OFF_SECONDS = 1.0  # after too_fast: the server drops messages over its rate
 
 
 def join(base_url: str, code: str, nickname: str) -> dict:
@@ -62,6 +66,7 @@ async def play(base_url: str, joined: dict, rng: random.Random, think: float) ->
     ) as ws:
         await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
         acted_on = None  # the version we last acted on
+        dismissed: set[int] = set()  # the lesson moments we dismissed
         while True:
             try:
                 raw = await asyncio.wait_for(ws.recv(), IDLE_SECONDS)
@@ -83,6 +88,11 @@ async def play(base_url: str, joined: dict, rng: random.Random, think: float) ->
                         )
                     )
                     return 0
+                pause = message.get("lesson_pause") or {}
+                for moment in pause.get("moments", ()):
+                    if message["seat"] in moment["waiting"] and moment["moment"] not in dismissed:
+                        dismissed.add(moment["moment"])
+                        await ws.send(json.dumps({"type": "dismiss", "moment": moment["moment"]}))
                 legal = message.get("legal_actions") or []
                 if legal and not message.get("paused") and acted_on != message["version"]:
                     acted_on = message["version"]
@@ -98,8 +108,13 @@ async def play(base_url: str, joined: dict, rng: random.Random, think: float) ->
                     return 1
                 if message.get("code") != "stale_version":  # stale: the new state follows
                     acted_on = None
+                if message.get("code") == "too_fast":  # what was dropped is not known
+                    await asyncio.sleep(BACK_OFF_SECONDS)
+                    dismissed.clear()
+                    await ws.send(json.dumps({"type": "resync"}))
             elif kind == "lesson" and message.get("pause"):
                 # A lesson pause waits for every player to read the card: read it.
+                dismissed.add(message["moment"])
                 await ws.send(json.dumps({"type": "dismiss", "moment": message["moment"]}))
             elif kind in {"ended", "removed"}:
                 print(f"{kind}: {message.get('message')}", file=sys.stderr)
