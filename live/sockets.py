@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from classroom.services import describe, is_service_failure
 
@@ -27,6 +29,25 @@ logger = logging.getLogger(__name__)
 # The close code asking a client to come back later (RFC 6455 "Try Again Later"): the
 # server could not serve the socket for a moment; the client reconnects with backoff.
 CLOSE_TRY_AGAIN = 1013
+
+
+# A process's sockets leaving at once (the end of a class, a school's network dropping)
+# each take a channel-layer connection to leave their groups: together they took the
+# whole pool (CHANNEL_LAYER_MAX_CONNECTIONS), and the moves' sends failed with "Too many
+# connections". At most half of the pool joins or leaves groups at once; the others wait.
+_group_changes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def group_changes() -> asyncio.Semaphore:
+    """Return this event loop's bound on the sockets' group joins and leaves at once."""
+    loop = asyncio.get_running_loop()
+    bound = _group_changes.get(loop)
+    if bound is None:
+        bound = asyncio.Semaphore(max(1, settings.CHANNEL_LAYER_MAX_CONNECTIONS // 2))
+        _group_changes[loop] = bound
+    return bound
 
 
 class ClientGone(StopConsumer):
@@ -109,7 +130,8 @@ class PlatformConsumer(AsyncWebsocketConsumer):
     async def join(self, group: str) -> None:
         """Join a channel-layer group (once); it is left on release."""
         if group not in self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+            async with group_changes():
+                await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
 
     def start_task(self, work: Callable[[], Awaitable[None]]) -> asyncio.Task:
@@ -148,7 +170,8 @@ class PlatformConsumer(AsyncWebsocketConsumer):
         groups, self.joined = self.joined, []
         for group in groups:
             try:
-                await self.channel_layer.group_discard(group, self.channel_name)
+                async with group_changes():
+                    await self.channel_layer.group_discard(group, self.channel_name)
             except Exception as error:  # a service's: the group's entry expires on its own
                 if not is_service_failure(error):
                     raise

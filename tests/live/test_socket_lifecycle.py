@@ -4,11 +4,13 @@ gives its seat back."""
 
 import asyncio
 import json
+import logging
 import time
 
 import pytest
 import redis
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
 
@@ -290,3 +292,40 @@ async def test_nothing_goes_out_after_the_socket_is_closed():
     assert (await communicator.receive_output(TIMEOUT))["type"] == "websocket.close"
     assert await communicator.receive_nothing(timeout=0.5)
     await communicator.wait(TIMEOUT)
+
+
+class _JoinsThree(PlatformConsumer):
+    """A socket in three groups, as a seated student's is."""
+
+    async def connect(self):
+        for number in range(3):
+            await self.join(f"test-leaving-{number}")
+        await self.accept()
+
+
+@in_own_event_loop
+async def test_sockets_leaving_at_once_leave_their_groups_without_exhausting_the_pool(
+    settings, caplog
+):
+    """A process's sockets all leaving at once must not take every channel-layer
+    connection: each leave would fail with "Too many connections", and so would the
+    moves' sends meanwhile."""
+    hosts = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    small = {**settings.CHANNEL_LAYERS["default"]}
+    small["CONFIG"] = {**small["CONFIG"], "hosts": [{**hosts[0], "max_connections": 4}]}
+    settings.CHANNEL_LAYERS = {"default": small}
+    settings.CHANNEL_LAYER_MAX_CONNECTIONS = 4
+    sockets = [WebsocketCommunicator(_JoinsThree.as_asgi(), "/ws/test/") for _ in range(12)]
+    for socket in sockets:
+        assert (await socket.connect(timeout=TIMEOUT))[0]
+    layer = get_channel_layer()
+    client = redis.Redis.from_url(hosts[0]["address"])
+    groups = [layer._group_key(f"test-leaving-{number}") for number in range(3)]
+    assert [client.zcard(group) for group in groups] == [12, 12, 12]
+    with caplog.at_level(logging.WARNING):
+        await asyncio.gather(
+            *(socket.disconnect() for socket in sockets),
+            layer.group_send("test-leaving-0", {"type": "nothing"}),
+        )
+    assert not [record for record in caplog.records if "connections" in record.getMessage()]
+    assert [client.zcard(group) for group in groups] == [0, 0, 0]
