@@ -57,10 +57,10 @@ def on_session_created(sender, session, choices: dict, **kwargs) -> None:
     do_set_lesson_mode(session, choices.get("lesson_mode") or Mode.SHOW)
 
 
-def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -> LessonMoment:
-    """Record that ``lesson`` was shown at a table for ``event`` (an event dict or its type)."""
+def _moment(session, lesson: Lesson, event, table, seat) -> LessonMoment:
+    """Return an unsaved moment of ``lesson`` for ``event`` (an event dict or its type)."""
     details = event if isinstance(event, dict) else {"type": event}
-    return LessonMoment.objects.create(
+    return LessonMoment(
         session=session,
         table=table,
         seat=seat,
@@ -70,6 +70,13 @@ def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -
     )
 
 
+def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -> LessonMoment:
+    """Record that ``lesson`` was shown at a table for ``event`` (an event dict or its type)."""
+    moment = _moment(session, lesson, event, table, seat)
+    moment.save()
+    return moment
+
+
 def do_record_moments(
     session, table: int, opened: list[tuple[Lesson, dict, list[int]]]
 ) -> list[list[LessonMoment]]:
@@ -77,17 +84,7 @@ def do_record_moments(
     each once per seat involved (once without a seat when none is), in one statement:
     all or none. Return them by lesson."""
     moments = [
-        [
-            LessonMoment(
-                session=session,
-                table=table,
-                seat=seat,
-                lesson=lesson,
-                event=event["type"],
-                details=event,
-            )
-            for seat in seats or [None]
-        ]
+        [_moment(session, lesson, event, table, seat) for seat in seats or [None]]
         for lesson, event, seats in opened
     ]
     LessonMoment.objects.bulk_create([moment for group in moments for moment in group])
