@@ -110,7 +110,7 @@ def kept_session(session_id: int) -> ClassSession:
     return session
 
 
-def forget_kept_sessions(**kwargs) -> None:
+def forget_kept_sessions() -> None:
     """Forget the sessions this process keeps (a test's rolled-back rows)."""
     _kept_sessions.clear()
 
