@@ -27,10 +27,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xmlrpc.client
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from supervisor.xmlrpc import SupervisorTransport
 
@@ -380,27 +382,35 @@ def test(pytest_args: list[str]) -> int:
 
 def test_in_parts(parts: dict[str, tuple[str, list[str]]]) -> int:
     """Run each of ``parts`` in a pytest process of its own, each against its own
-    services; the last part prints to the terminal, the others to a file under
-    PART_LOGS, printed once every part is over. Return 0 only if every part passed."""
+    services; every part's output goes to a file under PART_LOGS, the last part's shown
+    on the terminal as well, the others' printed once every part is over. Each failing
+    part's summary (its failed tests) comes last, where a CI log's tail shows it. Return
+    0 only if every part passed."""
     PART_LOGS.mkdir(parents=True, exist_ok=True)
     *quiet, _terminal = parts
     with contextlib.ExitStack() as stack:
         running: dict[str, tuple[subprocess.Popen, float]] = {}
-        logs: dict[str, Path] = {}
+        logs = {name: PART_LOGS / f"{name}.log" for name in parts}
+        echoes: list[threading.Thread] = []
         for name, (database, paths) in parts.items():
             env = stack.enter_context(test_services(database == "postgresql", own_folders=True))
             if env is None:
                 return 1
             argv = [sys.executable, "-m", "pytest", "--durations=15", *paths]
-            output = None
+            output = stack.enter_context(logs[name].open("w"))
             if name in quiet:
-                logs[name] = PART_LOGS / f"{name}.log"
-                output = stack.enter_context(logs[name].open("w"))
                 print(
                     f"Part {name!r} of the suite ({database}): its output goes to {logs[name]}",
                     flush=True,
                 )
-            process = subprocess.Popen(argv, env=env, stdout=output, stderr=subprocess.STDOUT)
+                process = subprocess.Popen(argv, env=env, stdout=output, stderr=subprocess.STDOUT)
+            else:
+                process = subprocess.Popen(
+                    argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+                )
+                echo = threading.Thread(target=_echo, args=(process.stdout, output), daemon=True)
+                echo.start()
+                echoes.append(echo)
             stack.callback(_stop, process)
             running[name] = (process, time.monotonic())
         codes, took = {}, {}
@@ -410,13 +420,39 @@ def test_in_parts(parts: dict[str, tuple[str, list[str]]]) -> int:
                     codes[name] = process.returncode
                     took[name] = time.monotonic() - started
             time.sleep(1)
-        for name, path in logs.items():
+        for echo in echoes:
+            echo.join(timeout=30)
+        for name in quiet:
             print(f"\n{'=' * 24} part {name!r} of the suite {'=' * 24}\n", flush=True)
-            print(path.read_text(errors="replace"), flush=True)
+            print(logs[name].read_text(errors="replace"), flush=True)
+        for name in parts:
+            if codes[name]:
+                print(f"\n{'=' * 24} what failed in part {name!r} {'=' * 24}", flush=True)
+                print(failure_summary(logs[name].read_text(errors="replace")), flush=True)
         for name in parts:
             minutes, seconds = divmod(round(took[name]), 60)
             print(f"part {name!r}: exit {codes[name]} in {minutes} min {seconds} s", flush=True)
         return 0 if not any(codes.values()) else 1
+
+
+def _echo(source: IO[bytes], log: IO[str]) -> None:
+    """Copy a part's output to the terminal and to its log, line by line."""
+    for raw in source:
+        line = raw.decode(errors="replace")
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        log.write(line)
+        log.flush()
+
+
+def failure_summary(output: str, tail: int = 60) -> str:
+    """The part of a pytest run's output that names what failed: its short test summary
+    to the end, or (when pytest ended before writing one) its last ``tail`` lines."""
+    lines = output.splitlines()
+    starts = [i for i, line in enumerate(lines) if "short test summary info" in line]
+    if starts:
+        return "\n".join(lines[starts[-1] :])
+    return "\n".join(lines[-tail:])
 
 
 def _stop(process: subprocess.Popen) -> None:
