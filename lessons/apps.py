@@ -12,6 +12,7 @@ def refresh_content(sender, using, apps=None, **kwargs):
 
     from lessons import content
     from lessons.links import forget_kept_links
+    from lessons.moments import forget_kept_cards
 
     apps = apps or global_apps  # flush sends no migration state
     try:
@@ -20,6 +21,7 @@ def refresh_content(sender, using, apps=None, **kwargs):
         return
     content.load(apps.get_model, using=using)
     forget_kept_links()
+    forget_kept_cards()
 
 
 class LessonsConfig(AppConfig):
@@ -33,7 +35,7 @@ class LessonsConfig(AppConfig):
         from lessons.actions import on_session_created
         from lessons.forms import lesson_mode_field
         from lessons.links import forget_kept_links
-        from lessons.moments import on_action_stored
+        from lessons.moments import forget_kept_cards, on_action_stored
         from lessons.results import dashboard_section
         from live.dashboard import register_section
 
@@ -44,6 +46,13 @@ class LessonsConfig(AppConfig):
                     forget_kept_links,
                     sender=self.get_model(name),
                     dispatch_uid=f"lessons.forget_kept_links.{name}",
+                )
+        for name in ("Lesson", "LessonText", "LessonOverride"):
+            for signal in (post_save, post_delete):
+                signal.connect(
+                    forget_kept_cards,
+                    sender=self.get_model(name),
+                    dispatch_uid=f"lessons.forget_kept_cards.{name}",
                 )
         # The lessons' parts of the classroom's launch form and of the live dashboard.
         register_session_field("lesson_mode", lesson_mode_field)

@@ -8,6 +8,7 @@ The lessons app follows the games: ``on_action_stored`` receives
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -57,17 +58,69 @@ def _lesson_json(card: dict) -> dict:
     }
 
 
+# Each process keeps the cards of the lessons its moves open, by lesson and teacher, as it
+# keeps the links (LESSON_LINKS_SECONDS): a wording, text or lesson saved in this process
+# is used at once (``forget_kept_cards``), one saved by another process within that time.
+_kept_cards: dict[tuple[int, int | None], tuple[float, dict[str, dict]]] = {}
+KEPT_CARDS_MAX = 4096
+
+
 def lesson_in_every_language(lesson, session) -> dict[str, dict]:
     """Return the lesson's card in each language of the platform: every student sees it
     in their own (a table's students may have chosen different ones). Its texts and the
-    teacher's wordings are read once for every language."""
-    prefetch_related_objects([lesson], "texts")
+    teacher's wordings are read once for every language, and kept by this process."""
     teacher = session_teacher(session)
+    key = (lesson.pk, teacher.pk if teacher.is_authenticated else None)
+    now = time.monotonic()
+    kept = _kept_cards.get(key)
+    if kept is not None and kept[0] > now:
+        return kept[1]
+    prefetch_related_objects([lesson], "texts")
     overrides = teacher_overrides(lesson, teacher) if teacher.is_authenticated else {}
-    return {
+    cards = {
         code: _lesson_json(lesson_card(lesson, session, code, overrides))
         for code, _name in settings.LANGUAGES
     }
+    if len(_kept_cards) >= KEPT_CARDS_MAX:
+        _kept_cards.clear()
+    _kept_cards[key] = (now + settings.LESSON_LINKS_SECONDS, cards)
+    return cards
+
+
+def forget_kept_cards(**kwargs) -> None:
+    """Forget the cards this process keeps (a signal receiver: a lesson, its text or a
+    teacher's wording was saved or deleted)."""
+    _kept_cards.clear()
+
+
+# The lessons a table was shown, as this process saw them: a moment stays recorded while
+# its session lasts, so once seen, a lesson is not looked for again at that table.
+_seen: set[tuple[int, int, int]] = set()
+SEEN_MAX = 65536
+
+
+def seen_here(session, table: int, lesson: Lesson) -> bool:
+    """Tell whether the table was shown the lesson already (``seen_at_table``), asking
+    the database only until it was."""
+    key = (session.pk, table, lesson.pk)
+    if key in _seen:
+        return True
+    if not seen_at_table(session, table, lesson):
+        return False
+    remember_seen(session, table, [lesson])
+    return True
+
+
+def remember_seen(session, table: int, lessons: list[Lesson]) -> None:
+    """Note that the table was shown these lessons (their moments are recorded)."""
+    if len(_seen) + len(lessons) > SEEN_MAX:
+        _seen.clear()
+    _seen.update((session.pk, table, lesson.pk) for lesson in lessons)
+
+
+def forget_seen() -> None:
+    """Forget the lessons this process saw shown (a test's rolled-back rows)."""
+    _seen.clear()
 
 
 def lessons_opened(
@@ -133,7 +186,7 @@ def lesson_moments(
         return []
 
     def seen(lesson: Lesson) -> bool:
-        return seen_at_table(session, table.number, lesson)
+        return seen_here(session, table.number, lesson)
 
     found = lessons_opened(match.game, events, seen)
     if not found:
@@ -143,8 +196,10 @@ def lesson_moments(
     except IntegrityError:
         # A lesson this process kept is gone: the content was loaded anew, with new rows.
         forget_kept_links()
+        forget_kept_cards()
         found = lessons_opened(match.game, events, seen)
         recorded = do_record_moments(session, table.number, found)
+    remember_seen(session, table.number, [lesson for lesson, _event, _seats in found])
     if seats is None:
         seats = list(table.seats.all())
     humans = {

@@ -200,12 +200,16 @@ def clock() -> Iterator[ModuleType]:
 
 @pytest.fixture(autouse=True)
 def _forget_kept_rows():
-    """Forget the lesson links and sessions this process keeps: a test's rolled-back rows
-    must not reach the next test (SQLite gives their ids out again)."""
+    """Forget the lesson links, cards, seen lessons and sessions this process keeps: a
+    test's rolled-back rows must not reach the next test (SQLite gives their ids out
+    again)."""
     from lessons.links import forget_kept_links
+    from lessons.moments import forget_kept_cards, forget_seen
     from live.messages import forget_kept_sessions
 
     forget_kept_links()
+    forget_kept_cards()
+    forget_seen()
     forget_kept_sessions()
     yield
 

@@ -3,16 +3,19 @@ chosen at launch and on the dashboard, ending a lesson pause from the dashboard,
 dashboard's count of finished quizzes."""
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from classroom import actions
 from classroom.identity import new_device_id
 from games.models import Match
+from games.registry import get_game
 from lessons.actions import do_answer, draw_quiz, lesson_mode
 from lessons.links import kept_links
-from lessons.models import LessonMoment
-from lessons.moments import lesson_moments
+from lessons.models import Lesson, LessonMoment, LessonOverride
+from lessons.moments import forget_kept_cards, forget_seen, lesson_moments
 from live import messages, scheduling, write
 from tests.lessons.conftest import PASSWORD
 from tests.live.test_lessons_live import sanction_table
@@ -136,3 +139,80 @@ def test_a_lesson_this_process_kept_that_is_gone_is_read_again(teacher_a):
     assert {moment.lesson.slug for moment in moments} == {"sanctions"}
     assert sent[0]["moment"] in {moment.pk for moment in moments}
     assert kept_links("data_tycoon").event_link(attack).lesson.pk != 10**6
+
+
+def lesson_queries(queries) -> list[str]:
+    """The statements of a capture that read the lessons' texts, wordings or moments."""
+    tables = ("lessons_lessontext", "lessons_lessonoverride", "lessons_lessonmoment")
+    return [
+        query["sql"]
+        for query in queries
+        if query["sql"].startswith("SELECT") and any(name in query["sql"] for name in tables)
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lesson_card_is_built_once_per_process_and_a_wording_saved_here_is_used_at_once(
+    teacher_a, settings
+):
+    settings.LESSON_LINKS_SECONDS = 60
+    school_class = actions.do_create_class(teacher_a, "3E")
+    _session, table, card, _people = sanction_table(school_class, "show")
+    attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
+    match = Match.objects.get(pk=table.match_id)
+    first = lesson_moments(match, [attack], table)
+    shipped = first[0]["languages"]["en"]["title"]
+    with CaptureQueriesContext(connection) as queries:
+        again = lesson_moments(match, [attack], table)
+    assert again[0]["languages"] == first[0]["languages"]
+    assert lesson_queries(queries.captured_queries) == []  # texts and wordings kept
+    assert len(queries.captured_queries) >= 1  # the moments are still recorded
+
+    sanctions = Lesson.objects.get(slug="sanctions")
+    wording = LessonOverride.objects.create(
+        teacher=teacher_a, lesson=sanctions, language="en", title="Fines, in my words"
+    )
+    sent = lesson_moments(match, [attack], table)
+    assert sent[0]["languages"]["en"]["title"] == "Fines, in my words" != shipped
+    assert sent[0]["languages"]["fr"] == first[0]["languages"]["fr"]
+    # A change that sends no signal, as another process's looks to this one: used once
+    # the kept card expires.
+    LessonOverride.objects.filter(pk=wording.pk).update(title="Fines, said again")
+    assert lesson_moments(match, [attack], table)[0]["languages"]["en"]["title"] == (
+        "Fines, in my words"
+    )
+    settings.LESSON_LINKS_SECONDS = 0
+    forget_kept_cards()
+    lesson_moments(match, [attack], table)  # built now, expired at once
+    assert lesson_moments(match, [attack], table)[0]["languages"]["en"]["title"] == (
+        "Fines, said again"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_frequent_lesson_shown_at_a_table_is_not_looked_for_again(teacher_a):
+    school_class = actions.do_create_class(teacher_a, "3E")
+    _session, table, _card, _people = sanction_table(school_class, "show")
+    other = actions.do_create_class(teacher_a, "3F")
+    _session_b, table_b, _card_b, _people_b = sanction_table(other, "show")
+    game = get_game("data_tycoon")
+    genetic = next(c for c in game.cards("expert") if c["sign"] == "genetic")
+    plain = next(c for c in game.cards("expert") if c["kind"] == "dataset" and not c["sign"])
+    capture = {"type": "capture", "seat": 0, "card": plain["id"], "captured": genetic["id"]}
+    match = Match.objects.get(pk=table.match_id)
+
+    def slugs(at) -> list[str]:
+        return [message["lesson"]["slug"] for message in lesson_moments(match, [capture], at)]
+
+    with CaptureQueriesContext(connection) as queries:
+        assert slugs(table) == ["genetic-data"]
+    assert any("lessons_lessonmoment" in sql for sql in lesson_queries(queries.captured_queries))
+    with CaptureQueriesContext(connection) as queries:
+        assert "genetic-data" not in slugs(table)  # once per table
+    assert lesson_queries(queries.captured_queries) == []
+    # Another table, and the same table as another process sees it: read from the moments.
+    assert slugs(table_b) == ["genetic-data"]
+    forget_seen()
+    with CaptureQueriesContext(connection) as queries:
+        assert "genetic-data" not in slugs(table)
+    assert len(lesson_queries(queries.captured_queries)) == 1
