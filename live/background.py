@@ -10,12 +10,14 @@ import random
 from django.db.models import Q
 
 from classroom.actions import do_forget_stale_connections
+from classroom.models import Seat
 from games import clock
 from games.engine import IllegalAction
 from games.matches import MatchPaused, load_state
 from games.models import Match, MatchTimer
 from games.registry import get_game
 from live import scheduling
+from live.messages import bot_kinds
 from live.write import act, release_expired_lesson_pauses
 
 logger = logging.getLogger(__name__)
@@ -83,10 +85,7 @@ def sweep() -> dict:
         due_at__lte=clock.now(), match__status=Match.Status.RUNNING
     ).values_list("match_id", "timer_id")
     fired = sum(fire_timer(match_id, timer_id) for match_id, timer_id in list(due))
-    with_bots = Match.objects.filter(status=Match.Status.RUNNING).filter(
-        Q(table__seats__participant__isnull=True) | Q(table__seats__bot_takeover=True)
-    )
-    bots = sum(scheduling.schedule_bots(match, delay=0) for match in with_bots.distinct())
+    bots = sweep_bots()
     stale = do_forget_stale_connections()
     return {
         "released": released,
@@ -94,3 +93,42 @@ def sweep() -> dict:
         "bots": bots,
         "stale_connections": stale,
     }
+
+
+# The seats that may act in each running match with bots, by the match's version, as
+# this worker last read them: the sweeper asks every few seconds, and most matches have
+# not moved since (a human's turn); only a match at a new version is read and parsed.
+_movers: dict[int, tuple[int, int | None, list[int]]] = {}
+
+
+def sweep_bots() -> int:
+    """Schedule the bot moves now due in every running match with a bot seat (a task
+    lost in a crash, a match resumed by a restart); return how many were queued.
+
+    Two reads for all the matches (the matches without their snapshots, their bot
+    seats); a snapshot is read and parsed only for a match at a version this worker has
+    not seen.
+    """
+    matches = list(
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .filter(Q(table__seats__participant__isnull=True) | Q(table__seats__bot_takeover=True))
+        .distinct()
+        .defer("snapshot", "result")
+    )
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table__match__in=matches).select_related("table"):
+        seats.setdefault(seat.table.match_id, []).append(seat)
+    running = {match.pk for match in matches}
+    for gone in [match_id for match_id in _movers if match_id not in running]:
+        del _movers[gone]
+    scheduled = 0
+    for match in matches:
+        bots = bot_kinds(seats.get(match.pk, []))
+        if not bots:
+            continue
+        known = _movers.get(match.pk)
+        if known is None or known[:2] != (match.version, match.seed):
+            known = (match.version, match.seed, load_state(match).to_move())
+            _movers[match.pk] = known
+        scheduled += scheduling.schedule_bots(match, delay=0, bots=bots, movers=known[2])
+    return scheduled

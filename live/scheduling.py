@@ -73,20 +73,25 @@ def schedule_bots(
     again: bool = False,
     state=None,
     bots: dict[int, str] | None = None,
+    *,
+    movers: list[int] | None = None,
 ) -> int:
     """Schedule one move of each bot seat that may act now; return how many.
 
     ``again`` forgets earlier schedules of this version (a pause made them void).
+    ``movers``: the seats that may act at the match's version (``state.to_move()``),
+    when the caller knows them.
     """
     if match.status != Match.Status.RUNNING:
         return 0
     bots = bot_seats(match) if bots is None else bots
     if not bots:
         return 0
-    state = load_state(match) if state is None else state
+    if movers is None:
+        movers = (load_state(match) if state is None else state).to_move()
     delay = settings.BOT_DELAY_SECONDS if delay is None else delay
     scheduled = 0
-    for seat in state.to_move():
+    for seat in movers:
         # The key keeps one pending move per seat and version; it expires soon after
         # the move was due, so the sweeper re-schedules a move lost in a crash.
         key = f"live:bot:{match.pk}:{match.version}:{seat}"

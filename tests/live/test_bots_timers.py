@@ -6,6 +6,9 @@ import time
 
 import pytest
 import redis
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from classroom import actions
 from classroom.models import Table
@@ -309,3 +312,43 @@ def test_queueing_a_live_task_waits_for_no_result(settings):
         assert subscribes() == before
     finally:
         client.delete(queue)
+
+
+def test_the_sweeper_parses_a_bot_match_only_at_a_version_it_has_not_seen(
+    school_class, monkeypatch
+):
+    """Every few seconds the sweeper looks for bot moves a crash lost: a match that has
+    not moved since its last look is not read and parsed again, and a lost move is
+    queued however often it looks."""
+    queued = []
+    monkeypatch.setattr(
+        scheduling, "send_task", lambda name, args, **kw: queued.append((name, args))
+    )
+    session = open_session(school_class, table_size=2, bots=True)
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    bot = next(seat.number for seat in table.seats.all() if seat.participant_id is None)
+    match = Match.objects.get(pk=table.match_id)
+    state = load_state(match)
+    rng = random.Random(2)
+    while bot not in state.to_move():  # the student plays until the bot's turn
+        (human,) = state.to_move()
+        write.act(match.pk, human, rng.choice(state.legal_actions(human)), match.version)
+        match.refresh_from_db()
+        state = load_state(match)
+    lost = f"live:bot:{match.pk}:{match.version}:{bot}"
+
+    def sweep_once() -> list[str]:
+        cache.delete(lost)  # as if the queued move was lost in a crash
+        queued.clear()
+        with CaptureQueriesContext(connection) as queries:
+            assert background.sweep_bots() == 1
+        assert queued == [("live.tasks.bot_move", (match.pk, bot, match.version, match.seed))]
+        return [query["sql"] for query in queries.captured_queries]
+
+    first = sweep_once()
+    assert any('"games_match"."snapshot"' in sql for sql in first)
+    again = sweep_once()
+    assert len(again) == 2  # the running matches with bots, their seats
+    assert not any('"snapshot"' in sql for sql in again)
