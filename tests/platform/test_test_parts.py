@@ -13,8 +13,7 @@ def test_a_failing_parts_failed_tests_are_printed_after_every_parts_output(
 ):
     (tmp_path / "test_fine.py").write_text("def test_fine():\n    assert True\n")
     (tmp_path / "test_broken.py").write_text(
-        "def test_broken():\n    assert 1 == 2, 'broken on purpose'\n"
-        "def test_whole():\n    pass\n"
+        "def test_broken():\n    assert 1 == 2, 'broken on purpose'\ndef test_whole():\n    pass\n"
     )
     monkeypatch.setattr(run, "PART_LOGS", tmp_path / "logs")
     parts = {
