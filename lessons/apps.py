@@ -40,20 +40,19 @@ class LessonsConfig(AppConfig):
         from live.dashboard import register_section
 
         action_stored.connect(on_action_stored, dispatch_uid="lessons.on_action_stored")
-        for name in ("Lesson", "LessonText", "LessonLink"):
-            for signal in (post_save, post_delete):
-                signal.connect(
-                    forget_kept_links,
-                    sender=self.get_model(name),
-                    dispatch_uid=f"lessons.forget_kept_links.{name}",
-                )
-        for name in ("Lesson", "LessonText", "LessonOverride"):
-            for signal in (post_save, post_delete):
-                signal.connect(
-                    forget_kept_cards,
-                    sender=self.get_model(name),
-                    dispatch_uid=f"lessons.forget_kept_cards.{name}",
-                )
+        # What each process keeps forgets itself when the rows it was read from change.
+        kept = {
+            forget_kept_links: ("Lesson", "LessonText", "LessonLink"),
+            forget_kept_cards: ("Lesson", "LessonText", "LessonOverride"),
+        }
+        for forget, names in kept.items():
+            for name in names:
+                for signal in (post_save, post_delete):
+                    signal.connect(
+                        forget,
+                        sender=self.get_model(name),
+                        dispatch_uid=f"lessons.{forget.__name__}.{name}",
+                    )
         # The lessons' parts of the classroom's launch form and of the live dashboard.
         register_session_field("lesson_mode", lesson_mode_field)
         session_created.connect(on_session_created, dispatch_uid="lessons.on_session_created")
