@@ -4,11 +4,11 @@ A game plugs in its own lessons with a link file in fixtures/lessons/links/; the
 code here knows no game. ``game`` is a registered game object or its slug.
 """
 
-import time
 from functools import cache
 
 from django.conf import settings
 
+from classroom.kept import Kept
 from games.registry import get_game
 from lessons.models import Lesson, LessonLink
 
@@ -168,24 +168,19 @@ class GameLinks:
 # (and the lessons they open, with the texts read for them) for LESSON_LINKS_SECONDS.
 # A change saved in this process (the admin, ``content.load``) forgets them at once;
 # one made by another process reaches this one within that time.
-_kept: dict[str, tuple[float, GameLinks]] = {}
+_kept = Kept(lambda: settings.LESSON_LINKS_SECONDS)
 
 
 def kept_links(game) -> GameLinks:
     """Return the game's links as this process keeps them (read again once expired)."""
     slug = _slug(game)
-    now = time.monotonic()
-    kept = _kept.get(slug)
-    if kept is None or kept[0] <= now:
-        kept = (now + settings.LESSON_LINKS_SECONDS, GameLinks(slug))
-        _kept[slug] = kept
-    return kept[1]
+    return _kept.get(slug, lambda: GameLinks(slug))
 
 
 def forget_kept_links(**kwargs) -> None:
     """Forget the links this process keeps (a signal receiver: a lesson, its text or a
     link was saved or deleted)."""
-    _kept.clear()
+    _kept.forget()
 
 
 def lesson_after_card(link: LessonLink) -> Lesson | None:

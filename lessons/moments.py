@@ -8,7 +8,6 @@ The lessons app follows the games: ``on_action_stored`` receives
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -16,6 +15,7 @@ from django.db import IntegrityError
 from django.db.models import prefetch_related_objects
 
 from classroom.broadcast import dashboard_group, send_group
+from classroom.kept import Kept
 from classroom.models import Table
 from games.matches import hold_for_lessons
 from games.models import Match
@@ -61,8 +61,7 @@ def _lesson_json(card: dict) -> dict:
 # Each process keeps the cards of the lessons its moves open, by lesson and teacher, as it
 # keeps the links (LESSON_LINKS_SECONDS): a wording, text or lesson saved in this process
 # is used at once (``forget_kept_cards``), one saved by another process within that time.
-_kept_cards: dict[tuple[int, int | None], tuple[float, dict[str, dict]]] = {}
-KEPT_CARDS_MAX = 4096
+_kept_cards: Kept[dict[str, dict]] = Kept(lambda: settings.LESSON_LINKS_SECONDS)
 
 
 def lesson_in_every_language(lesson, session) -> dict[str, dict]:
@@ -70,27 +69,22 @@ def lesson_in_every_language(lesson, session) -> dict[str, dict]:
     in their own (a table's students may have chosen different ones). Its texts and the
     teacher's wordings are read once for every language, and kept by this process."""
     teacher = session_teacher(session)
-    key = (lesson.pk, teacher.pk if teacher.is_authenticated else None)
-    now = time.monotonic()
-    kept = _kept_cards.get(key)
-    if kept is not None and kept[0] > now:
-        return kept[1]
-    prefetch_related_objects([lesson], "texts")
-    overrides = teacher_overrides(lesson, teacher) if teacher.is_authenticated else {}
-    cards = {
-        code: _lesson_json(lesson_card(lesson, session, code, overrides))
-        for code, _name in settings.LANGUAGES
-    }
-    if len(_kept_cards) >= KEPT_CARDS_MAX:
-        _kept_cards.clear()
-    _kept_cards[key] = (now + settings.LESSON_LINKS_SECONDS, cards)
-    return cards
+
+    def build() -> dict[str, dict]:
+        prefetch_related_objects([lesson], "texts")
+        overrides = teacher_overrides(lesson, teacher) if teacher.is_authenticated else {}
+        return {
+            code: _lesson_json(lesson_card(lesson, session, code, overrides))
+            for code, _name in settings.LANGUAGES
+        }
+
+    return _kept_cards.get((lesson.pk, teacher.pk if teacher.is_authenticated else None), build)
 
 
 def forget_kept_cards(**kwargs) -> None:
     """Forget the cards this process keeps (a signal receiver: a lesson, its text or a
     teacher's wording was saved or deleted)."""
-    _kept_cards.clear()
+    _kept_cards.forget()
 
 
 # The lessons a table was shown, as this process saw them: a moment stays recorded while

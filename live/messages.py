@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.utils import translation
 
+from classroom.kept import Kept
 from classroom.models import ClassSession, Seat, Table
 from classroom.presence import seat_players, table_seats
 from games import clock
@@ -95,24 +96,20 @@ class ActionTable:
 # move reads only its seats. The kept session's state and times are not kept current:
 # live play reads those from the match (its holds are the pauses; an ended session's
 # matches are finished).
-_kept_sessions: dict[int, ClassSession] = {}
-KEPT_SESSIONS_MAX = 4096
+_kept_sessions: Kept[ClassSession] = Kept()
 
 
 def kept_session(session_id: int) -> ClassSession:
     """Return the session with its class and teacher, as this process keeps it."""
-    session = _kept_sessions.get(session_id)
-    if session is None:
-        session = ClassSession.objects.select_related("school_class__teacher").get(pk=session_id)
-        if len(_kept_sessions) >= KEPT_SESSIONS_MAX:
-            _kept_sessions.clear()
-        _kept_sessions[session_id] = session
-    return session
+    return _kept_sessions.get(
+        session_id,
+        lambda: ClassSession.objects.select_related("school_class__teacher").get(pk=session_id),
+    )
 
 
 def forget_kept_sessions() -> None:
     """Forget the sessions this process keeps (a test's rolled-back rows)."""
-    _kept_sessions.clear()
+    _kept_sessions.forget()
 
 
 def action_table(*, match_id: int | None = None, table_id: int | None = None) -> ActionTable | None:
