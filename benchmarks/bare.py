@@ -1,6 +1,7 @@
-"""The floor of the platform's stack: a bare Channels consumer on channels-redis.
+"""The floor of the platform's stack: a bare Channels consumer on its channel layer.
 
     .venv/bin/python -m benchmarks.bare [--tables 10] [--seconds 20]
+    BARE_LAYER=core .venv/bin/python -m benchmarks.bare   # channels-redis's core layer
 
 Starts its own Redis and one uvicorn process serving ``benchmarks.bare_app`` (a Channels
 ``AsyncWebsocketConsumer`` and nothing else: no database, no rules, no Django app), on

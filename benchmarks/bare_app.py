@@ -1,8 +1,9 @@
 """The ASGI application of ``benchmarks.bare``: one Channels consumer, nothing else.
 
 A socket of ``ws/bare/<table>/`` joins its table's group; an ``act`` it sends is fanned
-out to the group as a state of 2 KB. The channel layer is channels-redis, configured as
-the platform's (config.settings), on ``REDIS_URL``.
+out to the group as a state of 2 KB. The channel layer is the platform's
+(``config.channel_layer.PlatformChannelLayer``, on channels-redis's pub/sub layer), or
+channels-redis's core layer with ``BARE_LAYER=core``, on ``REDIS_URL``.
 """
 
 from __future__ import annotations
@@ -12,11 +13,16 @@ import os
 import django
 from django.conf import settings
 
+LAYERS = {
+    "platform": "config.channel_layer.PlatformChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+
 settings.configure(
     INSTALLED_APPS=["channels"],
     CHANNEL_LAYERS={
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": LAYERS[os.environ.get("BARE_LAYER", "platform")],
             "CONFIG": {"hosts": [{"address": os.environ["REDIS_URL"]}], "prefix": "bare"},
         }
     },

@@ -4,6 +4,7 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -65,6 +66,51 @@ def send_group(group: str, event: dict) -> None:
 _pending: set[concurrent.futures.Future] = set()
 
 
+class ServerLoop:
+    """The event loop of this process's ASGI server, once one of its sockets has run,
+    and the last batch of sends handed to it from another thread."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.last: concurrent.futures.Future | None = None
+        self.lock = threading.Lock()
+
+    def hand(self, send: Callable[[], Awaitable[None]]) -> bool:
+        """Run send on the server's loop after the sends handed before it; return False
+        when this thread cannot (no server loop running, or this is the loop's thread)."""
+        loop = self.loop
+        if loop is None or not loop.is_running() or _loop_running_in_this_thread():
+            return False
+        with self.lock:
+            previous = self.last
+
+            async def in_order() -> None:
+                if previous is not None and not previous.done():
+                    await asyncio.wait([asyncio.wrap_future(previous)])
+                await send()
+
+            future = asyncio.run_coroutine_threadsafe(in_order(), loop)
+            self.last = future
+        _pending.add(future)
+        future.add_done_callback(_pending.discard)
+        return True
+
+
+_server = ServerLoop()
+
+
+def serve_from(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the event loop of this process's ASGI server.
+
+    A send from one of the server's threads (the sockets' database thread, a request's
+    thread) then runs on that loop, in order, while the thread goes on at once. Waiting
+    for it held the thread as long as Redis took to answer: during a Redis stall each
+    presence notice of a socket that closed held the database thread for the channel
+    layer's read timeout, and every socket of the process, arriving or playing, with it.
+    """
+    _server.loop = loop
+
+
 def send_groups(
     messages: list[tuple[str, dict]], loop: asyncio.AbstractEventLoop | None = None
 ) -> None:
@@ -74,7 +120,9 @@ def send_groups(
     ``loop``: the running event loop of the server that called this from its database
     thread. The sends then run there while the calling thread goes on at once (the
     thread serves every socket's database work, one call at a time, so it must not
-    wait on the channel layer); without it they are done when this returns.
+    wait on the channel layer). Without it, a thread of the server hands them to the
+    server's loop (``serve_from``), after the sends it handed before; anywhere else (a
+    Celery worker, a management command) they are done when this returns.
     """
     if not messages:
         return
@@ -94,6 +142,9 @@ def send_groups(
         future = asyncio.run_coroutine_threadsafe(all_of_them(), loop)
         _pending.add(future)
         future.add_done_callback(_pending.discard)
+        return
+
+    if _server.hand(all_of_them):
         return
 
     def send():

@@ -193,13 +193,15 @@ REDIS_CONNECT_TIMEOUT = 3.0
 # one quick command, so a Redis that stalls longer fails the request with a clear
 # message instead of holding a player's socket.
 REDIS_CACHE_TIMEOUT = 2.0
-# The channel layer waits for group messages with a blocking BZPOPMIN of this many
-# seconds (channels-redis' brpop_timeout); its read timeout must be longer, or every
-# idle socket is dropped when the wait ends empty. Not much longer: a Redis that stalls
-# is noticed when this read times out (the sockets are closed with 1013 and the pages
-# say they are reconnecting), and until then a frozen game looked connected.
-CHANNEL_LAYER_BLOCK_SECONDS = 5
-CHANNEL_LAYER_READ_TIMEOUT = CHANNEL_LAYER_BLOCK_SECONDS + 3
+# The channel layer (config/channel_layer.py, Redis pub/sub) pings Redis on its
+# subscription connection every CHANNEL_LAYER_PING_SECONDS and counts it lost when no
+# answer came within CHANNEL_LAYER_PONG_TIMEOUT: every socket of the process is then
+# closed with 1013 and its page says it is reconnecting (a frozen game must not look
+# connected). A subscription waits as long for Redis to confirm it. Its pool's read
+# timeout bounds a group send.
+CHANNEL_LAYER_PING_SECONDS = 3.0
+CHANNEL_LAYER_PONG_TIMEOUT = 5.0
+CHANNEL_LAYER_READ_TIMEOUT = 8.0
 # Connections one process's channel layer may open at once: every group send takes one
 # for its few commands. redis-py 8 caps a pool at 100 and fails the 101st with "Too many
 # connections": under a burst of moves a process with hundreds of sockets dropped
@@ -228,8 +230,10 @@ CACHES = {
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "config.channel_layer.PlatformChannelLayer",
         "CONFIG": {
+            "ping_seconds": CHANNEL_LAYER_PING_SECONDS,
+            "pong_timeout": CHANNEL_LAYER_PONG_TIMEOUT,
             "hosts": [
                 {
                     "address": REDIS_URL,

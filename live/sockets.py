@@ -22,6 +22,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from classroom import broadcast
 from classroom.services import describe, is_service_failure
 
 logger = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class PlatformConsumer(AsyncWebsocketConsumer):
         self.released = False
 
     async def __call__(self, scope, receive, send):
+        broadcast.serve_from(asyncio.get_running_loop())
         closed = False
 
         async def send_or_gone(message):

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
 
 
-def test_the_channel_layer_is_redis():
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+def test_the_channel_layer_is_the_platforms_on_redis():
+    assert type(get_channel_layer()).__name__ == "PlatformChannelLayer"
 
 
 def cookie_header(client: Client) -> bytes:

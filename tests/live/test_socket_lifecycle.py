@@ -12,7 +12,7 @@ import redis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from channels_redis.core import RedisChannelLayer
+from redis.asyncio.client import PubSub
 
 from classroom.models import Seat
 from games.matches import apply_action
@@ -134,30 +134,23 @@ CLOSED_TRANSPORT = RuntimeError(
 async def test_a_channel_layer_whose_redis_was_killed_closes_the_socket_to_come_back(
     school_class, monkeypatch
 ):
-    """benchmarks/chaos.py found it: killed under a socket's channel-layer read, Redis
-    left redis-py a closed connection, and uvloop's RuntimeError went through the
-    consumer as "Exception in ASGI application". It is the channel layer losing Redis:
-    the socket closes with "try again later", and the client comes back."""
+    """benchmarks/chaos.py found it: killed under the channel layer's read, Redis left
+    redis-py a closed connection, and uvloop's RuntimeError went through as "Exception in
+    ASGI application". It is the channel layer losing Redis: the layer's subscription
+    reader meets it, the socket closes with "try again later", and the client comes back."""
     session, table, people = await sync_to_async(started_table)(school_class)
     ana = next(p for p in people.values() if p.nickname == "Ana")
     seat = await sync_to_async(lambda: ana.seats.get().number)()
-    original = RedisChannelLayer.receive
+    original = PubSub.get_message
     killed = {"now": asyncio.Event(), "armed": True}
 
-    async def receive(layer, channel):
-        if not killed["armed"]:
-            return await original(layer, channel)
-        reading = asyncio.ensure_future(original(layer, channel))
-        dying = asyncio.ensure_future(killed["now"].wait())
-        done, _ = await asyncio.wait({reading, dying}, return_when=asyncio.FIRST_COMPLETED)
-        if reading in done:
-            dying.cancel()
-            return reading.result()
-        reading.cancel()
-        killed["armed"] = False
-        raise CLOSED_TRANSPORT
+    async def get_message(pubsub, *args, **kwargs):
+        if killed["armed"] and killed["now"].is_set():
+            killed["armed"] = False
+            raise CLOSED_TRANSPORT
+        return await original(pubsub, *args, **kwargs)
 
-    monkeypatch.setattr(RedisChannelLayer, "receive", receive)
+    monkeypatch.setattr(PubSub, "get_message", get_message)
     socket = play_socket(session, ana)
     await connect(socket)
     assert await sync_to_async(connected)(table, seat) == 1
@@ -166,6 +159,7 @@ async def test_a_channel_layer_whose_redis_was_killed_closes_the_socket_to_come_
     while closed["type"] == "websocket.send":  # a presence notice sent before the loss
         closed = await socket.receive_output(timeout=TIMEOUT)
     assert closed == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN}
+    assert not killed["armed"]
     await socket.disconnect()  # the client answers the close
     assert await sync_to_async(connected)(table, seat) == 0
     again = play_socket(session, ana)
@@ -309,7 +303,8 @@ async def test_sockets_leaving_at_once_leave_their_groups_without_exhausting_the
 ):
     """A process's sockets all leaving at once must not take every channel-layer
     connection: each leave would fail with "Too many connections", and so would the
-    moves' sends meanwhile."""
+    moves' sends meanwhile. The process leaves a group's subscription with its last
+    socket."""
     hosts = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
     small = {**settings.CHANNEL_LAYERS["default"]}
     small["CONFIG"] = {**small["CONFIG"], "hosts": [{**hosts[0], "max_connections": 4}]}
@@ -320,12 +315,18 @@ async def test_sockets_leaving_at_once_leave_their_groups_without_exhausting_the
         assert (await socket.connect(timeout=TIMEOUT))[0]
     layer = get_channel_layer()
     client = redis.Redis.from_url(hosts[0]["address"])
-    groups = [layer._group_key(f"test-leaving-{number}") for number in range(3)]
-    assert [client.zcard(group) for group in groups] == [12, 12, 12]
+    groups = [layer._get_layer()._get_group_channel_name(f"test-leaving-{n}") for n in range(3)]
+    # One subscription per group and process, however many of its sockets are in it.
+    assert [count for _name, count in client.pubsub_numsub(*groups)] == [1, 1, 1]
+    assert all(len(layer._get_layer().groups[group]) == 12 for group in groups)
     with caplog.at_level(logging.WARNING):
         await asyncio.gather(
             *(socket.disconnect() for socket in sockets),
             layer.group_send("test-leaving-0", {"type": "nothing"}),
         )
     assert not [record for record in caplog.records if "connections" in record.getMessage()]
-    assert [client.zcard(group) for group in groups] == [0, 0, 0]
+    assert not any(group in layer._get_layer().groups for group in groups)
+    deadline = time.monotonic() + TIMEOUT
+    while any(count for _name, count in client.pubsub_numsub(*groups)):
+        assert time.monotonic() < deadline, client.pubsub_numsub(*groups)
+        await asyncio.sleep(0.05)

@@ -10,10 +10,10 @@ import random
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
 from classroom.broadcast import dashboard_group, seat_group, table_group
+from config.channel_layer import PlatformLoopLayer
 from games.matches import apply_action, load_state
 from games.models import Match
 from live import messages, write
@@ -157,13 +157,13 @@ async def test_a_move_is_one_group_message_to_the_table_and_one_to_the_dashboard
     session, table, _people = await sync_to_async(started_table)(school_class)
     sockets, first = await sockets_at(table, session, teacher_client)
     sent = []
-    real_group_send = RedisChannelLayer.group_send
+    real_group_send = PlatformLoopLayer.group_send
 
     async def group_send(layer, group, message):
         sent.append((group, message["type"]))
         return await real_group_send(layer, group, message)
 
-    monkeypatch.setattr(RedisChannelLayer, "group_send", group_send)
+    monkeypatch.setattr(PlatformLoopLayer, "group_send", group_send)
     _mover, got = await first_move(sockets, first)
     # Each socket still sent on its own seat's view only (the projector: the public one).
     assert {n: m["seat"] for n, m in got.items()} == {n: n for n in sockets}
@@ -186,13 +186,13 @@ async def test_a_lesson_card_rides_in_the_states_message_and_follows_the_state(
     session, table, card, people = await sync_to_async(sanction_table)(school_class, "show")
     sockets, _states, projector = await open_table(session, table, people, teacher_client)
     sent = []
-    real_group_send = RedisChannelLayer.group_send
+    real_group_send = PlatformLoopLayer.group_send
 
     async def group_send(layer, group, message):
         sent.append((group, message["type"], len(message.get("then", ()))))
         return await real_group_send(layer, group, message)
 
-    monkeypatch.setattr(RedisChannelLayer, "group_send", group_send)
+    monkeypatch.setattr(PlatformLoopLayer, "group_send", group_send)
     attack = {"type": "attack", "card": card, "target": 1}
     await sockets[0].send_to(text_data=json.dumps({"type": "act", "version": 0, "action": attack}))
     for communicator in (sockets[0], sockets[1], projector):

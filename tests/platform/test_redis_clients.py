@@ -9,7 +9,6 @@ import pytest
 import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
 from channels_redis.utils import create_pool
 from django.core.cache import cache, caches
 from django.test import override_settings
@@ -20,16 +19,22 @@ from live.write import REDIS_PROBE_KEY
 from tests.classroom.channels_testing import in_own_event_loop
 
 
-def test_the_channel_layer_waits_longer_than_its_blocking_receive(settings):
-    """channels-redis blocks BZPOPMIN for brpop_timeout seconds when a socket is idle;
-    a read timeout under that dropped every idle socket (redis-py 8's default is 5 s)."""
-    assert RedisChannelLayer.brpop_timeout == settings.CHANNEL_LAYER_BLOCK_SECONDS
+@in_own_event_loop
+async def test_the_channel_layer_notices_a_silent_redis_before_its_read_timeout(settings):
+    """The layer's subscription is pinged (config/channel_layer.py): the ping and its
+    answer must come before a send's read timeout, so a stalled Redis closes the sockets
+    first; and the connection has no retries, so a lost subscription is never mended
+    behind the sockets' back."""
     layer = get_channel_layer()
-    pool = create_pool(layer.hosts[0])
-    kwargs = pool.connection_kwargs
-    assert kwargs["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    shard = layer._get_layer()._shards[0]
+    assert shard.ping_seconds == settings.CHANNEL_LAYER_PING_SECONDS
+    assert shard.pong_timeout == settings.CHANNEL_LAYER_PONG_TIMEOUT
+    kwargs = create_pool(shard.host).connection_kwargs
+    assert shard.ping_seconds + shard.pong_timeout <= kwargs["socket_timeout"]
+    assert kwargs["socket_timeout"] == settings.CHANNEL_LAYER_READ_TIMEOUT
     assert kwargs["socket_connect_timeout"] == settings.REDIS_CONNECT_TIMEOUT
     assert kwargs["health_check_interval"] > 0 and kwargs["socket_keepalive"]
+    assert create_pool(shard.host).make_connection().retry.get_retries() == 0
 
 
 def test_the_cache_and_celery_have_short_deliberate_timeouts(settings):
@@ -47,14 +52,14 @@ def test_the_cache_and_celery_have_short_deliberate_timeouts(settings):
 
 
 @in_own_event_loop
-async def test_an_idle_channel_layer_receive_outlasts_the_blocking_wait():
+async def test_an_idle_channel_layer_receive_outlasts_its_pings(settings):
     """The real layer on the test Redis: a receive with nothing to read waits through
-    two empty BZPOPMIN rounds without a timeout error, then gets its message."""
+    several of the layer's pings without an error, then gets its message."""
     layer = get_channel_layer()
     channel = await layer.new_channel()
 
     async def send_later():
-        await asyncio.sleep(2 * RedisChannelLayer.brpop_timeout + 1)
+        await asyncio.sleep(2 * settings.CHANNEL_LAYER_PING_SECONDS + 1)
         await layer.send(channel, {"type": "hello"})
 
     sender = asyncio.create_task(send_later())
@@ -82,7 +87,7 @@ async def test_a_burst_of_sockets_leaving_at_once_fits_the_channel_layers_pool()
     )
     failures = [repr(outcome) for outcome in outcomes if isinstance(outcome, BaseException)]
     assert failures == [], f"{len(failures)} of {2 * BURST} failed, e.g. {failures[0]}"
-    await layer.close_pools()
+    await layer.flush()
 
 
 SOCKETS = 30
