@@ -99,7 +99,7 @@ class ServerLoop:
 _server = ServerLoop()
 
 
-def serve_from(loop: asyncio.AbstractEventLoop) -> None:
+def serve_from(loop: asyncio.AbstractEventLoop | None) -> None:
     """Remember the event loop of this process's ASGI server.
 
     A send from one of the server's threads (the sockets' database thread, a request's

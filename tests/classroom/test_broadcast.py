@@ -1,0 +1,69 @@
+"""A notice sent from one of the ASGI server's threads (the sockets' database thread, a
+request's thread) runs on the server's event loop without holding the thread, in the
+order the thread sent it, on the real Redis channel layer."""
+
+import asyncio
+import time
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from classroom import broadcast
+from config.channel_layer import PlatformLoopLayer
+from tests.classroom.channels_testing import in_own_event_loop
+
+TIMEOUT = 10
+
+
+@in_own_event_loop
+async def test_a_send_from_the_servers_database_thread_does_not_hold_it(monkeypatch):
+    """Redis stalls under a send: the thread that sent it goes on at once (it serves
+    every socket's database work), and the notices arrive in the order they were sent
+    once Redis answers."""
+    broadcast.serve_from(asyncio.get_running_loop())
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add("session-1", listener)
+    stalled = asyncio.Event()
+    real_group_send = PlatformLoopLayer.group_send
+
+    async def group_send(loop_layer, group, message):
+        await stalled.wait()
+        return await real_group_send(loop_layer, group, message)
+
+    monkeypatch.setattr(PlatformLoopLayer, "group_send", group_send)
+
+    def notify_three_times() -> float:
+        started = time.monotonic()
+        for number in range(3):
+            broadcast.send_group("session-1", {"type": "lobby.changed", "n": number})
+        return time.monotonic() - started
+
+    took = await asyncio.wait_for(sync_to_async(notify_three_times)(), TIMEOUT)
+    assert took < 1, f"the thread waited {took:.1f} s for the stalled sends"
+    stalled.set()
+    received = [await asyncio.wait_for(layer.receive(listener), TIMEOUT) for _ in range(3)]
+    assert [message["n"] for message in received] == [0, 1, 2]
+    await layer.flush()
+
+
+@in_own_event_loop
+async def test_a_send_outside_a_server_is_done_when_it_returns(monkeypatch):
+    """A Celery worker or a management command has no server loop: its sends are done
+    (or have failed and been logged) when the call returns."""
+    broadcast.serve_from(None)
+    done = []
+    real_group_send = PlatformLoopLayer.group_send
+
+    async def group_send(loop_layer, group, message):
+        await asyncio.sleep(0.2)
+        await real_group_send(loop_layer, group, message)
+        done.append(message["type"])
+
+    monkeypatch.setattr(PlatformLoopLayer, "group_send", group_send)
+
+    def notify() -> list[str]:
+        broadcast.send_group("session-2", {"type": "lobby.changed"})
+        return list(done)
+
+    assert await sync_to_async(notify)() == ["lobby.changed"]
