@@ -109,7 +109,8 @@ def main() -> None:
                 service.stop()
         shutil.rmtree(folder, ignore_errors=True)
     print(
-        f"bare Channels consumer on channels-redis, one uvicorn process, {args.tables} tables "
+        f"bare Channels consumer on the {os.environ.get('BARE_LAYER', 'platform')} channel "
+        f"layer, one uvicorn process, {args.tables} tables "
         f"of {SEATS} sockets, a 2 KB state to every socket per action, flat out:"
     )
     print(f"{done} actions in {elapsed:.1f} s: {done / elapsed:.0f} actions/s")

@@ -73,6 +73,7 @@ class ServerLoop:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.last: concurrent.futures.Future | None = None
+        self.last_loop: asyncio.AbstractEventLoop | None = None
         self.lock = threading.Lock()
 
     def hand(self, send: Callable[[], Awaitable[None]]) -> bool:
@@ -82,7 +83,8 @@ class ServerLoop:
         if loop is None or not loop.is_running() or _loop_running_in_this_thread():
             return False
         with self.lock:
-            previous = self.last
+            # A batch handed to a loop that stopped since (a test's) never ends.
+            previous = self.last if self.last_loop is loop else None
 
             async def in_order() -> None:
                 if previous is not None and not previous.done():
@@ -90,7 +92,7 @@ class ServerLoop:
                 await send()
 
             future = asyncio.run_coroutine_threadsafe(in_order(), loop)
-            self.last = future
+            self.last, self.last_loop = future, loop
         _pending.add(future)
         future.add_done_callback(_pending.discard)
         return True

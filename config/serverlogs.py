@@ -34,12 +34,11 @@ NEVER_RETRIEVED = "Task exception was never retrieved"
 class LostServiceInOrphanTasks(logging.Filter):
     """Log a lost Redis (or database) in a task nobody awaits as a warning.
 
-    channels-redis cleans each received message off its backup queue in a task of its
-    own that nobody awaits: when Redis dies under it, asyncio logs "Task exception was
-    never retrieved" as an error with a traceback (found by benchmarks/chaos.py). The
-    message stays in the backup and is delivered again once Redis is back (a state the
-    socket has sent already is dropped by its version). Any other exception stays an
-    error.
+    A library's task that nobody awaits (channels-redis's core layer cleaned each
+    received message off its backup queue in one) meeting a Redis that died makes
+    asyncio log "Task exception was never retrieved" as an error with a traceback (found
+    by benchmarks/chaos.py). What the task did not do is done again once Redis is back.
+    Any other exception stays an error.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -3,8 +3,10 @@ request's thread) runs on the server's event loop without holding the thread, in
 order the thread sent it, on the real Redis channel layer."""
 
 import asyncio
+import threading
 import time
 
+import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
@@ -67,3 +69,35 @@ async def test_a_send_outside_a_server_is_done_when_it_returns(monkeypatch):
         return list(done)
 
     assert await sync_to_async(notify)() == ["lobby.changed"]
+
+
+# The batch handed to the stopped loop is never run, so never awaited.
+@pytest.mark.filterwarnings("ignore:coroutine .* was never awaited")
+def test_a_batch_left_on_a_loop_that_stopped_does_not_hold_up_the_next_loop():
+    """A send handed to a loop that stopped before running it never ends: the sends
+    handed to the next loop (the next test's, a restarted server's) do not wait for it."""
+    stopped = asyncio.new_event_loop()
+    runs = threading.Event()
+    stopper = threading.Thread(target=lambda: (stopped.call_soon(runs.set), stopped.run_forever()))
+    stopper.start()
+    runs.wait(TIMEOUT)
+    broadcast.serve_from(stopped)
+    stopped.call_soon_threadsafe(stopped.stop)
+    stopper.join(TIMEOUT)
+    stopped.is_running = lambda: True  # handed a batch just before it stopped
+    assert broadcast._server.hand(lambda: asyncio.sleep(0))
+    stopped.is_running = lambda: False
+
+    @in_own_event_loop
+    async def next_loop() -> None:
+        broadcast.serve_from(asyncio.get_running_loop())
+        layer = get_channel_layer()
+        listener = await layer.new_channel()
+        await layer.group_add("session-3", listener)
+        await sync_to_async(broadcast.send_group)("session-3", {"type": "lobby.changed"})
+        message = await asyncio.wait_for(layer.receive(listener), TIMEOUT)
+        assert message == {"type": "lobby.changed"}
+        await layer.flush()
+
+    next_loop()
+    stopped.close()

@@ -40,7 +40,7 @@ from tests.live.protocol_driver import run
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 # Longer than every read timeout a Redis client used to have (redis-py 8: 5 s) and
-# than channels-redis' blocking receive (5 s), several times over.
+# than the channel layer's ping and its wait (3 + 5 s), several times over.
 IDLE_SECONDS = 30
 WAIT = 10
 
