@@ -68,6 +68,14 @@ def lost_error(error: BaseException) -> RedisError:
     return lost
 
 
+def fail_pending(pending: asyncio.Future, error: BaseException) -> None:
+    """Fail a subscription waiting for Redis's confirmation (marked retrieved: nobody
+    else may be waiting for it)."""
+    if not pending.done():
+        pending.set_exception(lost_error(error))
+        pending.exception()
+
+
 class PlatformChannelLayer(RedisPubSubChannelLayer):
     """The pub/sub layer with a ``PlatformLoopLayer`` per event loop."""
 
@@ -195,9 +203,7 @@ class Shard(RedisSingleShardConnection):
                 subscribed.discard(channel)
                 if self._confirming.get(channel) is pending:
                     del self._confirming[channel]
-                if not pending.done():
-                    pending.set_exception(lost_error(error))
-                    pending.exception()  # retrieved: nobody else may be waiting
+                fail_pending(pending, error)
                 failure = self._failure(error)
                 if failure is error:
                     raise
@@ -333,9 +339,7 @@ class Shard(RedisSingleShardConnection):
         self._subscribed_to = set()
         confirming, self._confirming = self._confirming, {}
         for pending in confirming.values():
-            if not pending.done():
-                pending.set_exception(lost_error(error))
-                pending.exception()
+            fail_pending(pending, error)
         self.channel_layer.lost(error)
 
         async def close() -> None:
