@@ -35,7 +35,7 @@ class LessonsConfig(AppConfig):
         from lessons.actions import on_session_created
         from lessons.forms import lesson_mode_field
         from lessons.links import forget_kept_links
-        from lessons.moments import forget_kept_cards, on_action_stored
+        from lessons.moments import forget_kept_cards, forget_kept_modes, on_action_stored
         from lessons.results import dashboard_section
         from live.dashboard import register_section
 
@@ -44,6 +44,7 @@ class LessonsConfig(AppConfig):
         kept = {
             forget_kept_links: ("Lesson", "LessonText", "LessonLink"),
             forget_kept_cards: ("Lesson", "LessonText", "LessonOverride"),
+            forget_kept_modes: ("SessionLessonMode",),
         }
         for forget, names in kept.items():
             for name in names:

@@ -81,6 +81,22 @@ def lesson_in_every_language(lesson, session) -> dict[str, dict]:
     return _kept_cards.get((lesson.pk, teacher.pk if teacher.is_authenticated else None), build)
 
 
+# The lesson mode of each session playing here, read again after LESSON_MODE_SECONDS:
+# live play asks at every move that may open a lesson; the teacher's choice saved in
+# this process is used at once (``forget_kept_modes``), one saved in another within that.
+_kept_modes: Kept[str] = Kept(lambda: settings.LESSON_MODE_SECONDS)
+
+
+def played_lesson_mode(session) -> str:
+    """Return the session's lesson mode (``lesson_mode``) as this process keeps it."""
+    return _kept_modes.get(session.pk, lambda: lesson_mode(session))
+
+
+def forget_kept_modes(**kwargs) -> None:
+    """Forget the lesson modes this process keeps (a signal receiver: a mode was saved)."""
+    _kept_modes.forget()
+
+
 def forget_kept_cards(**kwargs) -> None:
     """Forget the cards this process keeps (a signal receiver: a lesson, its text or a
     teacher's wording was saved or deleted)."""
@@ -175,7 +191,7 @@ def lesson_moments(
     if table is None:
         return []
     session = table.session
-    mode = lesson_mode(session)
+    mode = played_lesson_mode(session)
     if mode == Mode.OFF:
         return []
 

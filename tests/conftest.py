@@ -204,11 +204,12 @@ def _forget_kept_rows():
     test's rolled-back rows must not reach the next test (SQLite gives their ids out
     again)."""
     from lessons.links import forget_kept_links
-    from lessons.moments import forget_kept_cards, forget_seen
+    from lessons.moments import forget_kept_cards, forget_kept_modes, forget_seen
     from live.messages import forget_kept_sessions
 
     forget_kept_links()
     forget_kept_cards()
+    forget_kept_modes()
     forget_seen()
     forget_kept_sessions()
     yield

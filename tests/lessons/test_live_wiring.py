@@ -12,10 +12,10 @@ from classroom import actions
 from classroom.identity import new_device_id
 from games.models import Match
 from games.registry import get_game
-from lessons.actions import do_answer, draw_quiz, lesson_mode
+from lessons.actions import do_answer, do_set_lesson_mode, draw_quiz, lesson_mode
 from lessons.links import kept_links
-from lessons.models import Lesson, LessonMoment, LessonOverride
-from lessons.moments import forget_kept_cards, forget_seen, lesson_moments
+from lessons.models import Lesson, LessonMoment, LessonOverride, SessionLessonMode
+from lessons.moments import forget_kept_cards, forget_kept_modes, forget_seen, lesson_moments
 from live import messages, scheduling, write
 from tests.lessons.conftest import PASSWORD
 from tests.live.test_lessons_live import sanction_table
@@ -187,6 +187,39 @@ def test_a_lesson_card_is_built_once_per_process_and_a_wording_saved_here_is_use
     assert lesson_moments(match, [attack], table)[0]["languages"]["en"]["title"] == (
         "Fines, said again"
     )
+
+
+def mode_queries(queries) -> list[str]:
+    return [query["sql"] for query in queries if "lessons_sessionlessonmode" in query["sql"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_lesson_mode_is_read_once_per_process_and_a_mode_saved_here_is_used_at_once(
+    teacher_a, settings
+):
+    settings.LESSON_MODE_SECONDS = 60
+    school_class = actions.do_create_class(teacher_a, "3E")
+    session, table, card, _people = sanction_table(school_class, "show")
+    attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
+    match = Match.objects.get(pk=table.match_id)
+    with CaptureQueriesContext(connection) as queries:
+        assert lesson_moments(match, [attack], table)
+    assert len(mode_queries(queries.captured_queries)) == 1
+    with CaptureQueriesContext(connection) as queries:
+        assert lesson_moments(match, [attack], table)
+    assert mode_queries(queries.captured_queries) == []  # kept
+
+    do_set_lesson_mode(session, "off")  # the teacher's choice, saved in this process
+    assert lesson_moments(match, [attack], table) == []
+    # A change that sends no signal, as another process's looks to this one: used once
+    # the kept mode expires.
+    SessionLessonMode.objects.filter(session=session).update(mode="show")
+    assert lesson_moments(match, [attack], table) == []
+    settings.LESSON_MODE_SECONDS = 0
+    forget_kept_modes()
+    assert lesson_moments(match, [attack], table)  # read now, expired at once
+    SessionLessonMode.objects.filter(session=session).update(mode="off")
+    assert lesson_moments(match, [attack], table) == []
 
 
 @pytest.mark.django_db(transaction=True)
