@@ -3,6 +3,7 @@
 import asyncio
 import concurrent.futures
 import logging
+import os
 import threading
 from collections.abc import Awaitable, Callable
 
@@ -113,6 +114,48 @@ def serve_from(loop: asyncio.AbstractEventLoop | None) -> None:
     _server.loop = loop
 
 
+class OwnLoop:
+    """An event loop in a daemon thread of this process, for the sends of a process that
+    is not an ASGI server (a Celery worker), once ``send_from_own_loop`` asks for it.
+
+    Without it each send ran in an event loop made for it (``async_to_sync``), with a
+    channel layer of its own: a new Redis connection, opened and closed for every bot
+    move and timer a worker played. On one loop for the process, the channel layer keeps
+    its connections. A forked child starts a loop of its own.
+    """
+
+    def __init__(self) -> None:
+        self.wanted = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pid: int | None = None
+        self.lock = threading.Lock()
+
+    def running(self) -> asyncio.AbstractEventLoop | None:
+        """Return the process's own loop, started when needed (None: not wanted here)."""
+        if not self.wanted:
+            return None
+        with self.lock:
+            if self.loop is None or self.pid != os.getpid() or not self.loop.is_running():
+                loop = asyncio.new_event_loop()
+                started = threading.Event()
+                loop.call_soon(started.set)
+                threading.Thread(
+                    target=loop.run_forever, name="classroom-sends", daemon=True
+                ).start()
+                started.wait()
+                self.loop, self.pid = loop, os.getpid()
+            return self.loop
+
+
+_own = OwnLoop()
+
+
+def send_from_own_loop(**kwargs) -> None:
+    """Send this process's group messages from an event loop of its own, each send done
+    when ``send_groups`` returns (connected to Celery's ``worker_process_init``)."""
+    _own.wanted = True
+
+
 def send_groups(
     messages: list[tuple[str, dict]], loop: asyncio.AbstractEventLoop | None = None
 ) -> None:
@@ -124,7 +167,8 @@ def send_groups(
     thread serves every socket's database work, one call at a time, so it must not
     wait on the channel layer). Without it, a thread of the server hands them to the
     server's loop (``serve_from``), after the sends it handed before; anywhere else (a
-    Celery worker, a management command) they are done when this returns.
+    Celery worker, a management command) they are done when this returns (in a worker,
+    sent from the process's own loop: ``send_from_own_loop``).
     """
     if not messages:
         return
@@ -151,7 +195,11 @@ def send_groups(
 
     def send():
         try:
-            async_to_sync(all_of_them)()
+            own = _own.running()
+            if own is not None:
+                asyncio.run_coroutine_threadsafe(all_of_them(), own).result()
+            else:
+                async_to_sync(all_of_them)()
         except SERVICE_ERRORS as error:
             logger.warning("could not send %d messages: %s", len(messages), describe(error))
 

@@ -14,8 +14,9 @@ The work itself is in ``live.background``.
 import logging
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 
+from classroom.broadcast import send_from_own_loop
 from classroom.services import SERVICE_ERRORS, describe
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
@@ -67,3 +68,8 @@ def sweep() -> dict:
 def sweep_on_start(sender=None, **kwargs):
     """Resume every match as soon as a worker is up (after a restart)."""
     send_task("live.tasks.sweep", ())
+
+
+# Each worker process sends the tables' messages from one event loop of its own, over
+# kept Redis connections (classroom.broadcast.OwnLoop).
+worker_process_init.connect(send_from_own_loop, dispatch_uid="live.send_from_own_loop")

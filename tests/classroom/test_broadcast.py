@@ -8,6 +8,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
@@ -105,3 +106,46 @@ def test_a_batch_left_on_a_loop_that_stopped_does_not_hold_up_the_next_loop():
 
     next_loop()
     stopped.close()
+
+
+def test_a_workers_sends_run_on_one_loop_of_its_own_over_kept_connections(settings, monkeypatch):
+    """A Celery worker's sends (a bot move's states) each made an event loop and a
+    channel layer of their own: a Redis connection opened and closed per send. From the
+    process's own loop they share the layer's connections, and each send is still done
+    when it returns; a forked child starts a loop of its own."""
+    broadcast.serve_from(None)
+    own = broadcast.OwnLoop()
+    monkeypatch.setattr(broadcast, "_own", own)
+    broadcast.send_from_own_loop()
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    listener = client.pubsub()
+    listener.psubscribe("*")
+    assert listener.get_message(timeout=TIMEOUT)["type"] == "psubscribe"
+
+    def heard() -> int:
+        count = 0
+        while (message := listener.get_message(timeout=0.2)) is not None:
+            count += message["type"] == "pmessage"
+        return count
+
+    def opened() -> int:
+        return client.info("stats")["total_connections_received"]
+
+    broadcast.send_group("session-4", {"type": "lobby.changed"})  # the loop starts
+    assert heard() == 1
+    first = own.loop
+    before = opened()
+    for number in range(10):
+        broadcast.send_group("session-4", {"type": "lobby.changed", "n": number})
+    assert opened() == before  # no connection opened by the ten sends
+    assert heard() == 10
+    assert own.loop is first
+
+    monkeypatch.setattr(broadcast.os, "getpid", lambda: -1)  # as a forked child sees it
+    broadcast.send_group("session-4", {"type": "lobby.changed"})
+    assert heard() == 1
+    assert own.loop is not first and own.loop.is_running()
+    for loop in (first, own.loop):
+        loop.call_soon_threadsafe(loop.stop)
+    listener.close()
+    client.close()
