@@ -13,6 +13,7 @@ pauses that walk until its one actor answers or the referee sends its expiry.
 """
 
 import json
+from typing import NamedTuple
 
 from games.data_tycoon import bots as _bots
 from games.data_tycoon import debrief as _debrief
@@ -514,23 +515,21 @@ class State(base.State):
 
     def _special_actions(self, s, c, kind, used, thrown):
         """Add the plays of special card ``c`` to ``used``, or its discard to ``thrown``."""
-        rule = CARD_RULES[kind]
-        if rule.keep:
-            used.append(KEEP_ACTIONS[c])
-        if rule.set_aside:
-            used.append(SET_ASIDE_ACTIONS[c])
+        plays = SPECIAL_PLAYS[c]
+        if plays.kept:
+            used += plays.kept
         if kind == "consent" and self.treasures[s]:
             used += [
                 {"type": "split", "card": c, "treasure": tr["label"]}
                 for tr in self.treasures[s]
                 if len(tr["cards"]) >= 2 * SPLIT_MIN
             ]
-        if rule.target:
-            targets = self._targets(rule.target, s)
+        if plays.target:
+            targets = self._targets(plays.target, s)
             if targets:
-                used += [{"type": "attack", "card": c, "target": t} for t in targets]
-            elif not (rule.keep or rule.set_aside):
-                thrown.append({"type": "discard", "card": c})
+                used += map(plays.attacks.__getitem__, targets)
+            elif not plays.kept:
+                thrown.append(plays.discard)
 
     def _free_actions(self, s):
         """Return the builds and the splits with a kept Consent: any time in one's turn."""
@@ -557,16 +556,18 @@ class State(base.State):
     def _targets(self, need, s):
         """Return the seats but ``s`` that an attack needing ``need`` may hit, in seat order
         (one pass for the need, not a call per seat: every attack card in a hand asks)."""
-        others = [t for t in range(self.n) if t != s]
+        others = OTHERS[self.n][s]
         if need == "treasure":
-            return [t for t in others if self.treasures[t]]
+            return [*filter(self.treasures.__getitem__, others)]
         if need == "datasets":
-            return [t for t in others if self.collections[t] or self.frozen[t]]
+            collections, frozen = self.collections, self.frozen
+            return [t for t in others if collections[t] or frozen[t]]
         if need == "free_datasets":
-            return [t for t in others if self.collections[t]]
+            return [*filter(self.collections.__getitem__, others)]
         if need == "assets":
-            return [t for t in others if self.treasures[t] or self.collections[t] or self.frozen[t]]
-        return others  # "anyone"
+            treasures, collections, frozen = self.treasures, self.collections, self.frozen
+            return [t for t in others if treasures[t] or collections[t] or frozen[t]]
+        return [*others]  # "anyone"
 
     def _loss_options(self, s):
         """Return what seat ``s`` may give up: 6 loose Dataset cards or one treasure."""
@@ -1130,16 +1131,39 @@ CAPTURE_ACTIONS = {
     if KIND[c] == "dataset"
 }
 LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
-# The special cards' keep and set-aside actions, shared alike.
-KEEP_ACTIONS = {
-    c: {"type": "keep", "card": c}
-    for c, kind in KIND.items()
-    if kind in CARD_RULES and CARD_RULES[kind].keep
+
+
+class _Plays(NamedTuple):
+    """A special card's plays, made once and shared alike: ``kept`` its keep and
+    set-aside actions, ``target`` what its attack needs (see ``State._targets``),
+    ``attacks`` its attack action on each seat, ``discard`` its discard action."""
+
+    kept: tuple
+    target: str | None
+    attacks: tuple
+    discard: dict
+
+
+def _special_plays(c, rule):
+    """Return the shared plays of special card ``c`` under ``rule``."""
+    kept = []
+    if rule.keep:
+        kept.append({"type": "keep", "card": c})
+    if rule.set_aside:
+        kept.append({"type": "set_aside", "card": c})
+    attacks = tuple(
+        {"type": "attack", "card": c, "target": t} for t in range(DataTycoon.max_players)
+    )
+    return _Plays(tuple(kept), rule.target, attacks, {"type": "discard", "card": c})
+
+
+SPECIAL_PLAYS = {
+    c: _special_plays(c, CARD_RULES[kind]) for c, kind in KIND.items() if kind in CARD_RULES
 }
-SET_ASIDE_ACTIONS = {
-    c: {"type": "set_aside", "card": c}
-    for c, kind in KIND.items()
-    if kind in CARD_RULES and CARD_RULES[kind].set_aside
+# Every seat but one, in seat order, by table size: the seats an attack may aim at.
+OTHERS = {
+    n: tuple(tuple(t for t in range(n) if t != s) for s in range(n))
+    for n in range(DataTycoon.min_players, DataTycoon.max_players + 1)
 }
 
 # The step of each stage of the turn (see ``State._advance``).
