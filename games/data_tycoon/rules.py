@@ -291,16 +291,16 @@ class State(base.State):
         # the action's events, each its "type" then its fields (every event is public),
         # appended to ``self._events`` in place: a helper's call per event costs more
         self._events = events = []
-        kind = action["type"]
+        windows = self.windows
         if seat is None:
             self._expire(action["timer"])
-        elif self.windows and self.windows[0]["kind"] in CALLS and kind not in CALLS:
+        elif not windows:  # the usual case: a turn action
+            self._turn_action(seat, action)
+        elif windows[0]["kind"] in CALLS and action["type"] not in CALLS:
             self._forfeit_call()
             self._turn_action(seat, action)
-        elif self.windows:
-            self._window_action(seat, action)
         else:
-            self._turn_action(seat, action)
+            self._window_action(seat, action)
         self._advance()
         self.ply += 1
         self.last_events = events
@@ -608,12 +608,11 @@ class State(base.State):
             c = a["card"]
             self.hands[s].remove(c)
             self.stage = "after"
-            if "capture" in a:
-                self.table.remove(a["capture"])
-                self.collections[s] += [c, a["capture"]]
-                self._events.append(
-                    {"type": "capture", "seat": s, "card": c, "captured": a["capture"]}
-                )
+            captured = a.get("capture")  # a card id, or None for a lay
+            if captured is not None:
+                self.table.remove(captured)
+                self.collections[s] += [c, captured]
+                self._events.append({"type": "capture", "seat": s, "card": c, "captured": captured})
             else:
                 self.table.append(c)
                 self._events.append({"type": "lay", "seat": s, "card": c})
