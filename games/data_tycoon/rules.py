@@ -499,16 +499,16 @@ class State(base.State):
         used, thrown = [], []
         table = self.table
         for c in hand:
-            captures = CAPTURE_ACTIONS.get(c)
-            if captures is None:
+            capturable = CAPTURABLE.get(c)
+            if capturable is None:
                 self._special_actions(s, c, KIND[c], used, thrown)
-                continue
-            count = len(used)
-            for t in table:
-                if t in captures:
-                    used.append(captures[t])
-            if len(used) == count:
+            elif capturable.isdisjoint(table):  # most often: one test in C, no loop
                 thrown.append(LAY_ACTIONS[c])
+            else:
+                captures = CAPTURE_ACTIONS[c]
+                for t in table:
+                    if t in capturable:
+                        used.append(captures[t])
         if self.purposes[s] or self.consents[s]:
             return [*self._free_actions(s), *(used or thrown)]
         return used or thrown
@@ -1130,6 +1130,8 @@ CAPTURE_ACTIONS = {
     if KIND[c] == "dataset"
 }
 LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
+# The cards each Dataset card captures, by Dataset card only: a special card has none.
+CAPTURABLE = {c: CAPTURES[c] for c in CAPTURE_ACTIONS}
 
 
 class _Plays(NamedTuple):
