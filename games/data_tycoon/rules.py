@@ -999,7 +999,8 @@ class State(base.State):
         self._events.append({"type": "turn", "seat": s})
         pending = self.undeclared[s]
         if not pending:
-            return self._await_play()
+            # the usual turn, a hand with no card blocked, waits at once: no call more
+            return (self.hands[s] and not self.hidden[s]) or self._await_play()
         if any(KIND[c] == "databreach" for c in pending):
             self._open("call_databreach", s, self.options["call_seconds"])
         else:
