@@ -285,7 +285,12 @@ class State(base.State):
 
     def apply(self, seat, action):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
-        if action not in self._legal_list(seat):
+        # the list a driver peeked at just before, read from the cache without a call (only
+        # an exact int or None has one, as in ``peek_legal_actions``)
+        legal = self._legal.get(seat) if type(seat) is int or seat is None else []
+        if legal is None:
+            legal = self._legal_list(seat)
+        if action not in legal:
             raise self._refusal(seat, action)
         self._legal = {}
         # the action's events, each its "type" then its fields (every event is public),
