@@ -1084,7 +1084,7 @@ class State(base.State):
         drawn.reverse()  # drawn from the top: the end of the list
         self.hands[s] += drawn
         for c in drawn:
-            if KIND[c] in ("purpose", "databreach"):
+            if c in TO_CALL:
                 self.undeclared[s].append(c)
         if self.threats and any(KIND[c] in ("purpose", "consent") for c in drawn):
             mine = [t for t in self.threats if t["seat"] == s]
@@ -1172,6 +1172,9 @@ OTHERS = {
     n: tuple(tuple(t for t in range(n) if t != s) for s in range(n))
     for n in range(DataTycoon.min_players, DataTycoon.max_players + 1)
 }
+
+# The cards to call (DATA! or DATABREACH!) once drawn: one set test per card drawn.
+TO_CALL = frozenset(c for c, kind in KIND.items() if kind in ("purpose", "databreach"))
 
 # The step of each stage of the turn (see ``State._advance``).
 STAGES = {
