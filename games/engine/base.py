@@ -433,7 +433,8 @@ class State:
         self._legal, self._events = {}, []
 
     def to_move(self):
-        """Return the seats that may act now."""
+        """Return the seats that may act now: none once the match is over (a driver asks
+        ``is_over`` only when nobody may act)."""
         raise NotImplementedError
 
     def _compute_legal(self, seat):

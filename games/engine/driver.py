@@ -19,9 +19,7 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
         state.apply,
     )
     for _ in range(max_steps):
-        if is_over():
-            return log
-        movers = to_move()
+        movers = to_move()  # none once the match is over: is_over is asked only then
         if movers and not (expire and rng.random() < expire and state.timers()):
             seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
             legal = peek(seat)
@@ -29,6 +27,8 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
             view = state.view(seat) if bot.needs_view else None
             action = bot.choose(view, legal, rng)
         else:
+            if is_over():
+                return log
             seat = None
             legal = peek(None)
             if not legal:
