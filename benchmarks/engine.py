@@ -6,9 +6,11 @@
 Prints games per second and actions per second (a benchmark, not a test).
 The driver builds no views for the random bot, so this measures the rules:
 legal-action generation, apply and the turn flow. Measured on the development
-machine (2 cores, Python 3.11, busy), by CPU time: Data-Tycoon expert 963 to 987
-games/s and 158,000 to 162,000 actions/s (397 to 404 games/s with ``--views``);
-figures of every game in the README.
+machine (2 cores, Python 3.11, busy), by CPU time, in 8 runs each right after one of
+the engine before (815 to 1,033 games/s): Data-Tycoon expert 859 to 1,044 games/s and
+142,000 to 172,000 actions/s (340 to 438 games/s with ``--views``, 4 such pairs); the
+load hides the gain that valgrind's instruction count shows (8.87 to 8.27 million a
+game); figures of every game in the README.
 """
 
 import argparse
