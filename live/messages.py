@@ -68,7 +68,22 @@ class TableSnapshot:
 
 def load_table(table_id: int) -> TableSnapshot:
     """Read a table, its match and its seats from the database."""
-    return _snapshot(Table.objects.select_related("match", "session").get(pk=table_id))
+    table = Table.objects.select_related("match", "session").get(pk=table_id)
+    match = table.match
+    forget_table_of(match)
+    return _snapshot(table, match)
+
+
+# A match's table as its one-to-one field caches it on the match, when the table was read
+# with its match: table and match then refer to each other, a cycle that only the garbage
+# collector frees, with the match's snapshot (thousands of objects).
+_match_table_cache = Table.match.field.remote_field
+
+
+def forget_table_of(match: Match) -> None:
+    """Break the table-match cycle of a table read with its match (``select_related``)."""
+    if _match_table_cache.is_cached(match):
+        _match_table_cache.delete_cached_value(match)
 
 
 @dataclass
@@ -170,23 +185,24 @@ def load_applied(applied: Applied, found: ActionTable | None = None) -> TableSna
         if found is None:
             return None
         mark_current(found, applied)
-    table = found.table
+    # The match is not set on the table: a one-to-one field's setter caches each on the
+    # other (``forget_table_of``).
     if not found.current:
-        table.match = Match.objects.get(pk=applied.match.pk)
-        return _snapshot(table, seats=found.seats)
-    table.match = applied.match
-    return _snapshot(table, applied.state, applied.timers, found.seats)
+        return _snapshot(found.table, Match.objects.get(pk=applied.match.pk), seats=found.seats)
+    return _snapshot(found.table, applied.match, applied.state, applied.timers, found.seats)
 
 
 def _snapshot(
     table: Table,
+    match: Match | None = None,
     state: object | None = None,
     timers: list[MatchTimer] | None = None,
     seats: list[Seat] | None = None,
 ) -> TableSnapshot:
     if seats is None:
         seats = table_seats(table.pk)
-    match = table.match
+    if match is None:
+        match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
     pause = _lesson_pause(list(match.holds.all())) if paused else None
