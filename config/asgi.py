@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config import database, serverlogs  # noqa: E402
+from config.collector import tune_collector  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 serverlogs.install()
@@ -26,3 +27,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Last: what the server built to get here lives as long as it does.
+tune_collector()
