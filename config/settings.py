@@ -405,8 +405,10 @@ LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))
 # for them at nearly every move); ``load_lessons`` reaches running servers within it.
 LESSON_LINKS_SECONDS = 60.0
 # The garbage collector's generation thresholds in the ASGI server and the Celery worker
-# (config.collector; the interpreter's: 700, 10, 10).
-GC_THRESHOLDS = (10_000, 20, 20)
+# (config.collector; the interpreter's: 700, 10, 10), "young,middle,old" in the environment.
+GC_THRESHOLDS = tuple(
+    int(number) for number in os.environ.get("GC_THRESHOLDS", "5000,10,10").split(",")
+)
 # Each process keeps a playing session's lesson mode this long: a teacher's new mode
 # reaches the moves another server process plays within it (its own at once).
 LESSON_MODE_SECONDS = 5.0
