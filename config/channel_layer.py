@@ -144,7 +144,7 @@ class PlatformLoopLayer(RedisPubSubLoopLayer):
         if isinstance(message, Lost):
             self._forget(channel)
             raise lost_error(message.error)
-        return self.channel_layer.deserialize(message)
+        return message  # decoded as it arrived (Shard._receive_message)
 
     def _forget(self, channel: str) -> None:
         """Drop a channel and unsubscribe from it, without waiting for Redis."""
@@ -306,6 +306,30 @@ class Shard(RedisSingleShardConnection):
                 pending.set_result(None)
         elif kind == "message":
             self._receive_message(message)
+
+    def _receive_message(self, message: dict) -> None:
+        """Hand a message to the channel it names, or to every channel of this loop in
+        the group it names, decoded once for all of them: decoding it in each socket's
+        ``receive`` was a table's message unpacked once per socket at the table (the
+        handlers read a message and never change it)."""
+        name = message["channel"]
+        name = name.decode() if isinstance(name, bytes) else name
+        layer = self.channel_layer
+        if name in layer.channels:
+            receivers = [name]
+        else:
+            receivers = [
+                channel for channel in layer.groups.get(name, ()) if channel in layer.channels
+            ]
+        if not receivers:
+            return
+        try:
+            decoded = layer.channel_layer.deserialize(message["data"])
+        except Exception as error:  # not a message of this layer: nobody could read it
+            logger.warning("dropped an undecodable message on %s: %s", name, describe(error))
+            return
+        for channel in receivers:
+            layer.channels[channel].put_nowait(decoded)
 
     async def _watch(self) -> None:
         """Ping Redis on the subscription connection; no answer in time means it is lost."""

@@ -18,7 +18,6 @@ from celery.signals import worker_process_init, worker_ready
 
 from classroom.broadcast import send_from_own_loop
 from classroom.services import SERVICE_ERRORS, describe
-from config.collector import tune_collector
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
 from live import background
@@ -74,9 +73,3 @@ def sweep_on_start(sender=None, **kwargs):
 # Each worker process sends the tables' messages from one event loop of its own, over
 # kept Redis connections (classroom.broadcast.OwnLoop).
 worker_process_init.connect(send_from_own_loop, dispatch_uid="live.send_from_own_loop")
-
-
-@worker_process_init.connect
-def tune_collector_in_worker(**kwargs) -> None:
-    """Set up the collector of each worker process, forked ready (config.collector)."""
-    tune_collector()

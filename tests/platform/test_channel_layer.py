@@ -86,6 +86,39 @@ async def test_group_messages_reach_every_channel_of_the_group_once(own_redis):
 
 
 @in_own_event_loop
+async def test_a_group_message_is_decoded_once_for_every_channel_of_the_process(
+    own_redis, monkeypatch, caplog
+):
+    """The sockets of a table in one process share one decoding of each move's message
+    (it was unpacked in each socket's receive); a message nobody can decode is dropped
+    with a warning and the next one still arrives."""
+    layer = own_redis.layer()
+    channels = [await layer.new_channel() for _ in range(4)]
+    for channel in channels:
+        await layer.group_add("table-2", channel)
+    decoded = []
+    real_deserialize = PlatformChannelLayer.deserialize
+
+    def deserialize(self, data):
+        decoded.append(data)
+        return real_deserialize(self, data)
+
+    monkeypatch.setattr(PlatformChannelLayer, "deserialize", deserialize)
+    await layer.group_send("table-2", {"type": "table.states", "n": 1})
+    received = [await asyncio.wait_for(layer.receive(c), 5) for c in channels]
+    assert received == [{"type": "table.states", "n": 1}] * 4
+    assert len(decoded) == 1
+
+    with redis.Redis.from_url(own_redis.url) as client:
+        client.publish("asgi__group__table-2", b"not msgpack \xc1")
+    await layer.group_send("table-2", {"type": "table.states", "n": 2})
+    received = [await asyncio.wait_for(layer.receive(c), 5) for c in channels]
+    assert received == [{"type": "table.states", "n": 2}] * 4
+    assert "dropped an undecodable message on asgi__group__table-2" in caplog.text
+    await layer.flush()
+
+
+@in_own_event_loop
 async def test_a_stalled_redis_fails_every_waiting_receive_and_refuses_new_channels(own_redis):
     """Redis stops answering: nothing tells a subscriber (its connection stays open), so
     the layer's ping does. Every socket's receive fails within seconds, a socket set up
