@@ -10,8 +10,12 @@ from django.core.signals import request_finished
 from django.db import connection, transaction
 
 from classroom import actions
+from classroom.models import Table
 from config import asgi
-from tests.live.conftest import open_session
+from games.matches import load_state
+from games.models import Match, MatchAction
+from live import write
+from tests.live.conftest import open_session, seat_students
 from tests.live.protocol_driver import drive, join, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,6 +48,35 @@ def test_a_server_s_sockets_share_one_database_connection(
     # Thirty moves, each a socket message and its database work: the server's socket
     # thread kept its connection (and the worker's pool processes theirs, for timers).
     assert opened <= 4, f"{opened} database sessions opened for 30 moves"
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PostgreSQL counts the sessions it opens"
+)
+def test_the_workers_bot_moves_keep_their_database_connections(school_class, celery_worker):
+    """Celery closed every database connection before and after each task: on
+    PostgreSQL each bot move and timer started a server process of its own."""
+    session = open_session(school_class, table_size=3, bots=True)
+    (ana,) = seat_students(session, "Ana")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    human = table.seats.get(participant=ana).number
+    rng = random.Random(6)
+    before = sessions_opened()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        match = Match.objects.get(pk=table.match_id)
+        bot_moves = MatchAction.objects.filter(match=match).exclude(seat=human).exclude(seat=None)
+        if bot_moves.count() >= 20 or match.status == Match.Status.FINISHED:
+            break
+        state = load_state(match)
+        if human in state.to_move():
+            write.act(match.pk, human, rng.choice(state.legal_actions(human)), match.version)
+        time.sleep(0.05)
+    opened = sessions_opened() - before
+    assert bot_moves.count() >= 20
+    # The worker's two pool processes, each with the connection it keeps.
+    assert opened <= 3, f"{opened} database sessions opened for {bot_moves.count()} bot moves"
 
 
 def test_an_http_request_s_kept_connection_is_closed_when_it_ends(monkeypatch):
