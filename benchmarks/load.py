@@ -1,13 +1,14 @@
 """A district's morning on one machine: K classes of 30 students at a human pace.
 
     .venv/bin/python -m benchmarks.load [--students 300|1000|2000] [--seconds 60]
-        [--think 1.0 4.0] [--asgi 1] [--variant expert]
+        [--think 1.0 4.0] [--asgi 1] [--variant expert] [--postgres]
 
 Starts its own Redis, Celery worker, beat and uvicorn (``--asgi`` processes, each on its
-own loopback port) with a temporary SQLite database, opens one Data-Tycoon session per
-30 students (tables of 4, bots in the empty seats), joins every student through
-``POST /join/``, starts the sessions, and connects every student's play socket (the
-students are spread over the uvicorn processes). Each student is a client of the table
+own loopback port) with a temporary SQLite database (``--postgres``: a throwaway
+PostgreSQL server, the tests' one), opens one Data-Tycoon session per 30 students
+(tables of 4, bots in the empty seats), joins every student through ``POST /join/``,
+starts the sessions, and connects every student's play socket (the students are spread
+over the uvicorn processes). Each student is a client of the table
 protocol (docs/protocol.md): when its state offers legal actions it thinks for a time
 drawn per action (``--think``, uniform, in seconds), then sends ``act`` with the
 version it saw last and a random legal action of that state.
@@ -48,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+import psycopg
 import redis
 import websockets
 from tqdm import tqdm
@@ -60,6 +62,8 @@ from config.services import (
     celery_worker_service,
     free_port,
     port_open,
+    postgres_answers,
+    postgres_service,
     redis_answers,
     redis_service,
     wait_for_celery,
@@ -111,6 +115,21 @@ class Platform:
     redis_port: int
     web_ports: list[int]
     services: list[Service] = field(default_factory=list)
+    postgres_folder: Path | None = None  # --postgres: a throwaway server's folder
+
+    def start_database(self) -> None:
+        """With ``--postgres``, start a throwaway PostgreSQL server (the tests' settings:
+        durability off) and create the benchmark's database; else SQLite needs nothing."""
+        if self.postgres_folder is None:
+            return
+        port = free_port()
+        self.add(postgres_service(self.postgres_folder, port))
+        wait_until(lambda: postgres_answers(port), 30, "PostgreSQL", self.services)
+        with psycopg.connect(
+            host=HOST, port=port, user="postgres", dbname="postgres", autocommit=True
+        ) as connection:
+            connection.execute("CREATE DATABASE dataprotect")
+        self.env["DATABASE_URL"] = f"postgres://postgres@{HOST}:{port}/dataprotect"
 
     def start(self) -> None:
         redis = redis_service(self.redis_port, self.folder / "redis", persist=False)
@@ -130,10 +149,12 @@ class Platform:
         service.log_path = self.folder / "logs" / f"{service.name}.log"
         self.services.append(service.start())
 
-    def stop(self) -> None:
+    def stop(self, but: str | None = None) -> None:
+        """Stop every service (``but`` the one of that name) in reverse order."""
         for service in reversed(self.services):
-            with contextlib.suppress(Exception):
-                service.stop()
+            if service.name != but:
+                with contextlib.suppress(Exception):
+                    service.stop()
 
     def bases(self) -> list[str]:
         return [f"http://{HOST}:{port}" for port in self.web_ports]
@@ -635,10 +656,13 @@ def run(args) -> None:
     redis_port = free_port()
     args.asgi_ports = [free_port() for _ in range(args.asgi)]
     env = environment(folder, redis_port)
-    platform = Platform(folder, env, redis_port, args.asgi_ports)
+    # PostgreSQL, run as its own user when this runs as root, gets a folder it may enter.
+    postgres_folder = Path(tempfile.mkdtemp(prefix="dp-load-pg-")) if args.postgres else None
+    platform = Platform(folder, env, redis_port, args.asgi_ports, postgres_folder=postgres_folder)
     deadline = time.monotonic() + args.seconds + 900
     played = False
     try:
+        platform.start_database()
         use_database(env)
         platform.start()
         joined = open_classes(platform.bases(), args.students, args.variant)
@@ -668,16 +692,19 @@ def run(args) -> None:
         usage_start, usage_end = usage["start"], usage["end"]
         played = True
     finally:
-        platform.stop()
-        errors = platform.error_lines()  # after the stop: a failing shutdown counts too
         # Read once nothing writes: the worker still plays the bots' moves after the
         # students stop, and a move stored between the log's read and the versions'
         # looked like a version with no log entry.
+        platform.stop(but="postgres")
         logs = check_logs() if played else []
+        platform.stop()
+        errors = platform.error_lines()  # after the stop: a failing shutdown counts too
         warnings = platform.warning_lines()
         if args.logs:
             shutil.copytree(folder / "logs", args.logs, dirs_exist_ok=True)
         shutil.rmtree(folder, ignore_errors=True)
+        if postgres_folder is not None:
+            shutil.rmtree(postgres_folder, ignore_errors=True)
     report(
         args,
         Outcome(
@@ -695,6 +722,9 @@ def main() -> None:
     parser.add_argument("--variant", default="expert")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--logs", help="copy the services' logs to this folder at the end")
+    parser.add_argument(
+        "--postgres", action="store_true", help="a throwaway PostgreSQL server, not SQLite"
+    )
     run(parser.parse_args())
 
 
