@@ -192,6 +192,8 @@ class Usage:
 
 
 def group_processes(pgid: int) -> list[int]:
+    """Return the processes of a service: its process group, and its leader's children
+    that left it (PostgreSQL's backends each start a session of their own)."""
     pids = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -201,7 +203,7 @@ def group_processes(pgid: int) -> list[int]:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ...
+        if pgid in (int(fields[2]), int(fields[1])):  # after the name: state, ppid, pgrp
             pids.append(int(entry.name))
     return pids
 
