@@ -44,8 +44,11 @@ def test_one_student_and_two_bots_play_on(school_class, celery_worker, bot):
     assert {seat.bot_kind for seat in table.seats.exclude(number=human)} == {bot}
     assert match.version >= 40 or match.status == Match.Status.FINISHED
     assert bot_moves.count() >= 10
-    versions = list(match.actions.values_list("version", flat=True))
-    assert versions == list(range(1, match.version + 1))
+    # the bots may move on between the two reads: the log is gap-free up to its own end,
+    # which is at least the version read before it
+    versions = list(match.actions.order_by("version").values_list("version", flat=True))
+    assert versions == list(range(1, len(versions) + 1))
+    assert len(versions) >= match.version
 
 
 def test_an_expired_call_window_is_fired_by_the_server(
