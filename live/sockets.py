@@ -18,6 +18,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -99,9 +100,20 @@ class PlatformConsumer(AsyncWebsocketConsumer):
             await self.release()
 
     async def dispatch(self, message):
-        """Handle one message; a failed service or a bug becomes a message to the client."""
+        """Handle one message; a failed service or a bug becomes a message to the client.
+
+        Channels' own dispatch first closes old database connections in the database
+        thread (``aclose_old_connections``), for every message: a ping, each move's state
+        at every socket of the table. That queued each of them behind the moves being
+        written there, and cost a thread hop each. Every database call of these sockets
+        goes through ``database_sync_to_async``, which closes old connections before and
+        after it, so a handler that reads nothing waits for nothing.
+        """
         try:
-            await super().dispatch(message)
+            handler = getattr(self, get_handler_name(message), None)
+            if handler is None:
+                raise ValueError(f"No handler for message type {message['type']}")
+            await handler(message)
         except (StopConsumer, asyncio.CancelledError):
             raise
         except Exception as error:

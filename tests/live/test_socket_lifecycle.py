@@ -10,10 +10,12 @@ import time
 import pytest
 import redis
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from redis.asyncio.client import PubSub
 
+from classroom.broadcast import table_group
 from classroom.models import Seat
 from games.matches import apply_action
 from live import consumers, heartbeat, write
@@ -330,3 +332,35 @@ async def test_sockets_leaving_at_once_leave_their_groups_without_exhausting_the
     while any(count for _name, count in client.pubsub_numsub(*groups)):
         assert time.monotonic() < deadline, client.pubsub_numsub(*groups)
         await asyncio.sleep(0.05)
+
+
+@in_own_event_loop
+async def test_a_socket_answers_while_the_database_thread_is_busy(school_class):
+    """A ping and a move's state need no database: neither waits behind a slow move (or a
+    stalled database) in the process's one database thread."""
+    session, table, people = await sync_to_async(started_table)(school_class)
+    ana = next(p for p in people.values() if p.nickname == "Ana")
+    socket = play_socket(session, ana)
+    _hello, state = await connect(socket)
+    busy = asyncio.create_task(database_sync_to_async(time.sleep)(3))
+    await asyncio.sleep(0.1)  # the database thread is asleep now
+    started = time.monotonic()
+    await socket.send_to(text_data=json.dumps({"type": "ping"}))
+    await receive(socket, "pong")
+    newer = {**state, "version": state["version"] + 1}
+    await get_channel_layer().group_send(
+        table_group(table.pk),
+        {
+            "type": "table.states",
+            "states": {str(state["seat"]): newer},
+            "log": {"en": ["A move."]},
+            "then": [],
+        },
+    )
+    sent = await receive(socket, "state")
+    waited = time.monotonic() - started
+    assert not busy.done()
+    assert sent["version"] == newer["version"] and sent["log"] == ["A move."]
+    assert waited < 1.5, f"the socket waited {waited:.2f} s for the database thread"
+    await busy
+    await socket.disconnect()
