@@ -25,11 +25,25 @@ from games import clock
 from games.engine import IllegalAction
 from games.engine.replay import replay
 from games.models import Match, MatchAction, MatchHold, MatchTimer
+from games.prepared import PreparedQuery
 from games.registry import get_game
 
 # The protocol's error codes of an action refused while the match is held.
 PAUSED = "paused"
 LESSON_PAUSE = "lesson_pause"
+
+
+def _match_to_write(match_id: int):
+    return Match.objects.select_for_update().filter(pk=match_id).order_by()
+
+
+def _timers_of(match_id: int):
+    return MatchTimer.objects.filter(match_id=match_id)
+
+
+# Read at every move (games.prepared).
+MATCH_TO_WRITE = PreparedQuery(_match_to_write)
+TIMERS_OF = PreparedQuery(_timers_of)
 
 
 class StaleVersion(Exception):
@@ -106,7 +120,7 @@ def sync_timers(match: Match, state, had_timers: bool = True) -> list[MatchTimer
     running = {timer["id"]: timer for timer in state.timers()}
     if not had_timers and not running:
         return []
-    stored = list(MatchTimer.objects.filter(match=match))
+    stored = TIMERS_OF.objects(match.pk)
     ended = [timer.pk for timer in stored if timer.timer_id not in running]
     if ended:
         MatchTimer.objects.filter(pk__in=ended).delete()
@@ -144,7 +158,9 @@ def apply_action(
     every case nothing is written. The running timers' records follow the new state.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = MATCH_TO_WRITE.first(match_id)
+        if match is None:
+            raise Match.DoesNotExist(f"no match {match_id}")
         if expected_version is not None and expected_version != match.version:
             raise StaleVersion(expected_version, match.version)
         if match.status == Match.Status.FINISHED:

@@ -26,6 +26,7 @@ from games import clock
 from games.describe import card_namer, catalogue, event_line
 from games.matches import Applied, load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
+from games.prepared import PreparedQuery
 
 
 def iso(moment: datetime) -> str:
@@ -127,6 +128,34 @@ def forget_kept_sessions() -> None:
     _kept_sessions.forget()
 
 
+def _seats_at_match(match_id: int):
+    return (
+        Seat.objects.select_related("participant", "table")
+        .filter(table__match_id=match_id)
+        .order_by("number")
+    )
+
+
+def _seats_at_table(table_id: int):
+    return (
+        Seat.objects.select_related("participant", "table")
+        .filter(table_id=table_id)
+        .order_by("number")
+    )
+
+
+def _match_now(match_id: int):
+    return (
+        Match.objects.filter(pk=match_id).order_by().values_list("version", "status", "paused_at")
+    )
+
+
+# Read at every move (games.prepared); seats come in the order of their numbers.
+SEATS_AT_MATCH = PreparedQuery(_seats_at_match)
+SEATS_AT_TABLE = PreparedQuery(_seats_at_table)
+MATCH_NOW = PreparedQuery(_match_now)
+
+
 def action_table(*, match_id: int | None = None, table_id: int | None = None) -> ActionTable | None:
     """Read the table of a match (or the table ``table_id``) before an action (None: no
     table, or a table whose session is gone).
@@ -134,10 +163,10 @@ def action_table(*, match_id: int | None = None, table_id: int | None = None) ->
     One query: the table's seats with their students, each row joined to the table; its
     session, class and teacher as this process keeps them (read once per session).
     """
-    by_table = {"table__match_id": match_id} if table_id is None else {"table_id": table_id}
-    seats = list(
-        Seat.objects.select_related("participant", "table").filter(**by_table).order_by("number")
-    )
+    if table_id is None:
+        seats = SEATS_AT_MATCH.objects(match_id)
+    else:
+        seats = SEATS_AT_TABLE.objects(table_id)
     if seats:
         table = seats[0].table
         for seat in seats:
@@ -157,16 +186,18 @@ def action_table(*, match_id: int | None = None, table_id: int | None = None) ->
 
 def stored_version(match_id: int) -> int:
     """Return the match's stored version (a refused move's answer names it)."""
-    return Match.objects.values_list("version", flat=True).get(pk=match_id)
+    rows = MATCH_NOW.rows(match_id)
+    if not rows:
+        raise Match.DoesNotExist(f"no match {match_id}")
+    return rows[0][0]
 
 
 def mark_current(found: ActionTable, applied: Applied) -> None:
     """After an action's commit, tell whether its match is still the one written (no
     other action or pause since): one read of the match's version, status and pause."""
     written = applied.match
-    stored = (
-        Match.objects.filter(pk=written.pk).values_list("version", "status", "paused_at").first()
-    )
+    rows = MATCH_NOW.rows(written.pk)
+    stored = rows[0] if rows else None
     found.current = stored == (written.version, written.status, written.paused_at)
 
 
