@@ -154,3 +154,22 @@ def test_a_request_that_meets_a_redis_that_is_gone_gets_a_503_that_says_to_try_a
     assert "try again" in program.json()["error"]["message"]
     assert person.status_code == 503
     assert "try again in a few seconds" in person.content.decode()
+
+
+@in_own_event_loop
+async def test_every_redis_client_reads_its_replies_with_hiredis():
+    """Each move's states reach every process as a Redis pub/sub message of several
+    kilobytes, read by the channel layer's connection; redis-py parses replies in C when
+    hiredis is installed (pyproject.toml), else in Python, a few percent of a server's
+    time under load. A lock that lost it would slow every server without a word."""
+    assert redis.utils.HIREDIS_AVAILABLE
+    layer = get_channel_layer()
+    await layer.group_add("hiredis-check", await layer.new_channel())
+    shard = layer._get_layer()._shards[0]
+    connection = shard._pubsub.connection
+    assert type(connection._parser).__name__ == "_AsyncHiredisParser"
+    sync = cache._cache.get_client().connection_pool.get_connection()
+    try:
+        assert type(sync._parser).__name__ == "_HiredisParser"
+    finally:
+        cache._cache.get_client().connection_pool.release(sync)
