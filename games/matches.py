@@ -25,7 +25,7 @@ from games import clock
 from games.engine import IllegalAction
 from games.engine.replay import replay
 from games.models import Match, MatchAction, MatchHold, MatchTimer
-from games.prepared import PreparedQuery
+from games.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
 from games.registry import get_game
 
 # The protocol's error codes of an action refused while the match is held.
@@ -41,9 +41,15 @@ def _timers_of(match_id: int):
     return MatchTimer.objects.filter(match_id=match_id)
 
 
-# Read at every move (games.prepared).
+def _match_at_version(match_id: int, version: int):
+    return Match.objects.filter(pk=match_id, version=version)
+
+
+# Read and written at every move (games.prepared).
 MATCH_TO_WRITE = PreparedQuery(_match_to_write)
 TIMERS_OF = PreparedQuery(_timers_of)
+ACTION_LOGGED = PreparedInsert(MatchAction)
+MATCH_MOVED = PreparedUpdate(_match_at_version)
 
 
 class StaleVersion(Exception):
@@ -172,8 +178,8 @@ def apply_action(
         had_timers = bool(state.timers())
         events = state.apply(seat, action)
         version = match.version + 1
-        MatchAction.objects.create(
-            match=match, version=version, seat=seat, action=action, events=events
+        ACTION_LOGGED.insert(
+            match_id=match.pk, version=version, seat=seat, action=action, events=events
         )
         fields: dict[str, Any] = {"version": version, "snapshot": state.to_json()}
         if state.is_over():
@@ -181,9 +187,7 @@ def apply_action(
                 status=Match.Status.FINISHED, result=state.result(), finished_at=clock.now()
             )
         # The compare-and-set guards databases without row locks as well.
-        updated = Match.objects.filter(pk=match.pk, version=match.version).update(
-            updated_at=clock.now(), **fields
-        )
+        updated = MATCH_MOVED.update(match.pk, match.version, updated_at=clock.now(), **fields)
         if updated != 1:
             raise StaleVersion(match.version, Match.objects.get(pk=match.pk).version)
         for name, value in fields.items():

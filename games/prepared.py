@@ -1,4 +1,4 @@
-"""Read queries of live play's write path, compiled to SQL once per process.
+"""Queries of live play's write path, compiled to SQL once per process.
 
 Every move reads its table's seats, its match under the match's lock, its running timers
 and, after the commit, its version again. Building such a query with the ORM and
@@ -13,6 +13,12 @@ ORM's converters (JSON, dates, booleans) and ``select_related`` objects, or tupl
 
 Only what that needs: equality lookups on the values given, no annotations or extra
 columns (a queryset that compiles to anything else is refused when it is first used).
+
+The move's two writes, the action appended to the log and the match's new snapshot and
+version, are compiled the same way (``PreparedInsert``, ``PreparedUpdate``): each value
+is prepared for the database by its field, as the ORM's insert and update do (JSON,
+times), and the statement is the ORM's. Neither sends the model signals (``post_save``
+and the like): the match log has no receivers, and a test keeps it so.
 """
 
 from __future__ import annotations
@@ -24,12 +30,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model, QuerySet
+from django.db.models import Model, QuerySet, sql
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
-# Stand-ins for the values while the query compiles: integers no key ever takes, found
-# again among the compiled SQL's parameters.
-_STAND_IN_BASE = -(2**62) + 7919
+# Stand-ins for the values while the query compiles, found again among the compiled
+# SQL's parameters: positive integers that fit every integer field (the ORM drops a
+# lookup on a value out of its field's range); a constant of the query equal to one
+# would be found twice, and the query refused.
+_STAND_IN_BASE = 32_009
 
 
 @dataclass
@@ -109,7 +117,7 @@ class PreparedQuery:
 
 
 def _compile(build: Callable[..., QuerySet], arity: int, connection, using: str) -> _Compiled:
-    stand_ins = [_STAND_IN_BASE + n for n in range(arity)]
+    stand_ins = [_STAND_IN_BASE + 7 * n for n in range(arity)]
     queryset = build(*stand_ins)
     if not isinstance(queryset, QuerySet):
         raise TypeError(f"{build.__qualname__} must return a queryset")
@@ -134,3 +142,104 @@ def _compile(build: Callable[..., QuerySet], arity: int, connection, using: str)
     return _Compiled(
         connection, compiler, sql, params, slots, models, init_list, model_cols, populators
     )
+
+
+class PreparedInsert:
+    """The INSERT of one row of ``model`` (its primary key made by the database),
+    compiled once per database connection."""
+
+    def __init__(self, model: type[Model], using: str = DEFAULT_DB_ALIAS):
+        self.model = model
+        self.using = using
+        meta = model._meta
+        self.fields = [
+            field
+            for field in meta.local_concrete_fields
+            if not field.generated and field is not meta.auto_field
+        ]
+        self._local = threading.local()
+
+    def insert(self, **values: Any) -> None:
+        """Insert a row with these field values (the others: their defaults)."""
+        obj = self.model(**values)
+        connection, compiler, statement = self._compile(obj)
+        params = [
+            compiler.prepare_value(field, compiler.pre_save_val(field, obj))
+            for field in self.fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(statement, params)
+
+    def _compile(self, obj: Model) -> tuple:
+        connection = connections[self.using]
+        compiled = getattr(self._local, "compiled", None)
+        if compiled is None or compiled[0] is not connection:
+            query = sql.InsertQuery(self.model)
+            query.insert_values(self.fields, [obj])
+            compiler = query.get_compiler(using=self.using)
+            ((statement, params),) = compiler.as_sql()
+            if len(params) != len(self.fields):
+                raise TypeError("a prepared insert takes one parameter a field")
+            compiled = (connection, compiler, statement)
+            self._local.compiled = compiled
+        return compiled
+
+
+class PreparedUpdate:
+    """An UPDATE of the rows ``build`` selects (equality lookups on its values, as for a
+    ``PreparedQuery``) to new field values, compiled once per database connection and
+    set of fields. Return how many rows changed."""
+
+    def __init__(self, build: Callable[..., QuerySet], using: str = DEFAULT_DB_ALIAS):
+        self.build = build
+        self.using = using
+        self.arity = len(inspect.signature(build).parameters)
+        self._local = threading.local()
+
+    def update(self, *values: int, **changes: Any) -> int:
+        """Set the fields in ``changes`` (none of them to None: the ORM would write
+        ``= NULL`` in the SQL itself) on the rows selected by ``values``."""
+        if len(values) != self.arity:
+            raise TypeError(f"{self.build.__qualname__} takes {self.arity} values")
+        connection = connections[self.using]
+        key = tuple(changes)
+        by_fields = getattr(self._local, "compiled", None)
+        if by_fields is None or by_fields[0] is not connection:
+            by_fields = (connection, {})
+            self._local.compiled = by_fields
+        compiled = by_fields[1].get(key)
+        if compiled is None:
+            compiled = self._compile(changes)
+            by_fields[1][key] = compiled
+        statement, fields, slots, where = compiled
+        params = []
+        for field, value in zip(fields, changes.values(), strict=True):
+            prepared = field.get_db_prep_save(value, connection=connection)
+            if prepared is None or hasattr(prepared, "as_sql"):
+                raise TypeError(f"{field.name}: a prepared update sets plain values only")
+            params.append(prepared)
+        params.extend(where)
+        for index, value_index in slots:
+            params[len(fields) + index] = values[value_index]
+        with connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            return cursor.rowcount
+
+    def _compile(self, changes: dict[str, Any]) -> tuple:
+        if any(value is None or hasattr(value, "resolve_expression") for value in changes.values()):
+            raise TypeError("a prepared update sets plain values only")
+        stand_ins = [_STAND_IN_BASE + 7 * n for n in range(self.arity)]
+        queryset = self.build(*stand_ins)
+        if not isinstance(queryset, QuerySet):
+            raise TypeError(f"{self.build.__qualname__} must return a queryset")
+        query = queryset.query.chain(sql.UpdateQuery)
+        query.add_update_values(changes)
+        if query.related_updates:
+            raise TypeError("a prepared update changes its model's own table only")
+        fields = [field for field, _model, _value in query.values]
+        statement, params = query.get_compiler(using=self.using).as_sql()
+        where = list(params[len(fields) :])
+        slots = [(i, stand_ins.index(p)) for i, p in enumerate(where) if p in stand_ins]
+        if sorted(value for _i, value in slots) != list(range(self.arity)):
+            raise TypeError(f"each value of {self.build.__qualname__} must be one SQL parameter")
+        return statement, fields, slots, where

@@ -7,14 +7,24 @@ import threading
 
 import pytest
 from django.db import connection, connections, transaction
+from django.db.models import F
+from django.db.models.signals import post_init, post_save, pre_init, pre_save
 from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 
 from classroom import actions
 from classroom.models import Seat
 from games import clock
-from games.matches import MATCH_TO_WRITE, TIMERS_OF, apply_action, hold, load_state
-from games.models import Match, MatchTimer
+from games.matches import (
+    ACTION_LOGGED,
+    MATCH_MOVED,
+    MATCH_TO_WRITE,
+    TIMERS_OF,
+    apply_action,
+    hold,
+    load_state,
+)
+from games.models import Match, MatchAction, MatchTimer
 from games.prepared import PreparedQuery
 from live.messages import MATCH_NOW, SEATS_AT_MATCH, SEATS_AT_TABLE, action_table, mark_current
 from tests.live.conftest import open_session, seat_students
@@ -158,3 +168,57 @@ def test_a_queryset_that_is_not_plain_equality_on_its_values_is_refused():
         MATCH_NOW.objects(1)
     with pytest.raises(TypeError, match="takes 1 values"):
         MATCH_NOW.rows(1, 2)
+
+
+def test_a_move_s_log_entry_and_the_match_s_update_are_what_the_orm_writes(school_class):
+    table = started_table(school_class)
+    match = Match.objects.get(pk=table.match_id)
+    action = {"type": "play", "card": "é✓"}
+    events = [{"type": "played", "seat": 1, "names": ["Zoë", None, 1.5, True]}]
+    before = clock.now()
+    ACTION_LOGGED.insert(match_id=match.pk, version=900, seat=1, action=action, events=events)
+    MatchAction.objects.create(match=match, version=901, seat=1, action=action, events=events)
+    mine, orm = MatchAction.objects.filter(match=match, version__gte=900).order_by("version")
+    assert {**field_values(mine), "id": 0, "version": 0, "created_at": 0} == {
+        **field_values(orm),
+        "id": 0,
+        "version": 0,
+        "created_at": 0,
+    }
+    assert before <= mine.created_at <= orm.created_at
+
+    snapshot = {**match.snapshot, "note": "Ça va?"}
+    finished = clock.now()
+    changes = {"version": match.version + 1, "snapshot": snapshot, "updated_at": finished}
+    assert MATCH_MOVED.update(match.pk, match.version + 5, **changes) == 0  # another version
+    assert Match.objects.get(pk=match.pk).version == match.version
+    assert MATCH_MOVED.update(match.pk, match.version, **changes) == 1
+    result = {"winners": [0], "scores": [3, 1, 2]}
+    ended = {"version": match.version + 2, "snapshot": snapshot, "status": "finished"}
+    ended |= {"result": result, "finished_at": finished}
+    assert MATCH_MOVED.update(match.pk, match.version + 1, **ended) == 1
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.snapshot, stored.status) == (
+        match.version + 2,
+        snapshot,
+        "finished",
+    )
+    assert (stored.result, stored.finished_at, stored.updated_at) == (result, finished, finished)
+
+
+def test_the_match_log_has_no_model_signal_receivers():
+    """The prepared writes do not send the model signals: nothing may listen for them."""
+    for model in (Match, MatchAction):
+        for signal in (pre_save, post_save, pre_init, post_init):
+            assert not signal.has_listeners(model), (model.__name__, signal)
+
+
+def test_a_prepared_write_of_anything_but_plain_values_is_refused(school_class):
+    table = started_table(school_class)
+    with pytest.raises(TypeError, match="plain values"):
+        MATCH_MOVED.update(table.match_id, 0, finished_at=None)
+    with pytest.raises(TypeError, match="plain values"):
+        MATCH_MOVED.update(table.match_id, 0, version=F("version") + 1)
+    with pytest.raises(TypeError, match="takes 2 values"):
+        MATCH_MOVED.update(table.match_id, version=1)
+    assert Match.objects.get(pk=table.match_id).version == 0
