@@ -103,14 +103,11 @@ def play(match_ids: list[int], actions: int, rng: random.Random, loop=None) -> i
 
 def socket_text(event: dict) -> list[str]:
     """The texts the table's sockets send for the write path's ``table.states`` event (one
-    socket per seat, as ``live.consumers.TableConsumer.table_states`` and ``send_json``
-    build them)."""
-    from live import messages
-    from live.consumers import message_text
-
+    socket per seat, in English, as ``live.consumers.TableConsumer.state_text`` writes
+    them)."""
+    log = event["logs"]["en"]
     return [
-        message_text(messages.in_language({**state, "log": event["log"]["en"]}, "en"))
-        for state in event["states"].values()
+        b"".join((text[:-1], b',"log":', log, b"}")).decode() for text in event["texts"].values()
     ]
 
 

@@ -108,9 +108,8 @@ def is_integer(value: object) -> bool:
 
 
 def message_text(message: dict) -> str:
-    """Return a protocol message as compact JSON text (orjson: a state is sent to every
-    socket at the table after every action)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    """Return a protocol message as compact JSON text."""
+    return messages.json_bytes(message).decode()
 
 
 class TableConsumer(PlatformConsumer):
@@ -424,20 +423,44 @@ class TableConsumer(PlatformConsumer):
         """The write path's states after one action, every listening seat's in one
         message to the table: send this socket's seat's (the projector's: the public),
         then handle the table messages that follow the move (``then``)."""
-        state = event["states"].get(messages.audience_key(self.seat))
-        if state is not None:
-            await self.table_state({"state": state, "log": event["log"]})
+        key = messages.audience_key(self.seat)
+        if "texts" in event:
+            text = event["texts"].get(key)
+            if text is not None:
+                await self.state_text(event, text)
+        else:  # a server of the previous release sent the states as objects
+            state = event["states"].get(key)
+            if state is not None:
+                await self.table_state({"state": state, "log": event["log"]})
         # What the move opened (a lesson card), after the state of the move it is about.
         for message in event.get("then", ()):
             handler = getattr(self, get_handler_name(message), None)
             if handler is not None:
                 await handler(message)
 
+    async def state_text(self, event: dict, text: bytes) -> None:
+        """Send this seat's state of ``table.states``, written once as JSON by the write
+        path, with the log in this socket's language joined to it; or, when this socket
+        missed a version, read the table (the log then covers every action since the
+        last state it sent)."""
+        version, log = event["version"], event["logs"].get(self.language)
+        if self.last_version is not None and version <= self.last_version:
+            return  # sent already (this socket read the table after the action)
+        if self.last_version is None or version > self.last_version + 1 or log is None:
+            await self.send_state()
+            return
+        if event["cards"]:  # a lesson pause: its cards in this socket's language
+            await self.send_state({**orjson.loads(text), "log": orjson.loads(log)})
+            return
+        self.last_version = version
+        # A state is a JSON object without a "log": the log goes in before its last brace.
+        await self.send(text_data=b"".join((text[:-1], b',"log":', log, b"}")).decode())
+
     async def table_state(self, event):
-        """The write path's state of this seat after one action (from ``table.states``;
-        a server of the previous release sent it to the seat's group): send it with the
+        """One seat's state with its log in every language, as a server of the previous
+        release sent it (to the seat's group, or in ``table.states``): send it with the
         log in this socket's language, or, when this socket missed a version, read the
-        table (the log then covers every action since the last state it sent)."""
+        table."""
         state, log = event["state"], event["log"].get(self.language)
         if state["seat"] != self.seat:
             return

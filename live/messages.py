@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+import orjson
 from django.conf import settings
 from django.utils import translation
 
@@ -27,6 +28,12 @@ from games.describe import card_namer, catalogue, event_line
 from games.matches import Applied, load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedQuery
+
+
+def json_bytes(message: object) -> bytes:
+    """Return a protocol message (or a part of one) as compact JSON (orjson: a state is
+    written after every action; a view may have integer keys, written as text)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
 
 
 def iso(moment: datetime) -> str:

@@ -97,22 +97,30 @@ def _states(
     snap: messages.TableSnapshot, applied: Applied, followers: list[dict]
 ) -> tuple[str, dict]:
     """Return the table's ``table.states`` message: each listening seat's new state (the
-    projector's: the public one), built once here, the log in every language, and
-    ``then``: the followers' table messages (a lesson card), which each socket handles
-    after its state, the move they are about.
+    projector's: the public one), built once here and written as JSON text, the log in
+    every language (JSON text too), and ``then``: the followers' table messages (a
+    lesson card), which each socket handles after its state, the move they are about.
 
     One message to the table's group, not one per seat's group or per follower: the
     channel layer writes a group message once per server process that has sockets in
     the group, so a move costs the server two group sends (this and the dashboard's)
-    and Redis one delivery per process. Each socket sends on its own seat's state only.
+    and Redis one delivery per process. Each socket sends on its own seat's state only,
+    with its language's log joined to the text (``TableConsumer.table_states``): no
+    process unpacks the states into objects or writes them to JSON again per socket.
     """
     states, logs = messages.action_states(snap, applied)
     return (
         table_group(snap.table.pk),
         {
             "type": "table.states",
-            "states": {messages.audience_key(seat): state for seat, state in states.items()},
-            "log": logs,
+            "version": snap.match.version,
+            "texts": {
+                messages.audience_key(seat): messages.json_bytes(state)
+                for seat, state in states.items()
+            },
+            "logs": {code: messages.json_bytes(lines) for code, lines in logs.items()},
+            # A lesson pause's cards are in every language: a socket picks its own.
+            "cards": snap.lesson_pause is not None,
             "then": followers,
         },
     )

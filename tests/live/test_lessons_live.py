@@ -203,6 +203,10 @@ async def test_the_teacher_dismisses_for_the_table_and_bots_never_block(
     got = await collect(sockets[0], "lesson", "state")
     lesson, state = got["lesson"], got["state"]
     assert state["lesson_pause"]["waiting"] == [0]
+    # the move's own state carries the pause's card in this socket's language only
+    (held,) = state["lesson_pause"]["moments"]
+    assert "languages" not in held["lesson"]
+    assert held["lesson"]["title"] == lesson["lesson"]["title"]
     await send(projector, {"type": "dismiss", "moment": lesson["moment"], "all": True})
     assert (await next_of(sockets[0], "lesson_dismissed"))["waiting"] == []
     # the bot answers the Sanction once the lesson is over

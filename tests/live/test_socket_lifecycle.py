@@ -18,7 +18,7 @@ from redis.asyncio.client import PubSub
 from classroom.broadcast import table_group
 from classroom.models import Seat
 from games.matches import apply_action
-from live import consumers, heartbeat, write
+from live import consumers, heartbeat, messages, write
 from live.sockets import CLOSE_TRY_AGAIN, PlatformConsumer
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.helpers import TIMEOUT, connect, play_socket, receive
@@ -348,12 +348,15 @@ async def test_a_socket_answers_while_the_database_thread_is_busy(school_class):
     await socket.send_to(text_data=json.dumps({"type": "ping"}))
     await receive(socket, "pong")
     newer = {**state, "version": state["version"] + 1}
+    del newer["log"]
     await get_channel_layer().group_send(
         table_group(table.pk),
         {
             "type": "table.states",
-            "states": {str(state["seat"]): newer},
-            "log": {"en": ["A move."]},
+            "version": newer["version"],
+            "texts": {str(state["seat"]): messages.json_bytes(newer)},
+            "logs": {"en": messages.json_bytes(["A move."])},
+            "cards": False,
             "then": [],
         },
     )

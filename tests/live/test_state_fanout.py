@@ -236,3 +236,31 @@ async def test_a_state_the_previous_release_sent_to_the_seat_s_group_still_arriv
         assert (state["version"], state["seat"]) == (1, seat) and state["log"]
     for communicator in sockets.values():
         await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_states_the_previous_release_sent_as_objects_in_one_message_still_arrive(
+    school_class, teacher_client
+):
+    """A rolling upgrade: a server of the previous release sends the table one
+    ``table.states`` with each seat's state as an object and the log in every language."""
+    session, table, _people = await sync_to_async(started_table)(school_class)
+    sockets, _first = await sockets_at(table, session, teacher_client)
+    await sync_to_async(play_unannounced)(table.match_id, 1)
+
+    def previous_release_states() -> dict:
+        snap = messages.load_table(table.pk)
+        logs = {code: messages.log_lines(snap, code) for code, _name in settings.LANGUAGES}
+        states = {
+            messages.audience_key(s): messages.seat_state(snap, s) for s in messages.audience(snap)
+        }
+        return {"type": "table.states", "states": states, "log": logs, "then": []}
+
+    await get_channel_layer().group_send(
+        table_group(table.pk), await sync_to_async(previous_release_states)()
+    )
+    for seat, communicator in sockets.items():
+        state = await receive(communicator, "state")
+        assert (state["version"], state["seat"]) == (1, seat) and state["log"]
+    for communicator in sockets.values():
+        await communicator.disconnect()
