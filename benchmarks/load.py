@@ -544,8 +544,11 @@ async def play(
             await future
             bar.update()
     started = time.perf_counter()
+    # The students act as soon as their first state comes: what they sent and were sent
+    # while the others connected is not part of the play measured.
+    counted = (stats.sent, stats.messages, stats.states)
     await asyncio.to_thread(measure, "start")
-    marks = {"start": await asyncio.to_thread(stored_versions)}
+    marks = {"start": await asyncio.to_thread(stored_versions), "counted": counted}
     with tqdm(total=int(seconds), desc="playing", unit="s") as bar:
         for _second in range(int(seconds)):
             await asyncio.sleep(1)
@@ -554,6 +557,7 @@ async def play(
             )
             bar.update()
     ended = time.perf_counter()
+    marks["counted_end"] = (stats.sent, stats.messages, stats.states)
     await asyncio.to_thread(measure, "end")
     marks["end"] = await asyncio.to_thread(stored_versions)
     stop.set()
@@ -593,10 +597,13 @@ def report(args, outcome: Outcome) -> None:
         f"{args.think[0]:g} to {args.think[1]:g} s, {len(args.asgi_ports)} uvicorn "
         f"process(es), {elapsed:.0f} s of play"
     )
+    sent, messages, states = (
+        after - before for after, before in zip(marks["counted_end"], marks["counted"], strict=True)
+    )
     print(
         f"accepted actions: {accepted} ({accepted / elapsed:.1f}/s; the students sent "
-        f"{stats.sent}, {stats.sent / elapsed:.1f}/s); messages to the students "
-        f"{stats.messages / elapsed:.0f}/s, states {stats.states / elapsed:.0f}/s"
+        f"{sent}, {sent / elapsed:.1f}/s); messages to the students "
+        f"{messages / elapsed:.0f}/s, states {states / elapsed:.0f}/s"
     )
     if ms:
         print(
