@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import websockets
 
+from benchmarks.load import environment
 from config.services import (
     BASE_DIR,
     asgi_service,
@@ -106,13 +106,10 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="dp-bench-") as var:
-        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL"}}
         redis_port, web_port = free_port(), free_port()
-        env.update(
-            VAR_DIR=var,
-            REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-            LOG_LEVEL="WARNING",
-        )
+        # As the load benchmark's: every student joins from 127.0.0.1, so the
+        # per-address join limits are lifted.
+        env = environment(Path(var), redis_port)
         manage(env, "migrate", "--noinput", "-v0")
         manage(
             env,
