@@ -327,6 +327,54 @@ def open_classes(
     return joined
 
 
+def teacher_dashboards(bases: list[str]) -> list[tuple[str, str, str]]:
+    """Return ``(url, cookie header, origin)`` of each session's live dashboard, the
+    teacher logged in, each on the uvicorn of its session's number (``--dashboards``)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from classroom.models import ClassSession
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="load-teacher"))
+    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
+    pks = ClassSession.objects.order_by("pk").values_list("pk", flat=True)
+    dashboards = []
+    for k, pk in enumerate(pks):
+        base = bases[k % len(bases)]
+        url = f"{base.replace('http://', 'ws://')}/ws/teacher/sessions/{pk}/live/"
+        dashboards.append((url, cookie, base))
+    return dashboards
+
+
+async def watch_dashboard(url: str, cookie: str, origin: str, stats: Stats, stop) -> None:
+    """Keep a teacher's dashboard open until ``stop``, counting its updates."""
+    try:
+        ws = await websockets.connect(
+            url,
+            origin=origin,
+            additional_headers={"Cookie": cookie},
+            max_size=2**23,
+            open_timeout=CONNECT_TIMEOUT,
+            ping_interval=None,
+        )
+    except (TimeoutError, OSError, websockets.WebSocketException):
+        stats.failed_connects += 1
+        return
+
+    async def receive() -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in ws:
+                stats.dashboard_updates += 1
+                stats.dashboard_bytes += len(raw)
+
+    receiving = asyncio.create_task(receive())
+    await stop.wait()
+    receiving.cancel()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(), 5)
+
+
 def stored_versions() -> dict[int, int]:
     from games.models import Match
 
@@ -372,6 +420,9 @@ class Stats:
     failed_connects: int = 0
     # (table, version, time sent) of each act
     acts: list[tuple[int, int, float]] = field(default_factory=list)
+    # the teachers' live dashboards (--dashboards): updates received, their bytes
+    dashboard_updates: int = 0
+    dashboard_bytes: int = 0
 
 
 class Student:
@@ -520,10 +571,13 @@ async def play(
     think: tuple[float, float],
     seed: int,
     measure: Callable[[str], None],
+    *,
+    dashboards: list[tuple[str, str, str]] = (),
 ) -> tuple[list[Student], Stats, float, float, dict]:
-    """Connect every student, let them play ``seconds``, stop; return the students, their
-    counts and the measurement's start and end (perf_counter). ``measure("start")`` and
-    ``measure("end")`` sample the server's processes at both ends."""
+    """Connect every student (and each teacher's dashboard of ``dashboards``), let them
+    play ``seconds``, stop; return the students, their counts and the measurement's start
+    and end (perf_counter). ``measure("start")`` and ``measure("end")`` sample the
+    server's processes at both ends."""
     stats, stop = Stats(), asyncio.Event()
     students = []
     for n, (answer, base) in enumerate(joined):
@@ -531,7 +585,10 @@ async def play(
         url = f"{ws_base}{answer['ws']}"
         rng = random.Random(seed * 100_003 + n)
         students.append(Student(url, answer["token"], base, rng, think))
-    tasks = []
+    tasks = [
+        asyncio.create_task(watch_dashboard(url, cookie, origin, stats, stop))
+        for url, cookie, origin in dashboards
+    ]
     gate = asyncio.Semaphore(50)  # a class's devices connect a few at a time, not all at once
 
     async def connect(student: Student) -> None:
@@ -546,7 +603,13 @@ async def play(
     started = time.perf_counter()
     # The students act as soon as their first state comes: what they sent and were sent
     # while the others connected is not part of the play measured.
-    counted = (stats.sent, stats.messages, stats.states)
+    counted = (
+        stats.sent,
+        stats.messages,
+        stats.states,
+        stats.dashboard_updates,
+        stats.dashboard_bytes,
+    )
     await asyncio.to_thread(measure, "start")
     marks = {"start": await asyncio.to_thread(stored_versions), "counted": counted}
     with tqdm(total=int(seconds), desc="playing", unit="s") as bar:
@@ -557,7 +620,13 @@ async def play(
             )
             bar.update()
     ended = time.perf_counter()
-    marks["counted_end"] = (stats.sent, stats.messages, stats.states)
+    marks["counted_end"] = (
+        stats.sent,
+        stats.messages,
+        stats.states,
+        stats.dashboard_updates,
+        stats.dashboard_bytes,
+    )
     await asyncio.to_thread(measure, "end")
     marks["end"] = await asyncio.to_thread(stored_versions)
     stop.set()
@@ -597,7 +666,7 @@ def report(args, outcome: Outcome) -> None:
         f"{args.think[0]:g} to {args.think[1]:g} s, {len(args.asgi_ports)} uvicorn "
         f"process(es), {elapsed:.0f} s of play"
     )
-    sent, messages, states = (
+    sent, messages, states, updates, update_bytes = (
         after - before for after, before in zip(marks["counted_end"], marks["counted"], strict=True)
     )
     print(
@@ -605,6 +674,11 @@ def report(args, outcome: Outcome) -> None:
         f"{sent}, {sent / elapsed:.1f}/s); messages to the students "
         f"{messages / elapsed:.0f}/s, states {states / elapsed:.0f}/s"
     )
+    if args.dashboards:
+        print(
+            f"teachers' live dashboards: {sessions}, {updates / elapsed:.1f} updates/s in all, "
+            f"{update_bytes / max(1, updates) / 1024:.1f} KiB an update"
+        )
     if ms:
         print(
             f"act -> every view at the table: p50 {percentile(ms, 0.50):.1f} ms, "
@@ -675,6 +749,7 @@ def run(args) -> None:
         use_database(env)
         platform.start()
         joined = open_classes(platform.bases(), args.students, args.variant)
+        dashboards = teacher_dashboards(platform.bases()) if args.dashboards else []
         usage = {"start": Usage(), "during": Usage(), "end": Usage()}
 
         def measure(when: str) -> None:
@@ -691,7 +766,14 @@ def run(args) -> None:
             sampling = asyncio.create_task(sampler())
             try:
                 return await asyncio.wait_for(
-                    play(joined, args.seconds, tuple(args.think), args.seed, measure),
+                    play(
+                        joined,
+                        args.seconds,
+                        tuple(args.think),
+                        args.seed,
+                        measure,
+                        dashboards=dashboards,
+                    ),
                     deadline - time.monotonic(),
                 )
             finally:
@@ -733,6 +815,11 @@ def main() -> None:
     parser.add_argument("--logs", help="copy the services' logs to this folder at the end")
     parser.add_argument(
         "--postgres", action="store_true", help="a throwaway PostgreSQL server, not SQLite"
+    )
+    parser.add_argument(
+        "--dashboards",
+        action="store_true",
+        help="each session's teacher watches its live dashboard, as in a class",
     )
     run(parser.parse_args())
 

@@ -243,7 +243,7 @@ def _snapshot(
         match = table.match
     # The match's holds are its pause (the teacher's, a lesson's): see games.matches.
     paused = match.status == Match.Status.PAUSED
-    pause = _lesson_pause(list(match.holds.all())) if paused else None
+    pause = lesson_pause_of(list(match.holds.all())) if paused else None
     if timers is None:
         timers = list(MatchTimer.objects.filter(match=match).order_by("due_at", "pk"))
     if state is None:
@@ -401,10 +401,11 @@ def lesson_pause(match_id: int) -> dict | None:
     The lesson pause is the match's lesson holds (games.models.MatchHold), in the order
     they were taken.
     """
-    return _lesson_pause(list(MatchHold.objects.filter(match_id=match_id)))
+    return lesson_pause_of(list(MatchHold.objects.filter(match_id=match_id)))
 
 
-def _lesson_pause(holds: list[MatchHold]) -> dict | None:
+def lesson_pause_of(holds: list[MatchHold]) -> dict | None:
+    """Return the lesson pause of a match's holds, or None (``lesson_pause``)."""
     moments = [hold.as_moment() for hold in holds if hold.kind == MatchHold.Kind.LESSON]
     return {"moments": moments} if moments else None
 

@@ -205,6 +205,7 @@ def _forget_kept_rows():
     again)."""
     from lessons.links import forget_kept_links
     from lessons.moments import forget_kept_cards, forget_kept_modes, forget_seen
+    from live.dashboard import forget_kept_tables
     from live.messages import forget_kept_sessions
 
     forget_kept_links()
@@ -212,6 +213,7 @@ def _forget_kept_rows():
     forget_kept_modes()
     forget_seen()
     forget_kept_sessions()
+    forget_kept_tables()
     yield
 
 

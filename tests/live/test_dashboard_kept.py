@@ -1,0 +1,129 @@
+"""The teacher's live dashboard keeps each table's part (live.dashboard): a render draws
+again only the tables that changed since, and every change a teacher must see (a move,
+a seat's presence, a bot taking a seat, a pause, a lesson still being read, the end of
+the session) changes what it draws."""
+
+import random
+import re
+
+import pytest
+
+from classroom import actions
+from classroom.models import Seat
+from games import clock
+from games.matches import hold, hold_for_lessons, release
+from games.models import Match
+from live import dashboard
+from live.dashboard import tables_context
+from live.session_sockets import render_dashboard
+from tests.live.conftest import open_session, seat_students
+from tests.live.helpers import random_step
+
+pytestmark = pytest.mark.django_db
+
+NICKNAMES = ["Ada", "Bao", "Cleo", "Dani", "Eli", "Femi", "Gus", "Hana"]
+
+
+@pytest.fixture
+def started(school_class):
+    session = open_session(school_class, table_size=4, bots=True)
+    seat_students(session, *NICKNAMES)
+    actions.do_start_session(session)
+    session.refresh_from_db()
+    return session
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Count the tables drawn (read and rendered) by number."""
+    tables = []
+    original = dashboard._table_item
+
+    def table_item(session, table, *args):
+        tables.append(table.number)
+        return original(session, table, *args)
+
+    monkeypatch.setattr(dashboard, "_table_item", table_item)
+    return tables
+
+
+def section(html: str, number: int) -> str:
+    """Return the HTML of the table numbered ``number``."""
+    found = re.search(
+        rf'<section class="card live-table[^"]*"[^>]*>\s*<div class="live-table__head">\s*'
+        rf"<h2[^>]*>Table {number}</h2>.*?</section>",
+        html,
+        re.S,
+    )
+    assert found, f"table {number} not in the dashboard"
+    return found.group(0)
+
+
+def test_a_second_render_draws_no_table_and_reads_no_match(
+    started, drawn, django_assert_max_num_queries
+):
+    first = render_dashboard(started.pk, "en")
+    assert sorted(drawn) == [1, 2] and "Ada" in first
+    drawn.clear()
+    with django_assert_max_num_queries(12):
+        again = render_dashboard(started.pk, "en")
+    assert drawn == []
+    assert again == first
+    # another language is another drawing
+    assert render_dashboard(started.pk, "fr") != first and sorted(drawn) == [1, 2]
+
+
+def test_a_move_redraws_its_table_only(started, drawn):
+    render_dashboard(started.pk, "en")
+    table = started.tables.get(number=2)
+    match = Match.objects.get(pk=table.match_id)
+    random_step(match, random.Random(3))
+    drawn.clear()
+    html = render_dashboard(started.pk, "en")
+    assert drawn == [2]
+    assert "move 1" in section(html, 2) and "move 0" in section(html, 1)
+
+
+def test_presence_a_bot_a_pause_and_a_lesson_still_read_are_drawn(started, drawn):
+    render_dashboard(started.pk, "en")
+    ada = Seat.objects.get(participant__nickname="Ada")
+    number = ada.table.number
+
+    Seat.objects.filter(pk=ada.pk).update(connected=1, last_seen_at=clock.now())
+    drawn.clear()
+    html = render_dashboard(started.pk, "en")
+    assert drawn == [number] and "● yes" in section(html, number)
+
+    actions.do_hand_seat_to_bot(ada, True)
+    drawn.clear()
+    html = render_dashboard(started.pk, "en")
+    assert drawn == [number] and "Give back" in section(html, number)
+
+    hold(ada.table.match_id, "table")
+    drawn.clear()
+    html = render_dashboard(started.pk, "en")
+    assert drawn == [number] and "Paused" in section(html, number)
+    release(ada.table.match_id, "table")
+
+    lesson = {"slug": "sanctions", "title": "Sanctions", "languages": {}}
+    moment = {"moment": 7, "event": "sanction", "lesson": lesson, "seats": [0, 1]}
+    hold_for_lessons(ada.table.match_id, [{**moment, "waiting": [0, 1]}])
+    render_dashboard(started.pk, "en")
+    hold_obj = Match.objects.get(pk=ada.table.match_id).holds.get()
+    hold_obj.waiting = [1]
+    hold_obj.save()
+    drawn.clear()
+    html = render_dashboard(started.pk, "en")
+    waiting = Seat.objects.get(table=ada.table, number=1).display_name
+    assert drawn == [number]
+    assert f"still reading: {waiting}" in section(html, number)
+
+
+def test_the_end_of_the_session_redraws_every_table(started, drawn):
+    first = render_dashboard(started.pk, "en")
+    assert "Pause this table" in first
+    actions.do_end_session(started)
+    drawn.clear()
+    context = tables_context(type(started).objects.get(pk=started.pk), "en")
+    assert sorted(drawn) == [1, 2]
+    assert all("Pause this table" not in item["html"] for item in context["tables"])
