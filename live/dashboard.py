@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -11,11 +11,13 @@ from django.utils import translation
 from classroom.kept import Kept
 from classroom.models import ClassSession, Seat, SeatMove, Table
 from games.describe import card_namer, event_line, translate
-from games.models import Match, MatchHold
+from games.models import Match, MatchAction, MatchHold
 from games.registry import get_game
 from live.messages import TableSnapshot, forget_table_of, lesson_pause_of
 
 NEWS_PER_TABLE = 6
+# The actions read for a table's news, newest first: (from, to) of each read.
+NEWS_READS = ((0, 15), (15, 60))
 
 # What apps above live play add to the dashboard's context (the lessons app: the lesson
 # cards' mode and the students' quiz progress), registered from their
@@ -41,15 +43,23 @@ def _news(table, snap, language: str) -> list[str]:
         return []
     card_name = card_namer(table.match.game, table.match.variant, language)
     lines = []
-    for entry in table.match.actions.order_by("-version")[:60]:
-        for event in reversed(entry.events):
-            if event.get("type") in game.notable_events:
-                line = event_line(table.match.game, event, snap.name_of, card_name)
-                if line is not None:
-                    lines.append(line)
-        if len(lines) >= NEWS_PER_TABLE:
-            break
-    return lines[:NEWS_PER_TABLE]
+    logged = (
+        MatchAction.objects.filter(match_id=table.match_id)
+        .order_by("-version")
+        .values_list("events", flat=True)
+    )
+    # The last 15 actions hold the news most of the time: the 45 before them are read
+    # only when they do not.
+    for first, last in NEWS_READS:
+        for events in logged[first:last]:
+            for event in reversed(events):
+                if event.get("type") in game.notable_events:
+                    line = event_line(table.match.game, event, snap.name_of, card_name)
+                    if line is not None:
+                        lines.append(line)
+            if len(lines) >= NEWS_PER_TABLE:
+                return lines[:NEWS_PER_TABLE]
+    return lines
 
 
 def _lesson_pause(snap) -> dict | None:
@@ -154,23 +164,23 @@ def _table_item(session: ClassSession, table: Table, seats: list, holds: list, l
     return item
 
 
-def tables_context(session: ClassSession, language: str) -> dict:
-    """Return the dashboard fragment's context: tables with seats, pending device moves
-    and join requests, the students (removed ones left out), lesson pauses, and what the
-    registered sections add (the quiz progress).
+def table_items(
+    session: ClassSession, language: str, table_ids: Collection[int] | None = None
+) -> list[dict]:
+    """Return the dashboard's item of each of the session's tables (only those of
+    ``table_ids`` when given), with its HTML in ``html``, in table order.
 
-    The session's tables with their matches (not their snapshots), their seats and the
-    paused matches' holds are read in three queries; a table that changed since this
-    process last drew it is then read and drawn (its snapshot, its latest events)."""
-    tables = list(
-        session.tables.order_by("number").select_related("match").defer("match__snapshot")
-    )
+    The tables with their matches (not their snapshots), their seats and the paused
+    matches' holds are read in three queries; a table that changed since this process
+    last drew it is then read and drawn (its snapshot, its latest events)."""
+    tables = session.tables.order_by("number").select_related("match").defer("match__snapshot")
+    seats_of = Seat.objects.filter(table__session=session)
+    if table_ids is not None:
+        tables = tables.filter(pk__in=table_ids)
+        seats_of = seats_of.filter(table_id__in=table_ids)
+    tables = list(tables)
     seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(table__session=session)
-        .select_related("participant")
-        .order_by("table_id", "number")
-    ):
+    for seat in seats_of.select_related("participant").order_by("table_id", "number"):
         seats[seat.table_id].append(seat)
     holds: dict[int, list[MatchHold]] = defaultdict(list)
     paused = [table.match_id for table in tables if table.match.status == Match.Status.PAUSED]
@@ -190,6 +200,14 @@ def tables_context(session: ClassSession, language: str) -> dict:
                     ),
                 )
             )
+    return items
+
+
+def tables_context(session: ClassSession, language: str) -> dict:
+    """Return the dashboard fragment's context: tables with seats, pending device moves
+    and join requests, the students (removed ones left out), lesson pauses, and what the
+    registered sections add (the quiz progress)."""
+    items = table_items(session, language)
     # Who asks is shown by a device label (hash of the device id, browser family),
     # so that the teacher can tell the child's own device from a stranger's.
     moves = SeatMove.objects.filter(

@@ -27,3 +27,7 @@ class JoinScreenConsumer(DashboardConsumer):
     async def push(self):
         html = await database_sync_to_async(render_screen)(self.session_id)
         await self.send_or_end(html)
+
+    async def push_tables(self, tables: set[int]):
+        """The screen's fragment is drawn whole (its tables have no part of their own)."""
+        await self.push()

@@ -3,21 +3,27 @@ again only the tables that changed since, and every change a teacher must see (a
 a seat's presence, a bot taking a seat, a pause, a lesson still being read, the end of
 the session) changes what it draws."""
 
+import asyncio
 import random
 import re
+import threading
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from classroom import actions
+from classroom.broadcast import dashboard_group
 from classroom.models import Seat
 from games import clock
 from games.matches import hold, hold_for_lessons, release
 from games.models import Match
-from live import dashboard
+from live import dashboard, session_sockets
 from live.dashboard import tables_context
-from live.session_sockets import render_dashboard
+from live.session_sockets import render_dashboard, render_tables
+from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
-from tests.live.helpers import random_step
+from tests.live.helpers import TIMEOUT, dashboard_socket, random_step
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +56,8 @@ def drawn(monkeypatch):
 def section(html: str, number: int) -> str:
     """Return the HTML of the table numbered ``number``."""
     found = re.search(
-        rf'<section class="card live-table[^"]*"[^>]*>\s*<div class="live-table__head">\s*'
+        rf'<section id="live-table-\d+" class="card live-table[^"]*"[^>]*>\s*'
+        rf'<div class="live-table__head">\s*'
         rf"<h2[^>]*>Table {number}</h2>.*?</section>",
         html,
         re.S,
@@ -127,3 +134,55 @@ def test_the_end_of_the_session_redraws_every_table(started, drawn):
     context = tables_context(type(started).objects.get(pk=started.pk), "en")
     assert sorted(drawn) == [1, 2]
     assert all("Pause this table" not in item["html"] for item in context["tables"])
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_event_loop
+async def test_a_change_during_a_render_is_drawn_after_it(
+    school_class, teacher_client, monkeypatch
+):
+    """A move stored while the dashboard reads the tables is not lost: another render
+    follows (else the dashboard kept the old picture until some later change)."""
+    session = await sync_to_async(started_table)(school_class)
+    monkeypatch.setattr(session_sockets, "DASHBOARD_COALESCE_SECONDS", 0.1)
+    renders, reading, go_on = [], threading.Event(), threading.Event()
+
+    def render(session_id, language):
+        renders.append(session_id)
+        if len(renders) == 2:  # the first render after a change: hold it while reading
+            reading.set()
+            go_on.wait(10)
+        return f"<p>render {len(renders)}</p>"
+
+    monkeypatch.setattr(session_sockets, "render_dashboard", render)
+    socket = dashboard_socket(session, teacher_client)
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 1</p>"
+    layer = get_channel_layer()
+    changed = {"type": "dashboard.changed", "reason": "move"}
+    await layer.group_send(dashboard_group(session.pk), changed)
+    assert await asyncio.to_thread(reading.wait, 10)
+    await layer.group_send(dashboard_group(session.pk), changed)  # while it reads
+    await asyncio.sleep(0.3)
+    go_on.set()
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 2</p>"
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 3</p>"
+    await socket.disconnect()
+
+
+def started_table(school_class):
+    session = open_session(school_class, table_size=4, bots=True)
+    seat_students(session, *NICKNAMES[:4])
+    actions.do_start_session(session)
+    return session
+
+
+def test_a_table_s_part_alone_and_the_whole_when_a_table_is_gone(started, drawn):
+    first, second = started.tables.order_by("number")
+    part = render_tables(started.pk, "en", {second.pk})
+    assert part.startswith(f'<section id="live-table-{second.pk}"') and part.count("<section") == 1
+    assert part.strip() == section(render_dashboard(started.pk, "en"), 2)
+    whole = render_tables(started.pk, "en", {first.pk, first.pk + 1000})
+    assert 'id="live-tables"' in whole and whole.count('class="card live-table') == 2
+    assert render_tables(started.pk + 1000, "en", {first.pk}) is None  # a deleted session

@@ -1,0 +1,88 @@
+"""In Chromium: the teacher's live dashboard follows the moves without a reload. A move
+sends only its table's part, which the page swaps in by its id; the other tables and
+the rest of the dashboard stay as they were, and the socket never reconnects."""
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from classroom import actions
+from classroom.identity import new_device_id
+from classroom.models import Table
+from games.matches import load_state
+from games.models import Match
+from live import write
+from tests.browser.screens import PASSWORD, log_in
+from tests.browser.sockets import TIMEOUT, assert_no_reconnect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def started_session():
+    teacher = get_user_model().objects.create_user(username="screens", password=PASSWORD)
+    session = actions.do_create_session(
+        actions.do_create_class(teacher, "8C"),
+        game="data_tycoon",
+        variant="standard",
+        language="en",
+        table_size=4,
+        bots_fill=True,
+    )
+    for name in ("Ada", "Bao", "Cleo", "Dani", "Eli", "Femi"):
+        actions.do_join_session(session, name, new_device_id())
+    return actions.do_start_session(session)
+
+
+def move_at(table: Table, rng: random.Random) -> int:
+    """Play one legal move at the table through the write path; return the version."""
+    match = Match.objects.get(pk=table.match_id)
+    state = load_state(match)
+    seat = (state.to_move() or [None])[0]
+    return write.act(match.pk, seat, rng.choice(state.legal_actions(seat)), match.version).version
+
+
+def test_a_move_redraws_its_table_on_the_open_dashboard(browser, live_server_url, artifacts_dir):
+    session = started_session()
+    first, second = Table.objects.filter(session=session).order_by("number")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    log_in(context, live_server_url)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    frames: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda payload: frames.append(payload if isinstance(payload, str) else ""),
+        ),
+    )
+    page.goto(f"{live_server_url}/teacher/sessions/{session.pk}/live/")
+    one, two = page.locator(f"#live-table-{first.pk}"), page.locator(f"#live-table-{second.pk}")
+    expect(one).to_contain_text("move 0")
+    expect(two).to_contain_text("move 0")
+    for _ in range(100):  # the socket's first message: the whole fragment, once connected
+        if frames:
+            break
+        page.wait_for_timeout(100)
+    assert frames and 'id="live-tables"' in frames[0]
+    page.locator("#live-tables").evaluate("node => { node.dataset.untouched = 'yes'; }")
+    two.evaluate("node => { node.dataset.untouched = 'yes'; }")
+
+    rng = random.Random(5)
+    version = 0
+    for _ in range(3):
+        version = move_at(first, rng)
+    expect(one).to_contain_text(f"move {version}")
+    page.wait_for_timeout(1500)  # one more coalescing window: nothing else comes
+    expect(two).to_contain_text("move 0")
+    # the page was not redrawn whole: the marks set on it are still there
+    expect(page.locator("#live-tables")).to_have_attribute("data-untouched", "yes")
+    expect(two).to_have_attribute("data-untouched", "yes")
+    moves = [frame for frame in frames[1:] if f'id="live-table-{first.pk}"' in frame]
+    assert moves, frames
+    assert all(frame.lstrip().startswith("<section") for frame in moves)
+    assert all('id="live-tables"' not in frame for frame in moves)
+    page.screenshot(path=artifacts_dir / "dashboard-after-moves-1280.png", full_page=True)
+    assert_no_reconnect(page, "the teacher")
