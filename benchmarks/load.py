@@ -367,6 +367,8 @@ async def watch_dashboard(url: str, cookie: str, origin: str, stats: Stats, stop
             async for raw in ws:
                 stats.dashboard_updates += 1
                 stats.dashboard_bytes += len(raw)
+                if 'id="live-tables"' in raw[:200]:
+                    stats.dashboard_wholes += 1
 
     receiving = asyncio.create_task(receive())
     await stop.wait()
@@ -423,6 +425,7 @@ class Stats:
     # the teachers' live dashboards (--dashboards): updates received, their bytes
     dashboard_updates: int = 0
     dashboard_bytes: int = 0
+    dashboard_wholes: int = 0  # of the updates, the whole dashboard (not a table's part)
 
 
 class Student:
@@ -609,6 +612,7 @@ async def play(
         stats.states,
         stats.dashboard_updates,
         stats.dashboard_bytes,
+        stats.dashboard_wholes,
     )
     await asyncio.to_thread(measure, "start")
     marks = {"start": await asyncio.to_thread(stored_versions), "counted": counted}
@@ -626,6 +630,7 @@ async def play(
         stats.states,
         stats.dashboard_updates,
         stats.dashboard_bytes,
+        stats.dashboard_wholes,
     )
     await asyncio.to_thread(measure, "end")
     marks["end"] = await asyncio.to_thread(stored_versions)
@@ -666,7 +671,7 @@ def report(args, outcome: Outcome) -> None:
         f"{args.think[0]:g} to {args.think[1]:g} s, {len(args.asgi_ports)} uvicorn "
         f"process(es), {elapsed:.0f} s of play"
     )
-    sent, messages, states, updates, update_bytes = (
+    sent, messages, states, updates, update_bytes, wholes = (
         after - before for after, before in zip(marks["counted_end"], marks["counted"], strict=True)
     )
     print(
@@ -677,7 +682,8 @@ def report(args, outcome: Outcome) -> None:
     if args.dashboards:
         print(
             f"teachers' live dashboards: {sessions}, {updates / elapsed:.1f} updates/s in all, "
-            f"{update_bytes / max(1, updates) / 1024:.1f} KiB an update"
+            f"{update_bytes / max(1, updates) / 1024:.1f} KiB an update, {wholes} of them "
+            "the whole dashboard (the others a table's part)"
         )
     if ms:
         print(

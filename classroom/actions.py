@@ -728,7 +728,7 @@ def do_seat_connected(seat_id: int, delta: int) -> None:
         if seat is None:
             return  # the session was deleted while the socket opened or closed
         broadcast.presence_changed(seat.table_id)
-        broadcast.dashboard_changed(seat.table.session_id, reason="presence")
+        broadcast.dashboard_changed(seat.table.session_id, reason="presence", table=seat.table_id)
 
 
 def do_touch_participant(participant: Participant) -> None:
@@ -761,5 +761,7 @@ def do_forget_stale_connections() -> int:
         Seat.objects.filter(pk__in=[seat.pk for seat in stale]).update(connected=0)
         for seat in stale:
             broadcast.presence_changed(seat.table_id)
-            broadcast.dashboard_changed(seat.table.session_id, reason="presence")
+            broadcast.dashboard_changed(
+                seat.table.session_id, reason="presence", table=seat.table_id
+            )
     return len(stale)

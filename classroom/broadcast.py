@@ -224,9 +224,13 @@ def on_commit_send(group: str, event: dict) -> None:
     transaction.on_commit(lambda: send_group(group, event))
 
 
-def dashboard_changed(session_id: int, reason: str) -> None:
-    """Tell the session's dashboard to redraw, after the current transaction commits."""
-    on_commit_send(dashboard_group(session_id), {"type": "dashboard.changed", "reason": reason})
+def dashboard_changed(session_id: int, reason: str, table: int | None = None) -> None:
+    """Tell the session's dashboard to redraw, after the current transaction commits
+    (``table``: only that table's part changed)."""
+    event = {"type": "dashboard.changed", "reason": reason}
+    if table is not None:
+        event["table"] = table
+    on_commit_send(dashboard_group(session_id), event)
 
 
 def table_event(table_id: int, kind: str, **fields) -> None:
