@@ -8,16 +8,14 @@ from collections.abc import Callable, Collection
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from classroom.kept import Kept
 from classroom.models import ClassSession, Seat, SeatMove, Table
 from games.describe import card_namer, event_line, translate
 from games.models import Match, MatchAction, MatchHold
+from games.prepared import PreparedQuery
 from games.registry import get_game
 from live.messages import TableSnapshot, forget_table_of, lesson_pause_of
 
 NEWS_PER_TABLE = 6
-# The actions read for a table's news, newest first: (from, to) of each read.
-NEWS_READS = ((0, 15), (15, 60))
 
 # What apps above live play add to the dashboard's context (the lessons app: the lesson
 # cards' mode and the students' quiz progress), registered from their
@@ -43,15 +41,8 @@ def _news(table, snap, language: str) -> list[str]:
         return []
     card_name = card_namer(table.match.game, table.match.variant, language)
     lines = []
-    logged = (
-        MatchAction.objects.filter(match_id=table.match_id)
-        .order_by("-version")
-        .values_list("events", flat=True)
-    )
-    # The last 15 actions hold the news most of the time: the 45 before them are read
-    # only when they do not.
-    for first, last in NEWS_READS:
-        for events in logged[first:last]:
+    for read in NEWS_READS:
+        for (events,) in read.rows(table.match_id):
             for event in reversed(events):
                 if event.get("type") in game.notable_events:
                     line = event_line(table.match.game, event, snap.name_of, card_name)
@@ -74,18 +65,62 @@ def _lesson_pause(snap) -> dict | None:
     }
 
 
-# Each table's part of the dashboard (its item and its HTML), kept by everything it
-# shows: a render reads and draws again only the tables that changed since (a move, a
-# seat's presence, a pause). A teacher's dashboard is redrawn after every move of the
-# class, four times a second at most; drawing every table each time cost about 30 ms
-# of a server's CPU a render (49 queries, every match's snapshot parsed), more than the
-# moves themselves once every class's teacher watched.
-_kept_tables: Kept[dict] = Kept(most=2048)
+# Each table's part of the dashboard (its item and its HTML) as this process last drew
+# it, by table and language, with all it showed (``_table_key``): a render reads and
+# draws again only the tables that changed since (a move, a seat's presence, a pause).
+# Drawing every table at every redraw cost about 30 ms of a server's CPU a render of a
+# 30-student session (49 queries, every match's snapshot parsed), more than the class's
+# moves themselves once every class's teacher watched. At most DRAWN_TABLES are kept
+# (the tables of sessions that ended go when it is reached: all are drawn again).
+DRAWN_TABLES = 4096
+_drawn: dict[tuple[int, str], tuple[tuple, dict]] = {}
 
 
 def forget_kept_tables() -> None:
-    """Forget the tables this process keeps (a test's rolled-back rows)."""
-    _kept_tables.forget()
+    """Forget the tables this process drew (a test's rolled-back rows)."""
+    _drawn.clear()
+
+
+def _tables_of(session_id: int):
+    return (
+        Table.objects.filter(session_id=session_id)
+        .select_related("match")
+        .defer("match__snapshot")
+        .order_by("number")
+    )
+
+
+def _seats_of(session_id: int):
+    return (
+        Seat.objects.filter(table__session_id=session_id)
+        .select_related("participant")
+        .order_by("table_id", "number")
+    )
+
+
+def _session_with_class(session_id: int):
+    return ClassSession.objects.filter(pk=session_id).select_related("school_class")
+
+
+def _events_logged(match_id: int):
+    return MatchAction.objects.filter(match_id=match_id).order_by("-version").values_list("events")
+
+
+# Read at every redraw of a teacher's dashboard (games.prepared); the news of a table
+# that changed reads the events of its last 15 actions, and of the 45 before them only
+# when those hold too few.
+SESSION_WITH_CLASS = PreparedQuery(_session_with_class)
+TABLES_OF_SESSION = PreparedQuery(_tables_of)
+SEATS_OF_SESSION = PreparedQuery(_seats_of)
+NEWS_READS = (
+    PreparedQuery(lambda match_id: _events_logged(match_id)[:15]),
+    PreparedQuery(lambda match_id: _events_logged(match_id)[15:60]),
+)
+
+
+def session_with_class(session_id: int) -> ClassSession | None:
+    """Return the session with its class (None: it was deleted), for a redraw."""
+    return SESSION_WITH_CLASS.first(session_id)
 
 
 def _table_key(session: ClassSession, table: Table, seats: list, holds: list, language: str):
@@ -123,12 +158,13 @@ def _table_key(session: ClassSession, table: Table, seats: list, holds: list, la
     )
 
 
-def _table_item(session: ClassSession, table: Table, seats: list, holds: list, language):
-    """Return a table's part of the dashboard: its item, with its HTML in ``html``."""
+def _table_item(
+    session: ClassSession, table: Table, seats: list, holds: list, language: str, *, snapshot
+):
+    """Return a table's part of the dashboard: its item, with its HTML in ``html``
+    (``snapshot``: its match's, read apart: the item kept holds the match)."""
     match = table.match
     game = get_game(match.game)
-    # Read here, not kept on the match: the kept item holds the match.
-    snapshot = Match.objects.values_list("snapshot", flat=True).get(pk=match.pk)
     state = game.from_json(snapshot)
     paused = match.status == Match.Status.PAUSED
     snap = TableSnapshot(table, match, state, seats, paused, lesson_pause_of(holds))
@@ -170,36 +206,51 @@ def table_items(
     """Return the dashboard's item of each of the session's tables (only those of
     ``table_ids`` when given), with its HTML in ``html``, in table order.
 
-    The tables with their matches (not their snapshots), their seats and the paused
-    matches' holds are read in three queries; a table that changed since this process
-    last drew it is then read and drawn (its snapshot, its latest events)."""
-    tables = session.tables.order_by("number").select_related("match").defer("match__snapshot")
-    seats_of = Seat.objects.filter(table__session=session)
+    The session's tables with their matches (not their snapshots) and seats are read in
+    two prepared queries, the paused matches' holds in one more; the tables that changed
+    since this process last drew them are then read (their snapshots in one query, their
+    latest events) and drawn."""
+    tables = TABLES_OF_SESSION.objects(session.pk)
     if table_ids is not None:
-        tables = tables.filter(pk__in=table_ids)
-        seats_of = seats_of.filter(table_id__in=table_ids)
-    tables = list(tables)
+        tables = [table for table in tables if table.pk in table_ids]
     seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in seats_of.select_related("participant").order_by("table_id", "number"):
+    for seat in SEATS_OF_SESSION.objects(session.pk):
         seats[seat.table_id].append(seat)
     holds: dict[int, list[MatchHold]] = defaultdict(list)
     paused = [table.match_id for table in tables if table.match.status == Match.Status.PAUSED]
     if paused:
         for hold in MatchHold.objects.filter(match_id__in=paused):
             holds[hold.match_id].append(hold)
-    items = []
-    with translation.override(language):
-        for table in tables:
-            forget_table_of(table.match)  # no table-match cycle left for the collector
-            here, held = seats[table.pk], holds[table.match_id]
-            items.append(
-                _kept_tables.get(
-                    _table_key(session, table, here, held, language),
-                    lambda table=table, here=here, held=held: _table_item(
-                        session, table, here, held, language
-                    ),
-                )
+    keys = {
+        table.pk: _table_key(session, table, seats[table.pk], holds[table.match_id], language)
+        for table in tables
+    }
+    changed = [
+        table for table in tables if _drawn.get((table.pk, language), (None,))[0] != keys[table.pk]
+    ]
+    if changed:
+        snapshots = dict(
+            Match.objects.filter(pk__in=[table.match_id for table in changed]).values_list(
+                "pk", "snapshot"
             )
+        )
+        if len(_drawn) + len(changed) > DRAWN_TABLES:
+            _drawn.clear()
+        with translation.override(language):
+            for table in changed:
+                item = _table_item(
+                    session,
+                    table,
+                    seats[table.pk],
+                    holds[table.match_id],
+                    language,
+                    snapshot=snapshots[table.match_id],
+                )
+                _drawn[table.pk, language] = (keys[table.pk], item)
+    items = []
+    for table in tables:
+        forget_table_of(table.match)  # no table-match cycle left for the collector
+        items.append(_drawn[table.pk, language][1])
     return items
 
 

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from classroom.models import ClassSession
-from live.dashboard import tables_context
+from live.dashboard import session_with_class, tables_context
 
 
 def screen_context(session: ClassSession) -> dict:
@@ -27,7 +27,7 @@ def screen_context(session: ClassSession) -> dict:
 def render_screen(session_id: int) -> str | None:
     """Render the live part of a session's join screen, in the session's language; None
     once the session was deleted."""
-    session = ClassSession.objects.select_related("school_class").filter(pk=session_id).first()
+    session = session_with_class(session_id)
     if session is None:
         return None
     with translation.override(session.language):

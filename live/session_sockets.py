@@ -20,7 +20,7 @@ from classroom.actions import do_touch_participant
 from classroom.broadcast import dashboard_group, session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
-from live.dashboard import table_items, tables_context
+from live.dashboard import session_with_class, table_items, tables_context
 from live.sockets import PlatformConsumer
 
 CLOSE_REFUSED = 4403
@@ -145,7 +145,7 @@ class SessionConsumer(PlatformConsumer):
 def render_dashboard(session_id: int, language: str) -> str | None:
     """Render the live tables fragment of a session's dashboard; None once the session
     was deleted (the teacher's "delete now", the retention purge)."""
-    session = ClassSession.objects.select_related("school_class").filter(pk=session_id).first()
+    session = session_with_class(session_id)
     if session is None:
         return None
     with translation.override(language):
@@ -157,7 +157,7 @@ def render_dashboard(session_id: int, language: str) -> str | None:
 def render_tables(session_id: int, language: str, table_ids: set[int]) -> str | None:
     """Render only the dashboard's parts of these tables, each swapped in by its id; the
     whole fragment when one of them is gone; None once the session was deleted."""
-    session = ClassSession.objects.select_related("school_class").filter(pk=session_id).first()
+    session = session_with_class(session_id)
     if session is None:
         return None
     items = table_items(session, language, table_ids)

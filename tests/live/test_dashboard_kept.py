@@ -45,9 +45,9 @@ def drawn(monkeypatch):
     tables = []
     original = dashboard._table_item
 
-    def table_item(session, table, *args):
+    def table_item(session, table, *args, **kwargs):
         tables.append(table.number)
-        return original(session, table, *args)
+        return original(session, table, *args, **kwargs)
 
     monkeypatch.setattr(dashboard, "_table_item", table_item)
     return tables
