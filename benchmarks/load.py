@@ -1,7 +1,7 @@
 """A district's morning on one machine: K classes of 30 students at a human pace.
 
     .venv/bin/python -m benchmarks.load [--students 300|1000|2000] [--seconds 60]
-        [--think 1.0 4.0] [--asgi 1] [--variant expert] [--postgres]
+        [--think 1.0 4.0] [--asgi 1] [--variant expert] [--postgres] [--dashboards]
 
 Starts its own Redis, Celery worker, beat and uvicorn (``--asgi`` processes, each on its
 own loopback port) with a temporary SQLite database (``--postgres``: a throwaway
@@ -11,7 +11,9 @@ starts the sessions, and connects every student's play socket (the students are 
 over the uvicorn processes). Each student is a client of the table
 protocol (docs/protocol.md): when its state offers legal actions it thinks for a time
 drawn per action (``--think``, uniform, in seconds), then sends ``act`` with the
-version it saw last and a random legal action of that state.
+version it saw last and a random legal action of that state. With ``--dashboards``
+each session's teacher (logged in) keeps the live dashboard's socket open, as in a
+class, and its updates are counted.
 
 After ``--seconds`` of play (counted once every socket has its first state) the
 students stop and it prints:
