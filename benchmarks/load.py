@@ -429,6 +429,17 @@ class Stats:
     dashboard_bytes: int = 0
     dashboard_wholes: int = 0  # of the updates, the whole dashboard (not a table's part)
 
+    def counts(self) -> tuple[int, ...]:
+        """The counts the report gives per second of play, in ``report``'s order."""
+        return (
+            self.sent,
+            self.messages,
+            self.states,
+            self.dashboard_updates,
+            self.dashboard_bytes,
+            self.dashboard_wholes,
+        )
+
 
 class Student:
     """One student's play socket and its thinking."""
@@ -608,14 +619,7 @@ async def play(
     started = time.perf_counter()
     # The students act as soon as their first state comes: what they sent and were sent
     # while the others connected is not part of the play measured.
-    counted = (
-        stats.sent,
-        stats.messages,
-        stats.states,
-        stats.dashboard_updates,
-        stats.dashboard_bytes,
-        stats.dashboard_wholes,
-    )
+    counted = stats.counts()
     await asyncio.to_thread(measure, "start")
     marks = {"start": await asyncio.to_thread(stored_versions), "counted": counted}
     with tqdm(total=int(seconds), desc="playing", unit="s") as bar:
@@ -626,14 +630,7 @@ async def play(
             )
             bar.update()
     ended = time.perf_counter()
-    marks["counted_end"] = (
-        stats.sent,
-        stats.messages,
-        stats.states,
-        stats.dashboard_updates,
-        stats.dashboard_bytes,
-        stats.dashboard_wholes,
-    )
+    marks["counted_end"] = stats.counts()
     await asyncio.to_thread(measure, "end")
     marks["end"] = await asyncio.to_thread(stored_versions)
     stop.set()

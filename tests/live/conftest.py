@@ -93,3 +93,17 @@ def open_session(
 def seat_students(session, *nicknames):
     """Join students (each on a device of their own); return their participants."""
     return [actions.do_join_session(session, name, new_device_id()) for name in nicknames]
+
+
+# Eight students at two tables of four (bots in no seat), the game started.
+EIGHT = ["Ada", "Bao", "Cleo", "Dani", "Eli", "Femi", "Gus", "Hana"]
+
+
+@pytest.fixture
+def started(school_class):
+    """A started session of the eight students of ``EIGHT`` at two tables."""
+    session = open_session(school_class, table_size=4, bots=True)
+    seat_students(session, *EIGHT)
+    actions.do_start_session(session)
+    session.refresh_from_db()
+    return session

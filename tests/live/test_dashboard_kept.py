@@ -22,21 +22,10 @@ from live import dashboard, session_sockets
 from live.dashboard import tables_context
 from live.session_sockets import render_dashboard, render_tables
 from tests.classroom.channels_testing import in_own_event_loop
-from tests.live.conftest import open_session, seat_students
+from tests.live.conftest import EIGHT, open_session, seat_students
 from tests.live.helpers import TIMEOUT, dashboard_socket, random_step
 
 pytestmark = pytest.mark.django_db
-
-NICKNAMES = ["Ada", "Bao", "Cleo", "Dani", "Eli", "Femi", "Gus", "Hana"]
-
-
-@pytest.fixture
-def started(school_class):
-    session = open_session(school_class, table_size=4, bots=True)
-    seat_students(session, *NICKNAMES)
-    actions.do_start_session(session)
-    session.refresh_from_db()
-    return session
 
 
 @pytest.fixture
@@ -173,7 +162,7 @@ async def test_a_change_during_a_render_is_drawn_after_it(
 
 def started_table(school_class):
     session = open_session(school_class, table_size=4, bots=True)
-    seat_students(session, *NICKNAMES[:4])
+    seat_students(session, *EIGHT[:4])
     actions.do_start_session(session)
     return session
 

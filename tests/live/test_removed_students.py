@@ -6,29 +6,18 @@ from django.urls import reverse
 from classroom import actions
 from classroom.models import Seat
 from live.dashboard import tables_context
-from tests.live.conftest import open_session, seat_students
+from tests.live.conftest import EIGHT
 
 pytestmark = pytest.mark.django_db
 
-NICKNAMES = ["Ada", "Bao", "Cleo", "Dani", "Eli", "Femi", "Gus", "Hana"]
-
-
-@pytest.fixture
-def started(school_class):
-    session = open_session(school_class, table_size=4, bots=True)
-    seat_students(session, *NICKNAMES)
-    actions.do_start_session(session)
-    session.refresh_from_db()
-    return session
-
 
 def test_six_removed_students_leave_every_count_of_the_dashboard(started, teacher_client):
-    for nickname in NICKNAMES[2:]:
+    for nickname in EIGHT[2:]:
         actions.do_kick_participant(started.participants.get(nickname=nickname))
     page = teacher_client.get(reverse("live:session_live", args=[started.pk]))
     body = page.content.decode()
     assert "Quiz: 0 of 2 students finished." in body
-    for nickname in NICKNAMES[2:]:
+    for nickname in EIGHT[2:]:
         assert f">{nickname}<" not in body and f"{nickname} " not in body
     assert body.count("Removed student") == 6
     context = tables_context(started, "en")
