@@ -170,7 +170,9 @@ def test_idle_sockets_of_every_kind_stay_open_and_get_the_next_message(
     version, got = run(scenario)
     assert got["play"]["version"] == version and got["play"]["seat"] == 0
     assert got["projector"]["version"] == version and got["projector"]["seat"] is None
-    assert got["dashboard"].startswith('<div id="live-tables"')
+    # the move's table alone, swapped in by its id (live.session_sockets)
+    assert got["dashboard"].startswith(f'<section id="live-table-{table.pk}"')
+    assert f"move {version}" in got["dashboard"]
     assert 'id="roster"' in got["lobby"] and "Ana" in got["lobby"] and "Ben" in got["lobby"]
 
 
