@@ -1,4 +1,5 @@
-"""Queries of live play's write path, compiled to SQL once per process.
+"""Queries that live play runs all the time, compiled to SQL once per process: the write
+path's, and the teacher dashboard's redraws (live.dashboard).
 
 Every move reads its table's seats, its match under the match's lock, its running timers
 and, after the commit, its version again. Building such a query with the ORM and
