@@ -29,7 +29,7 @@ class SeatCommunicator(WebsocketCommunicator):
         super().__init__(application, path, headers)
         self.token = token
 
-    async def connect(self, timeout=1):
+    async def connect(self, timeout=TIMEOUT):
         connected = await super().connect(timeout)
         if connected[0]:
             await self.send_to(text_data=auth_message(self.token))
