@@ -105,10 +105,10 @@ def socket_text(event: dict) -> list[str]:
     """The texts the table's sockets send for the write path's ``table.states`` event (one
     socket per seat, in English, as ``live.consumers.TableConsumer.state_text`` writes
     them)."""
+    from live.messages import state_with_log
+
     log = event["logs"]["en"]
-    return [
-        b"".join((text[:-1], b',"log":', log, b"}")).decode() for text in event["texts"].values()
-    ]
+    return [state_with_log(text, log).decode() for text in event["texts"].values()]
 
 
 async def in_server(match_ids: list[int], actions: int, profiler: Profiler):

@@ -453,8 +453,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_state({**orjson.loads(text), "log": orjson.loads(log)})
             return
         self.last_version = version
-        # A state is a JSON object without a "log": the log goes in before its last brace.
-        await self.send(text_data=b"".join((text[:-1], b',"log":', log, b"}")).decode())
+        await self.send(text_data=messages.state_with_log(text, log).decode())
 
     async def table_state(self, event):
         """One seat's state with its log in every language, as a server of the previous

@@ -36,6 +36,12 @@ def json_bytes(message: object) -> bytes:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
 
 
+def state_with_log(state: bytes, log: bytes) -> bytes:
+    """Return a state written by ``json_bytes`` with its ``log`` (JSON too) joined: a
+    state is a JSON object without a "log", so the log goes in before its last brace."""
+    return b"".join((state[:-1], b',"log":', log, b"}"))
+
+
 def iso(moment: datetime) -> str:
     """Return a UTC time as ISO 8601 with milliseconds and a Z."""
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

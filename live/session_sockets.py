@@ -182,11 +182,10 @@ class DashboardConsumer(PlatformConsumer):
     """Push the teacher's live tables (seats, presence, turns, scores, news) as they change."""
 
     render_task: asyncio.Task | None = None
-    # A change came that no render has read yet: of the whole dashboard, or only of
-    # these tables (a move, a lesson at a table).
-    changed = False
+    # The changes no render has read yet: of the whole dashboard, or only of these
+    # tables (a move, a lesson at a table).
     whole = False
-    tables: set[int] = frozenset()
+    tables: frozenset[int] = frozenset()
 
     async def connect(self):
         """Accept the session's teacher only."""
@@ -217,7 +216,6 @@ class DashboardConsumer(PlatformConsumer):
         some tables only (the event names its ``table``) sends those tables' parts,
         which the page swaps in by their ids; any other redraws the whole.
         """
-        self.changed = True
         table = event.get("table")
         if table is None:
             self.whole = True
@@ -227,11 +225,11 @@ class DashboardConsumer(PlatformConsumer):
             self.render_task = self.start_task(self.push_soon)
 
     async def push_soon(self):
-        while self.changed:
+        while self.whole or self.tables:
             await asyncio.sleep(DASHBOARD_COALESCE_SECONDS)
             whole, tables = self.whole, self.tables
-            self.changed, self.whole, self.tables = False, False, frozenset()
-            if whole or not tables:
+            self.whole, self.tables = False, frozenset()
+            if whole:
                 await self.push()
             else:
                 await self.push_tables(set(tables))
