@@ -9,29 +9,21 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from classroom import actions
-from classroom.identity import new_device_id
 from classroom.models import Table
 from games.matches import load_state
 from games.models import Match
 from live import write
 from tests.browser.screens import PASSWORD, log_in
 from tests.browser.sockets import TIMEOUT, assert_no_reconnect
+from tests.live.conftest import EIGHT, open_session, seat_students
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def started_session():
     teacher = get_user_model().objects.create_user(username="screens", password=PASSWORD)
-    session = actions.do_create_session(
-        actions.do_create_class(teacher, "8C"),
-        game="data_tycoon",
-        variant="standard",
-        language="en",
-        table_size=4,
-        bots_fill=True,
-    )
-    for name in ("Ada", "Bao", "Cleo", "Dani", "Eli", "Femi"):
-        actions.do_join_session(session, name, new_device_id())
+    session = open_session(actions.do_create_class(teacher, "8C"), table_size=4, bots=True)
+    seat_students(session, *EIGHT[:6])
     return actions.do_start_session(session)
 
 
