@@ -6,11 +6,10 @@ and the game's start both reach the screen; it sends the screen's own fragment, 
 carries no control and no presence, because the whole class sees it.
 """
 
-from channels.db import database_sync_to_async
-
 from classroom.broadcast import dashboard_group, session_group
 from live.screen import render_screen
 from live.session_sockets import DashboardConsumer
+from live.sockets import in_drawing_thread
 
 
 class JoinScreenConsumer(DashboardConsumer):
@@ -25,7 +24,7 @@ class JoinScreenConsumer(DashboardConsumer):
         await self.dashboard_changed(event)
 
     async def push(self):
-        html = await database_sync_to_async(render_screen)(self.session_id)
+        html = await in_drawing_thread(render_screen)(self.session_id)
         await self.send_or_end(html)
 
     async def push_tables(self, tables: set[int]):

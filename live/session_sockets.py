@@ -21,7 +21,7 @@ from classroom.broadcast import dashboard_group, session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
 from live.dashboard import session_with_class, table_items, tables_context
-from live.sockets import PlatformConsumer
+from live.sockets import PlatformConsumer, in_drawing_thread
 
 CLOSE_REFUSED = 4403
 # Dashboard changes closer together than this are rendered once: a class of 30 moves
@@ -235,11 +235,11 @@ class DashboardConsumer(PlatformConsumer):
                 await self.push_tables(set(tables))
 
     async def push_tables(self, tables: set[int]):
-        html = await database_sync_to_async(render_tables)(self.session_id, self.language, tables)
+        html = await in_drawing_thread(render_tables)(self.session_id, self.language, tables)
         await self.send_or_end(html)
 
     async def push(self):
-        html = await database_sync_to_async(render_dashboard)(self.session_id, self.language)
+        html = await in_drawing_thread(render_dashboard)(self.session_id, self.language)
         await self.send_or_end(html)
 
     async def send_or_end(self, html: str | None) -> None:
