@@ -12,8 +12,9 @@ its transaction), and turns the rows into what the queryset would have returned:
 ORM's converters (JSON, dates, booleans) and ``select_related`` objects, or tuples for
 ``values_list``.
 
-Only what that needs: equality lookups on the values given, no annotations or extra
-columns (a queryset that compiles to anything else is refused when it is first used).
+Only what that needs: lookups on the values given (equality, or a comparison: each value
+one SQL parameter), no annotations or extra columns (a queryset that compiles to
+anything else is refused when it is first used).
 
 The move's two writes, the action appended to the log and the match's new snapshot and
 version, are compiled the same way (``PreparedInsert``, ``PreparedUpdate``): each value

@@ -34,23 +34,44 @@ def _score_text(game, score: dict) -> str:
     return " · ".join(f"{translate(c.short)} {score[c.key]}" for c in game.score_columns)
 
 
-def _news(table, snap, language: str) -> list[str]:
-    """Return the table's latest notable events as plain-language lines, newest first."""
+def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], tuple]:
+    """Return the table's latest notable events as plain-language lines, newest first,
+    and what they were read from (the match, its players' names, its version).
+
+    ``kept``: the table's part drawn before. When it showed the same match with the
+    same names, only the actions stored since are read, and their lines go on top of
+    its lines; else the latest actions are read (the events of 15, of 45 more when those
+    hold too few lines)."""
     game = get_game(table.match.game)
+    basis = (
+        table.match_id,
+        table.match.seed,  # a match whose primary key was used before (SQLite) is another one
+        tuple(seat.display_name for seat in snap.seats),
+        table.match.version,
+    )
     if not game.notable_events:
-        return []
+        return [], basis
     card_name = card_namer(table.match.game, table.match.variant, language)
     lines = []
-    for read in NEWS_READS:
-        for (events,) in read.rows(table.match_id):
+    since = kept["news_basis"] if kept is not None else None
+    if since is not None and since[:3] == basis[:3] and since[3] <= basis[3]:
+        reads = [NEWS_SINCE.rows(table.match_id, since[3])]
+    else:
+        since, reads = None, (read.rows(table.match_id) for read in NEWS_READS)
+    for rows in reads:
+        if since is not None and len(rows) == NEWS_SINCE_ACTIONS:
+            return _news(table, snap, language, None)  # more new actions than read
+        for (events,) in rows:
             for event in reversed(events):
                 if event.get("type") in game.notable_events:
                     line = event_line(table.match.game, event, snap.name_of, card_name)
                     if line is not None:
                         lines.append(line)
             if len(lines) >= NEWS_PER_TABLE:
-                return lines[:NEWS_PER_TABLE]
-    return lines
+                return lines[:NEWS_PER_TABLE], basis
+    if since is not None:
+        lines += kept["news"]
+    return lines[:NEWS_PER_TABLE], basis
 
 
 def _lesson_pause(snap) -> dict | None:
@@ -116,6 +137,13 @@ NEWS_READS = (
     PreparedQuery(lambda match_id: _events_logged(match_id)[:15]),
     PreparedQuery(lambda match_id: _events_logged(match_id)[15:60]),
 )
+# A table drawn before reads only the actions stored since (most often one or two).
+NEWS_SINCE_ACTIONS = 15
+NEWS_SINCE = PreparedQuery(
+    lambda match_id, version: _events_logged(match_id).filter(version__gt=version)[
+        :NEWS_SINCE_ACTIONS
+    ]
+)
 
 
 def session_with_class(session_id: int) -> ClassSession | None:
@@ -159,10 +187,18 @@ def _table_key(session: ClassSession, table: Table, seats: list, holds: list, la
 
 
 def _table_item(
-    session: ClassSession, table: Table, seats: list, holds: list, language: str, *, snapshot
+    session: ClassSession,
+    table: Table,
+    seats: list,
+    holds: list,
+    language: str,
+    *,
+    snapshot,
+    kept: dict | None,
 ):
     """Return a table's part of the dashboard: its item, with its HTML in ``html``
-    (``snapshot``: its match's, read apart: the item kept holds the match)."""
+    (``snapshot``: its match's, read apart: the item kept holds the match; ``kept``: the
+    table's item drawn before, if any, whose news lines are kept)."""
     match = table.match
     game = get_game(match.game)
     state = game.from_json(snapshot)
@@ -191,9 +227,9 @@ def _table_item(
             }
             for seat in seats
         ],
-        "news": _news(table, snap, language),
         "lesson_pause": _lesson_pause(snap),
     }
+    item["news"], item["news_basis"] = _news(table, snap, language, kept)
     item["html"] = render_to_string(
         "classroom/fragments/live_table.html", {"item": item, "session": session}
     )
@@ -225,9 +261,20 @@ def table_items(
         table.pk: _table_key(session, table, seats[table.pk], holds[table.match_id], language)
         for table in tables
     }
-    changed = [
-        table for table in tables if _drawn.get((table.pk, language), (None,))[0] != keys[table.pk]
-    ]
+    # The items are gathered here, not read back from ``_drawn`` at the end: the page's
+    # own view draws in another thread than the sockets (live.sockets.in_drawing_thread)
+    # and may empty it meanwhile.
+    drawn: dict[int, dict] = {}
+    changed = []
+    kept: dict[int, dict] = {}
+    for table in tables:
+        before = _drawn.get((table.pk, language))
+        if before is not None and before[0] == keys[table.pk]:
+            drawn[table.pk] = before[1]
+        else:
+            changed.append(table)
+            if before is not None:
+                kept[table.pk] = before[1]
     if changed:
         snapshots = dict(
             Match.objects.filter(pk__in=[table.match_id for table in changed]).values_list(
@@ -245,13 +292,13 @@ def table_items(
                     holds[table.match_id],
                     language,
                     snapshot=snapshots[table.match_id],
+                    kept=kept.get(table.pk),
                 )
                 _drawn[table.pk, language] = (keys[table.pk], item)
-    items = []
+                drawn[table.pk] = item
     for table in tables:
         forget_table_of(table.match)  # no table-match cycle left for the collector
-        items.append(_drawn[table.pk, language][1])
-    return items
+    return [drawn[table.pk] for table in tables]
 
 
 def tables_context(session: ClassSession, language: str) -> dict:

@@ -4,6 +4,7 @@ a seat's presence, a bot taking a seat, a pause, a lesson still being read, the 
 the session) changes what it draws."""
 
 import asyncio
+import json
 import random
 import re
 import threading
@@ -23,7 +24,7 @@ from live.dashboard import tables_context
 from live.session_sockets import render_dashboard, render_tables
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import EIGHT, open_session, seat_students
-from tests.live.helpers import TIMEOUT, dashboard_socket, random_step
+from tests.live.helpers import TIMEOUT, connect, dashboard_socket, play_socket, random_step, receive
 
 pytestmark = pytest.mark.django_db
 
@@ -78,6 +79,58 @@ def test_a_move_redraws_its_table_only(started, drawn):
     html = render_dashboard(started.pk, "en")
     assert drawn == [2]
     assert "move 1" in section(html, 2) and "move 0" in section(html, 1)
+
+
+class CountedReads:
+    """A news read of the dashboard that counts its uses."""
+
+    def __init__(self, read, uses: list):
+        self.read, self.uses = read, uses
+
+    def rows(self, *values):
+        self.uses.append(values)
+        return self.read.rows(*values)
+
+
+def test_a_redraw_reads_the_news_of_the_new_actions_only(started, monkeypatch):
+    """A table drawn before reads the events of the actions stored since, not its latest
+    15 again, and shows what a first drawing of it shows; more new actions than that read
+    holds, or a player renamed, read the latest actions again."""
+    full_reads = []
+    counted = tuple(CountedReads(read, full_reads) for read in dashboard.NEWS_READS)
+    monkeypatch.setattr(dashboard, "NEWS_READS", counted)
+    table = started.tables.get(number=2)
+    match = Match.objects.get(pk=table.match_id)
+    rng = random.Random(5)
+    render_dashboard(started.pk, "en")
+    assert full_reads
+    news_shown = []
+    for _ in range(30):
+        for _ in range(rng.randint(1, 3)):
+            random_step(match, rng)
+        full_reads.clear()
+        kept = section(render_dashboard(started.pk, "en"), 2)
+        assert full_reads == []
+        dashboard.forget_kept_tables()
+        assert section(render_dashboard(started.pk, "en"), 2) == kept
+        news_shown.append(kept.count("<li>"))
+    assert max(news_shown) == dashboard.NEWS_PER_TABLE  # the news were shown, and cut
+
+    for _ in range(dashboard.NEWS_SINCE_ACTIONS):
+        random_step(match, rng)
+    full_reads.clear()
+    kept = section(render_dashboard(started.pk, "en"), 2)
+    assert full_reads
+    dashboard.forget_kept_tables()
+    assert section(render_dashboard(started.pk, "en"), 2) == kept
+
+    renamed = Seat.objects.filter(table=table, participant__isnull=False).first().participant
+    old_name = renamed.nickname
+    assert old_name in kept
+    actions.do_rename_participant(renamed, "Zora")
+    full_reads.clear()
+    html = section(render_dashboard(started.pk, "en"), 2)
+    assert full_reads and "Zora" in html and old_name not in html
 
 
 def test_presence_a_bot_a_pause_and_a_lesson_still_read_are_drawn(started, drawn):
@@ -158,6 +211,51 @@ async def test_a_change_during_a_render_is_drawn_after_it(
     assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 2</p>"
     assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 3</p>"
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_event_loop
+async def test_a_move_does_not_wait_for_a_dashboard_being_drawn(
+    school_class, teacher_client, monkeypatch
+):
+    """The dashboards are drawn in a thread of their own: while one is being drawn, a
+    student's move is stored and its state reaches the table (in the database thread of
+    every move, the move waited for the drawing to end)."""
+    session = await sync_to_async(started_table)(school_class)
+    seated = await sync_to_async(
+        lambda: {
+            seat.number: seat.participant
+            for seat in Seat.objects.filter(table__session=session, participant__isnull=False)
+        }
+    )()
+    drawing, go_on = threading.Event(), threading.Event()
+    original = session_sockets.render_dashboard
+
+    def render(session_id, language):
+        drawing.set()
+        go_on.wait(3 * TIMEOUT)
+        return original(session_id, language)
+
+    monkeypatch.setattr(session_sockets, "render_dashboard", render)
+    sockets = {number: play_socket(session, student) for number, student in seated.items()}
+    states = {number: (await connect(socket))[1] for number, socket in sockets.items()}
+    dashboard = dashboard_socket(session, teacher_client)
+    connected, _ = await dashboard.connect(timeout=TIMEOUT)
+    assert connected
+    assert await asyncio.to_thread(drawing.wait, TIMEOUT)  # its first drawing is held
+    mover = next(number for number, state in states.items() if state["legal_actions"])
+    action = states[mover]["legal_actions"][0]
+    version = states[mover]["version"]
+    await sockets[mover].send_to(
+        text_data=json.dumps({"type": "act", "version": version, "action": action})
+    )
+    for socket in sockets.values():
+        assert (await receive(socket, "state"))["version"] > version
+    assert not go_on.is_set() and await dashboard.receive_nothing(timeout=0.2)
+    go_on.set()
+    assert 'id="live-tables"' in await dashboard.receive_from(timeout=TIMEOUT)
+    for socket in [dashboard, *sockets.values()]:
+        await socket.disconnect()
 
 
 def started_table(school_class):
