@@ -61,7 +61,7 @@ def group_changes() -> asyncio.Semaphore:
 # and with every teacher of a busy server watching, the students' moves queued behind
 # the drawings (at 2,000 students, p95 of a move's views 0.5 to 0.8 s). One thread: a
 # process's drawings take one database connection more, and come one after another.
-_DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drawing")
+DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drawing")
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -69,7 +69,7 @@ R = TypeVar("R")
 def in_drawing_thread(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """Return ``func`` as a coroutine function run in the drawing thread, with the old
     database connections closed around it as ``database_sync_to_async`` does."""
-    return database_sync_to_async(func, thread_sensitive=False, executor=_DRAWING)
+    return database_sync_to_async(func, thread_sensitive=False, executor=DRAWING)
 
 
 class ClientGone(StopConsumer):

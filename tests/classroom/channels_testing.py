@@ -6,8 +6,11 @@ import sys
 import threading
 import traceback
 
+from asgiref.sync import SyncToAsync
 from channels.testing import WebsocketCommunicator
 from django.db import connections
+
+from live.sockets import DRAWING
 
 THREAD_TIMEOUT = 120
 
@@ -41,6 +44,12 @@ def in_own_event_loop(test):
                 outcome["error"] = error
             finally:
                 connections.close_all()
+                # The database threads' too (the sockets' one, and the dashboards' drawing
+                # thread: live.sockets.in_drawing_thread): Channels' test communicator
+                # turns off the closing of old connections while it waits, and PostgreSQL
+                # drops no test database while a connection is open.
+                for executor in (SyncToAsync.single_thread_executor, DRAWING):
+                    executor.submit(connections.close_all).result(THREAD_TIMEOUT)
 
         # A daemon: a test thread that hangs fails its test below, and must not then keep
         # pytest from exiting at the end of the run (the process waits for other threads).
