@@ -8,6 +8,7 @@ database, so a reconnecting page always gets the current state.
 """
 
 import asyncio
+import json
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -166,6 +167,18 @@ def render_tables(session_id: int, language: str, table_ids: set[int]) -> str | 
     return "".join(item["html"] for item in items)
 
 
+def page_hidden(text: str | None) -> bool | None:
+    """Return whether a dashboard page says it is hidden; None for any other message."""
+    try:
+        message = json.loads(text or "")
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("type") != "visibility":
+        return None
+    hidden = message.get("hidden")
+    return hidden if isinstance(hidden, bool) else None
+
+
 def teacher_session_id(scope, pk: int) -> int | None:
     """Return the session's id if the scope's user is its teacher, else None."""
     user = scope.get("user")
@@ -186,6 +199,9 @@ class DashboardConsumer(PlatformConsumer):
     # tables (a move, a lesson at a table).
     whole = False
     tables: frozenset[int] = frozenset()
+    # The page's tab is hidden (the teacher shows the projector view, another tab): the
+    # changes wait, and the page is drawn whole when it is seen again.
+    hidden = False
 
     async def connect(self):
         """Accept the session's teacher only."""
@@ -205,7 +221,15 @@ class DashboardConsumer(PlatformConsumer):
         return [dashboard_group(self.session_id)]
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Ignore what the page sends: controls are HTTP forms."""
+        """Follow the page's visibility (``{"type": "visibility", "hidden": bool}``, sent by
+        static/js/dashboard_visibility.js); ignore anything else: controls are HTTP forms."""
+        hidden = page_hidden(text_data)
+        if hidden is None or hidden == self.hidden:
+            return
+        self.hidden = hidden
+        if not hidden:  # seen again: whatever changed meanwhile, one drawing of the whole
+            self.whole = True
+            self.start_render()
 
     async def dashboard_changed(self, event):
         """Re-render the tables after a move, a presence change or a control.
@@ -221,12 +245,18 @@ class DashboardConsumer(PlatformConsumer):
             self.whole = True
         else:
             self.tables = self.tables | {table}
-        if self.render_task is None or self.render_task.done():
+        self.start_render()
+
+    def start_render(self) -> None:
+        """Draw the changes soon, unless a drawing is under way or nobody sees the page."""
+        if not self.hidden and (self.render_task is None or self.render_task.done()):
             self.render_task = self.start_task(self.push_soon)
 
     async def push_soon(self):
-        while self.whole or self.tables:
+        while (self.whole or self.tables) and not self.hidden:
             await asyncio.sleep(DASHBOARD_COALESCE_SECONDS)
+            if self.hidden:
+                return  # the changes wait for the page to be seen again
             whole, tables = self.whole, self.tables
             self.whole, self.tables = False, frozenset()
             if whole:

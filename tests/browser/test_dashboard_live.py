@@ -78,3 +78,66 @@ def test_a_move_redraws_its_table_on_the_open_dashboard(browser, live_server_url
     assert all('id="live-tables"' not in frame for frame in moves)
     page.screenshot(path=artifacts_dir / "dashboard-after-moves-1280.png", full_page=True)
     assert_no_reconnect(page, "the teacher")
+
+
+def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
+    browser, live_server_url, artifacts_dir
+):
+    """The page tells its socket when its tab is hidden: the moves meanwhile send it
+    nothing; seen again, it gets the whole dashboard with every move since."""
+    session = started_session()
+    first = Table.objects.filter(session=session).order_by("number").first()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    log_in(context, live_server_url)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    frames: list[str] = []
+    sent: list[str] = []
+
+    def follow(ws):
+        ws.on(
+            "framereceived",
+            lambda payload: frames.append(payload if isinstance(payload, str) else ""),
+        )
+        ws.on("framesent", lambda payload: sent.append(payload if isinstance(payload, str) else ""))
+
+    page.on("websocket", follow)
+    page.goto(f"{live_server_url}/teacher/sessions/{session.pk}/live/")
+    one = page.locator(f"#live-table-{first.pk}")
+    expect(one).to_contain_text("move 0")
+    for _ in range(100):  # connected: the whole fragment came
+        if frames:
+            break
+        page.wait_for_timeout(100)
+    assert frames
+
+    def set_hidden(hidden: bool) -> None:
+        page.evaluate(
+            """hidden => {
+                Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+                document.dispatchEvent(new Event("visibilitychange"));
+            }""",
+            hidden,
+        )
+
+    set_hidden(True)
+    for _ in range(50):
+        if any('"hidden": true' in message or '"hidden":true' in message for message in sent):
+            break
+        page.wait_for_timeout(100)
+    assert any('"hidden":true' in message.replace(" ", "") for message in sent), sent
+    page.wait_for_timeout(300)
+    received = len(frames)
+    rng = random.Random(7)
+    version = 0
+    for _ in range(3):
+        version = move_at(first, rng)
+    page.wait_for_timeout(2500)  # two coalescing windows: nothing comes
+    assert len(frames) == received
+    expect(one).to_contain_text("move 0")
+
+    set_hidden(False)
+    expect(one).to_contain_text(f"move {version}")
+    assert 'id="live-tables"' in frames[received]  # the whole dashboard, once
+    page.screenshot(path=artifacts_dir / "dashboard-seen-again-1280.png", full_page=True)
+    assert_no_reconnect(page, "the teacher")

@@ -258,6 +258,48 @@ async def test_a_move_does_not_wait_for_a_dashboard_being_drawn(
         await socket.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+@in_own_event_loop
+async def test_a_hidden_dashboard_is_drawn_again_only_when_seen(
+    school_class, teacher_client, monkeypatch
+):
+    """While the page says its tab is hidden, changes draw nothing; once seen again, one
+    drawing of the whole. Any other message changes nothing."""
+    session = await sync_to_async(started_table)(school_class)
+    monkeypatch.setattr(session_sockets, "DASHBOARD_COALESCE_SECONDS", 0.1)
+    renders = []
+
+    def render(session_id, language):
+        renders.append(session_id)
+        return f"<p>render {len(renders)}</p>"
+
+    monkeypatch.setattr(session_sockets, "render_dashboard", render)
+    socket = dashboard_socket(session, teacher_client)
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 1</p>"
+    layer = get_channel_layer()
+    changed = {"type": "dashboard.changed", "reason": "move"}
+    for junk in ["{", "[]", '{"type": "visibility"}', '{"type": "visibility", "hidden": 1}']:
+        await socket.send_to(text_data=junk)
+    await socket.send_to(text_data='{"type": "visibility", "hidden": false}')
+    await layer.group_send(dashboard_group(session.pk), changed)
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 2</p>"  # still seen
+
+    await socket.send_to(text_data='{"type": "visibility", "hidden": true}')
+    await asyncio.sleep(0.2)
+    for _ in range(3):
+        await layer.group_send(dashboard_group(session.pk), changed)
+    assert await socket.receive_nothing(timeout=1)
+    assert len(renders) == 2
+    await socket.send_to(text_data='{"type": "visibility", "hidden": false}')
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 3</p>"
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.send_to(text_data='{"type": "visibility", "hidden": false}')  # no change
+    assert await socket.receive_nothing(timeout=0.5) and len(renders) == 3
+    await socket.disconnect()
+
+
 def started_table(school_class):
     session = open_session(school_class, table_size=4, bots=True)
     seat_students(session, *EIGHT[:4])
