@@ -185,27 +185,20 @@ async def test_a_change_during_a_render_is_drawn_after_it(
 ):
     """A move stored while the dashboard reads the tables is not lost: another render
     follows (else the dashboard kept the old picture until some later change)."""
-    session = await sync_to_async(started_table)(school_class)
-    monkeypatch.setattr(session_sockets, "DASHBOARD_COALESCE_SECONDS", 0.1)
-    renders, reading, go_on = [], threading.Event(), threading.Event()
+    reading, go_on = threading.Event(), threading.Event()
 
-    def render(session_id, language):
-        renders.append(session_id)
-        if len(renders) == 2:  # the first render after a change: hold it while reading
+    def hold_second(count):
+        if count == 2:  # the first render after a change: hold it while reading
             reading.set()
             go_on.wait(10)
-        return f"<p>render {len(renders)}</p>"
 
-    monkeypatch.setattr(session_sockets, "render_dashboard", render)
-    socket = dashboard_socket(session, teacher_client)
-    connected, _ = await socket.connect(timeout=TIMEOUT)
-    assert connected
-    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 1</p>"
+    session, socket, _renders = await counted_dashboard(
+        school_class, teacher_client, monkeypatch, hold_second
+    )
     layer = get_channel_layer()
-    changed = {"type": "dashboard.changed", "reason": "move"}
-    await layer.group_send(dashboard_group(session.pk), changed)
+    await layer.group_send(dashboard_group(session.pk), CHANGED)
     assert await asyncio.to_thread(reading.wait, 10)
-    await layer.group_send(dashboard_group(session.pk), changed)  # while it reads
+    await layer.group_send(dashboard_group(session.pk), CHANGED)  # while it reads
     await asyncio.sleep(0.3)
     go_on.set()
     assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 2</p>"
@@ -265,31 +258,18 @@ async def test_a_hidden_dashboard_is_drawn_again_only_when_seen(
 ):
     """While the page says its tab is hidden, changes draw nothing; once seen again, one
     drawing of the whole. Any other message changes nothing."""
-    session = await sync_to_async(started_table)(school_class)
-    monkeypatch.setattr(session_sockets, "DASHBOARD_COALESCE_SECONDS", 0.1)
-    renders = []
-
-    def render(session_id, language):
-        renders.append(session_id)
-        return f"<p>render {len(renders)}</p>"
-
-    monkeypatch.setattr(session_sockets, "render_dashboard", render)
-    socket = dashboard_socket(session, teacher_client)
-    connected, _ = await socket.connect(timeout=TIMEOUT)
-    assert connected
-    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 1</p>"
+    session, socket, renders = await counted_dashboard(school_class, teacher_client, monkeypatch)
     layer = get_channel_layer()
-    changed = {"type": "dashboard.changed", "reason": "move"}
     for junk in ["{", "[]", '{"type": "visibility"}', '{"type": "visibility", "hidden": 1}']:
         await socket.send_to(text_data=junk)
     await socket.send_to(text_data='{"type": "visibility", "hidden": false}')
-    await layer.group_send(dashboard_group(session.pk), changed)
+    await layer.group_send(dashboard_group(session.pk), CHANGED)
     assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 2</p>"  # still seen
 
     await socket.send_to(text_data='{"type": "visibility", "hidden": true}')
     await asyncio.sleep(0.2)
     for _ in range(3):
-        await layer.group_send(dashboard_group(session.pk), changed)
+        await layer.group_send(dashboard_group(session.pk), CHANGED)
     assert await socket.receive_nothing(timeout=1)
     assert len(renders) == 2
     await socket.send_to(text_data='{"type": "visibility", "hidden": false}')
@@ -298,6 +278,31 @@ async def test_a_hidden_dashboard_is_drawn_again_only_when_seen(
     await socket.send_to(text_data='{"type": "visibility", "hidden": false}')  # no change
     assert await socket.receive_nothing(timeout=0.5) and len(renders) == 3
     await socket.disconnect()
+
+
+CHANGED = {"type": "dashboard.changed", "reason": "move"}
+
+
+async def counted_dashboard(school_class, teacher_client, monkeypatch, hold=None):
+    """Start a session and connect its dashboard socket, whose drawings are stand-ins
+    ("<p>render N</p>", ``hold(N)`` called while drawing the N-th) counted in a list;
+    return the session, the socket (its first drawing received) and that list."""
+    session = await sync_to_async(started_table)(school_class)
+    monkeypatch.setattr(session_sockets, "DASHBOARD_COALESCE_SECONDS", 0.1)
+    renders = []
+
+    def render(session_id, language):
+        renders.append(session_id)
+        if hold is not None:
+            hold(len(renders))
+        return f"<p>render {len(renders)}</p>"
+
+    monkeypatch.setattr(session_sockets, "render_dashboard", render)
+    socket = dashboard_socket(session, teacher_client)
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 1</p>"
+    return session, socket, renders
 
 
 def started_table(school_class):
