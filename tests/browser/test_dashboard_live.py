@@ -3,6 +3,7 @@ sends only its table's part, which the page swaps in by its id; the other tables
 the rest of the dashboard stay as they were, and the socket never reconnects."""
 
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -122,10 +123,10 @@ def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
 
     set_hidden(True)
     for _ in range(50):
-        if any('"hidden": true' in message or '"hidden":true' in message for message in sent):
+        if any('"hidden":true' in message for message in sent):
             break
         page.wait_for_timeout(100)
-    assert any('"hidden":true' in message.replace(" ", "") for message in sent), sent
+    assert any('"hidden":true' in message for message in sent), sent
     page.wait_for_timeout(300)
     received = len(frames)
     rng = random.Random(7)
@@ -137,7 +138,9 @@ def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
     expect(one).to_contain_text("move 0")
 
     set_hidden(False)
-    expect(one).to_contain_text(f"move {version}")
-    assert 'id="live-tables"' in frames[received]  # the whole dashboard, once
+    expect(one).not_to_contain_text("move 0")
+    assert 'id="live-tables"' in frames[received]  # the whole dashboard
+    # every move since, the table's bot may have played more after them
+    assert int(re.search(r"move (\d+)", one.inner_text()).group(1)) >= version
     page.screenshot(path=artifacts_dir / "dashboard-seen-again-1280.png", full_page=True)
     assert_no_reconnect(page, "the teacher")
