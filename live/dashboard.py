@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection
+from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -34,43 +35,52 @@ def _score_text(game, score: dict) -> str:
     return " · ".join(f"{translate(c.short)} {score[c.key]}" for c in game.score_columns)
 
 
-def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], tuple]:
+class NewsBasis(NamedTuple):
+    """What a table's news lines were read from: its match (a primary key SQLite gave
+    again is another match: the seed tells), its players' names, and its version."""
+
+    match_id: int
+    seed: int
+    names: tuple[str, ...]
+    version: int
+
+
+def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], NewsBasis]:
     """Return the table's latest notable events as plain-language lines, newest first,
-    and what they were read from (the match, its players' names, its version).
+    and what they were read from.
 
     ``kept``: the table's part drawn before. When it showed the same match with the
     same names, only the actions stored since are read, and their lines go on top of
-    its lines; else the latest actions are read (the events of 15, of 45 more when those
-    hold too few lines)."""
-    game = get_game(table.match.game)
-    basis = (
-        table.match_id,
-        table.match.seed,  # a match whose primary key was used before (SQLite) is another one
-        tuple(seat.display_name for seat in snap.seats),
-        table.match.version,
-    )
+    its lines; else (or when that read is full) the latest actions are read: the events
+    of 15, and of 45 more when those hold too few lines."""
+    match = table.match
+    names = tuple(seat.display_name for seat in snap.seats)
+    basis = NewsBasis(match.pk, match.seed, names, match.version)
+    game = get_game(match.game)
     if not game.notable_events:
         return [], basis
-    card_name = card_namer(table.match.game, table.match.variant, language)
-    lines = []
-    since = kept["news_basis"] if kept is not None else None
-    if since is not None and since[:3] == basis[:3] and since[3] <= basis[3]:
-        reads = [NEWS_SINCE.rows(table.match_id, since[3])]
-    else:
-        since, reads = None, (read.rows(table.match_id) for read in NEWS_READS)
-    for rows in reads:
-        if since is not None and len(rows) == NEWS_SINCE_ACTIONS:
-            return _news(table, snap, language, None)  # more new actions than read
+    card_name = card_namer(match.game, match.variant, language)
+
+    def lines_of(rows) -> list[str]:
+        lines = []
         for (events,) in rows:
             for event in reversed(events):
                 if event.get("type") in game.notable_events:
-                    line = event_line(table.match.game, event, snap.name_of, card_name)
+                    line = event_line(match.game, event, snap.name_of, card_name)
                     if line is not None:
                         lines.append(line)
-            if len(lines) >= NEWS_PER_TABLE:
-                return lines[:NEWS_PER_TABLE], basis
-    if since is not None:
-        lines += kept["news"]
+        return lines
+
+    before = kept["news_basis"] if kept is not None else None
+    if before is not None and before[:3] == basis[:3] and before.version <= basis.version:
+        rows = NEWS_SINCE.rows(match.pk, before.version)
+        if len(rows) < NEWS_SINCE_ACTIONS:
+            return (lines_of(rows) + kept["news"])[:NEWS_PER_TABLE], basis
+    lines = []
+    for read in NEWS_READS:
+        lines += lines_of(read.rows(match.pk))
+        if len(lines) >= NEWS_PER_TABLE:
+            break
     return lines[:NEWS_PER_TABLE], basis
 
 

@@ -253,7 +253,7 @@ class DashboardConsumer(PlatformConsumer):
             self.render_task = self.start_task(self.push_soon)
 
     async def push_soon(self):
-        while (self.whole or self.tables) and not self.hidden:
+        while self.whole or self.tables:
             await asyncio.sleep(DASHBOARD_COALESCE_SECONDS)
             if self.hidden:
                 return  # the changes wait for the page to be seen again
