@@ -401,6 +401,17 @@ LOGGING = {
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.5"))
 # The bot that fills empty seats and plays seats handed to a bot.
 LIVE_BOT_KIND = os.environ.get("LIVE_BOT_KIND", "heuristic")
+# Threads of an ASGI process that write its students' moves, a table always in the same
+# one (its moves stay in the order they came). On PostgreSQL a move waits for the
+# server's answer to each statement: in one thread, every move of the process queued
+# behind those waits. SQLite takes one writer at a time, so there (0) the moves are
+# written in the sockets' database thread, as every other socket's database work.
+LIVE_WRITER_THREADS = int(
+    os.environ.get(
+        "LIVE_WRITER_THREADS",
+        "0" if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else "4",
+    )
+)
 # The sweeper fires due timers and re-schedules bot moves, so that a restart (even
 # after kill -9) resumes every match; a worker also sweeps once when it starts.
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))

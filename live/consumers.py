@@ -38,7 +38,7 @@ from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import heartbeat, messages, write
 from live.session_sockets import scope_language
-from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer
+from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer, in_writer_thread
 from live.throttle import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
@@ -331,7 +331,7 @@ class TableConsumer(PlatformConsumer):
             return
         try:
             loop = asyncio.get_running_loop()
-            error = await database_sync_to_async(self.apply)(version, action, loop)
+            error = await in_writer_thread(self.table_id, self.apply)(version, action, loop)
         except SERVICE_ERRORS as failure:
             # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.
