@@ -2,14 +2,16 @@
 
     .venv/bin/python -m benchmarks.load [--students 300|1000|2000] [--seconds 60]
         [--think 1.0 4.0] [--asgi 1] [--variant expert] [--postgres] [--dashboards]
+        [--database-latency MS]
 
 Starts its own Redis, Celery worker, beat and uvicorn (``--asgi`` processes, each on its
 own loopback port) with a temporary SQLite database (``--postgres``: a throwaway
-PostgreSQL server, the tests' one), opens one Data-Tycoon session per 30 students
-(tables of 4, bots in the empty seats), joins every student through ``POST /join/``,
-starts the sessions, and connects every student's play socket (the students are spread
-over the uvicorn processes). Each student is a client of the table
-protocol (docs/protocol.md): when its state offers legal actions it thinks for a time
+PostgreSQL server, the tests' one; ``--database-latency``: reached through a relay that
+adds that round trip to each query, as a database on another machine), opens one
+Data-Tycoon session per 30 students (tables of 4, bots in the empty seats), joins every
+student through ``POST /join/``, starts the sessions, and connects every student's play
+socket (the students are spread over the uvicorn processes). Each student is a client
+of the table protocol (docs/protocol.md): when its state offers legal actions it thinks for a time
 drawn per action (``--think``, uniform, in seconds), then sends ``act`` with the
 version it saw last and a random legal action of that state. With ``--dashboards``
 each session's teacher (logged in) keeps the live dashboard's socket open, as in a
@@ -40,6 +42,7 @@ import os
 import random
 import secrets
 import shutil
+import sys
 import tempfile
 import time
 import urllib.error
@@ -118,6 +121,7 @@ class Platform:
     web_ports: list[int]
     services: list[Service] = field(default_factory=list)
     postgres_folder: Path | None = None  # --postgres: a throwaway server's folder
+    database_latency: float = 0.0  # --database-latency: ms added to each round trip
 
     def start_database(self) -> None:
         """With ``--postgres``, start a throwaway PostgreSQL server (the tests' settings:
@@ -131,7 +135,24 @@ class Platform:
             host=HOST, port=port, user="postgres", dbname="postgres", autocommit=True
         ) as connection:
             connection.execute("CREATE DATABASE dataprotect")
+        if self.database_latency:
+            port = self.start_latency_proxy(port)
         self.env["DATABASE_URL"] = f"postgres://postgres@{HOST}:{port}/dataprotect"
+
+    def start_latency_proxy(self, database_port: int) -> int:
+        """Put ``benchmarks.latency_proxy`` between every process and PostgreSQL, as a
+        database on another machine; print the round trip it adds; return its port."""
+        port = free_port()
+        argv = [sys.executable, "-m", "benchmarks.latency_proxy", "--listen", str(port)]
+        argv += ["--to", str(database_port), "--ms", str(self.database_latency)]
+        self.add(Service("latency-proxy", argv, env=self.env))
+        wait_until(lambda: port_open(HOST, port), 15, "the latency proxy", self.services)
+        direct, relayed = round_trip_ms(database_port), round_trip_ms(port)
+        print(
+            f"database round trip (SELECT 1): {direct:.2f} ms direct, {relayed:.2f} ms "
+            f"through the latency proxy (--database-latency {self.database_latency:g})"
+        )
+        return port
 
     def start(self) -> None:
         redis = redis_service(self.redis_port, self.folder / "redis", persist=False)
@@ -151,10 +172,10 @@ class Platform:
         service.log_path = self.folder / "logs" / f"{service.name}.log"
         self.services.append(service.start())
 
-    def stop(self, but: str | None = None) -> None:
-        """Stop every service (``but`` the one of that name) in reverse order."""
+    def stop(self, but: tuple[str, ...] = ()) -> None:
+        """Stop every service (``but`` those of these names) in reverse order."""
         for service in reversed(self.services):
-            if service.name != but:
+            if service.name not in but:
                 with contextlib.suppress(Exception):
                     service.stop()
 
@@ -181,6 +202,17 @@ class Platform:
             if found:
                 counts[service.name] = found
         return counts
+
+
+def round_trip_ms(port: int, queries: int = 200) -> float:
+    """Return the median time of a ``SELECT 1`` on PostgreSQL at ``port``, in ms."""
+    with psycopg.connect(host=HOST, port=port, user="postgres", dbname="postgres") as db:
+        times = []
+        for _ in range(queries):
+            start = time.perf_counter()
+            db.execute("SELECT 1").fetchone()
+            times.append(time.perf_counter() - start)
+    return 1000 * sorted(times)[queries // 2]
 
 
 @dataclass
@@ -746,7 +778,14 @@ def run(args) -> None:
     env = environment(folder, redis_port)
     # PostgreSQL, run as its own user when this runs as root, gets a folder it may enter.
     postgres_folder = Path(tempfile.mkdtemp(prefix="dp-load-pg-")) if args.postgres else None
-    platform = Platform(folder, env, redis_port, args.asgi_ports, postgres_folder=postgres_folder)
+    platform = Platform(
+        folder,
+        env,
+        redis_port,
+        args.asgi_ports,
+        postgres_folder=postgres_folder,
+        database_latency=args.database_latency,
+    )
     deadline = time.monotonic() + args.seconds + 900
     played = False
     try:
@@ -791,7 +830,7 @@ def run(args) -> None:
         # Read once nothing writes: the worker still plays the bots' moves after the
         # students stop, and a move stored between the log's read and the versions'
         # looked like a version with no log entry.
-        platform.stop(but="postgres")
+        platform.stop(but=("postgres", "latency-proxy"))
         logs = check_logs() if played else []
         platform.stop()
         errors = platform.error_lines()  # after the stop: a failing shutdown counts too
@@ -822,11 +861,22 @@ def main() -> None:
         "--postgres", action="store_true", help="a throwaway PostgreSQL server, not SQLite"
     )
     parser.add_argument(
+        "--database-latency",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="with --postgres: add this round trip to every database query "
+        "(benchmarks.latency_proxy), as a database on another machine",
+    )
+    parser.add_argument(
         "--dashboards",
         action="store_true",
         help="each session's teacher watches its live dashboard, as in a class",
     )
-    run(parser.parse_args())
+    args = parser.parse_args()
+    if args.database_latency and not args.postgres:
+        parser.error("--database-latency needs --postgres")
+    run(args)
 
 
 if __name__ == "__main__":
