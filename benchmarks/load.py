@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.load [--students 300|1000|2000] [--seconds 60]
         [--think 1.0 4.0] [--asgi 1] [--variant expert] [--postgres] [--dashboards]
-        [--database-latency MS]
+        [--hidden-dashboards] [--database-latency MS]
 
 Starts its own Redis, Celery worker, beat and uvicorn (``--asgi`` processes, each on its
 own loopback port) with a temporary SQLite database (``--postgres``: a throwaway
@@ -15,7 +15,8 @@ of the table protocol (docs/protocol.md): when its state offers legal actions it
 drawn per action (``--think``, uniform, in seconds), then sends ``act`` with the
 version it saw last and a random legal action of that state. With ``--dashboards``
 each session's teacher (logged in) keeps the live dashboard's socket open, as in a
-class, and its updates are counted.
+class, and its updates are counted (``--hidden-dashboards``: the same, each tab hidden,
+as when the teacher shows the projector view).
 
 After ``--seconds`` of play (counted once every socket has its first state) the
 students stop and it prints:
@@ -381,8 +382,11 @@ def teacher_dashboards(bases: list[str]) -> list[tuple[str, str, str]]:
     return dashboards
 
 
-async def watch_dashboard(url: str, cookie: str, origin: str, stats: Stats, stop) -> None:
-    """Keep a teacher's dashboard open until ``stop``, counting its updates."""
+async def watch_dashboard(
+    url: str, cookie: str, origin: str, stats: Stats, stop, *, hidden: bool = False
+) -> None:
+    """Keep a teacher's dashboard open until ``stop``, counting its updates (``hidden``:
+    its tab is hidden, as the page says when the teacher shows another one)."""
     try:
         ws = await websockets.connect(
             url,
@@ -395,6 +399,8 @@ async def watch_dashboard(url: str, cookie: str, origin: str, stats: Stats, stop
     except (TimeoutError, OSError, websockets.WebSocketException):
         stats.failed_connects += 1
         return
+    if hidden:  # what static/js/dashboard_visibility.js sends
+        await ws.send(json.dumps({"type": "visibility", "hidden": True}))
 
     async def receive() -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -621,6 +627,7 @@ async def play(
     measure: Callable[[str], None],
     *,
     dashboards: list[tuple[str, str, str]] = (),
+    dashboards_hidden: bool = False,
 ) -> tuple[list[Student], Stats, float, float, dict]:
     """Connect every student (and each teacher's dashboard of ``dashboards``), let them
     play ``seconds``, stop; return the students, their counts and the measurement's start
@@ -634,7 +641,9 @@ async def play(
         rng = random.Random(seed * 100_003 + n)
         students.append(Student(url, answer["token"], base, rng, think))
     tasks = [
-        asyncio.create_task(watch_dashboard(url, cookie, origin, stats, stop))
+        asyncio.create_task(
+            watch_dashboard(url, cookie, origin, stats, stop, hidden=dashboards_hidden)
+        )
         for url, cookie, origin in dashboards
     ]
     gate = asyncio.Semaphore(50)  # a class's devices connect a few at a time, not all at once
@@ -712,7 +721,8 @@ def report(args, outcome: Outcome) -> None:
     )
     if args.dashboards:
         print(
-            f"teachers' live dashboards: {sessions}, {updates / elapsed:.1f} updates/s in all, "
+            f"teachers' live dashboards{' (their tabs hidden)' if args.hidden_dashboards else ''}"
+            f": {sessions}, {updates / elapsed:.1f} updates/s in all, "
             f"{update_bytes / max(1, updates) / 1024:.1f} KiB an update, {wholes} of them "
             "the whole dashboard (the others a table's part)"
         )
@@ -817,6 +827,7 @@ def run(args) -> None:
                         args.seed,
                         measure,
                         dashboards=dashboards,
+                        dashboards_hidden=args.hidden_dashboards,
                     ),
                     deadline - time.monotonic(),
                 )
@@ -873,7 +884,13 @@ def main() -> None:
         action="store_true",
         help="each session's teacher watches its live dashboard, as in a class",
     )
+    parser.add_argument(
+        "--hidden-dashboards",
+        action="store_true",
+        help="the same, each dashboard's tab hidden (the teacher shows another one)",
+    )
     args = parser.parse_args()
+    args.dashboards = args.dashboards or args.hidden_dashboards
     if args.database_latency and not args.postgres:
         parser.error("--database-latency needs --postgres")
     run(args)
