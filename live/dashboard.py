@@ -30,9 +30,14 @@ def register_section(section: Callable[[ClassSession], dict]) -> None:
         SECTIONS.append(section)
 
 
-def _score_text(game, score: dict) -> str:
-    """Return one seat's score as "treasures 1 · datasets 4", in the game's columns."""
-    return " · ".join(f"{translate(c.short)} {score[c.key]}" for c in game.score_columns)
+def _score_texts(game, scores: list[dict]) -> dict[int, str]:
+    """Return each seat's score as "treasures 1 · datasets 4", in the game's columns (each
+    column's word translated once for every seat)."""
+    columns = [(translate(column.short), column.key) for column in game.score_columns]
+    return {
+        score["seat"]: " · ".join(f"{word} {score[key]}" for word, key in columns)
+        for score in scores
+    }
 
 
 class NewsBasis(NamedTuple):
@@ -216,7 +221,7 @@ def _table_item(
     snap = TableSnapshot(table, match, state, seats, paused, lesson_pause_of(holds))
     over = state.is_over()
     to_move = set() if over else set(state.to_move())
-    scores = {score["seat"]: _score_text(game, score) for score in state.scores()}
+    scores = _score_texts(game, state.scores())
     result = state.result() if over else None
     winners = [snap.name_of(s) for s in (result or {}).get("winners", [])]
     item = {
