@@ -8,7 +8,6 @@ database, so a reconnecting page always gets the current state.
 """
 
 import asyncio
-import json
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -21,6 +20,8 @@ from classroom.actions import do_touch_participant
 from classroom.broadcast import dashboard_group, session_group
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
+from classroom.payloads import BadPayload
+from classroom.payloads import parse as parse_payload
 from live.dashboard import session_with_class, table_items, tables_context
 from live.sockets import PlatformConsumer, in_drawing_thread
 
@@ -170,8 +171,8 @@ def render_tables(session_id: int, language: str, table_ids: set[int]) -> str | 
 def page_hidden(text: str | None) -> bool | None:
     """Return whether a dashboard page says it is hidden; None for any other message."""
     try:
-        message = json.loads(text or "")
-    except ValueError:
+        message = parse_payload(text)
+    except BadPayload:
         return None
     if not isinstance(message, dict) or message.get("type") != "visibility":
         return None

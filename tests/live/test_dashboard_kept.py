@@ -260,7 +260,10 @@ async def test_a_hidden_dashboard_is_drawn_again_only_when_seen(
     drawing of the whole. Any other message changes nothing."""
     session, socket, renders = await counted_dashboard(school_class, teacher_client, monkeypatch)
     layer = get_channel_layer()
-    for junk in ["{", "[]", '{"type": "visibility"}', '{"type": "visibility", "hidden": 1}']:
+    junks = ["{", "[]", '{"type": "visibility"}', '{"type": "visibility", "hidden": 1}']
+    # nested past the decoder's limit, and a "hidden" too large to be read
+    junks += ["[" * 100_000, json.dumps({"type": "visibility", "hidden": True, "x": "a" * 70_000})]
+    for junk in junks:
         await socket.send_to(text_data=junk)
     await socket.send_to(text_data='{"type": "visibility", "hidden": false}')
     await layer.group_send(dashboard_group(session.pk), CHANGED)
