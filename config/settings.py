@@ -157,7 +157,8 @@ TEMPLATES = [
 # process runs one task at a time, so each keeps one connection instead of opening one
 # per socket message or task (on PostgreSQL a new connection is a process and a login).
 # An HTTP request's connection is closed when the request ends (config/database.py);
-# one that broke meanwhile is found by the health check before its next use. pytest's
+# one that broke meanwhile is found by the health check before its next use (on
+# PostgreSQL, after it sat idle or failed a query: config/postgresql/base.py). pytest's
 # own process sets 0 (tests/conftest.py): it drops the test database at the end.
 DB_CONN_MAX_AGE = int(os.environ.get("DB_CONN_MAX_AGE", "60"))
 DATABASES = {
@@ -167,6 +168,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's PostgreSQL backend, with no health-check round trip for a connection in
+    # steady use (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the ASGI server, the Celery worker and beat read while one writes;
     # IMMEDIATE transactions take the write lock up front instead of failing late.

@@ -98,6 +98,4 @@ def test_environment_overrides_the_defaults(tmp_path):
         HOST="0.0.0.0",
     )
 
-    assert out == (
-        "django.db.backends.postgresql games redis://cache.example:6379/2 Europe/Madrid ['*']"
-    )
+    assert out == "config.postgresql games redis://cache.example:6379/2 Europe/Madrid ['*']"
