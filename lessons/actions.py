@@ -87,7 +87,13 @@ def do_record_moments(
         [_moment(session, lesson, event, table, seat) for seat in seats or [None]]
         for lesson, event, seats in opened
     ]
-    LessonMoment.objects.bulk_create([moment for group in moments for moment in group])
+    rows = [moment for group in moments for moment in group]
+    if len(rows) == 1:
+        # One INSERT is all or none by itself: bulk_create would wrap it in a transaction,
+        # two more round trips to a database server (most moves open one moment).
+        rows[0].save(force_insert=True)
+    else:
+        LessonMoment.objects.bulk_create(rows)
     return moments
 
 
