@@ -25,7 +25,9 @@ students stop and it prints:
   socket at that table has a ``state`` of that version or newer (p50, p95, p99, max);
 - the accepted actions per second (students, bots and timers, from the matches' stored
   versions) and the messages the students received per second; the bytes of a state;
+- how long the students' sockets took to connect, at most CONNECTING_AT_ONCE at once;
 - the errors: refusals by code, sockets closed by the server, failed connections;
+- with ``--database-latency``, the round trips to the database per accepted action;
 - the CPU time and peak memory of every server process, and the CPU time per action;
 - a check of every match's action log: one entry per version, none missing or doubled.
 
@@ -60,6 +62,7 @@ import redis
 import websockets
 from tqdm import tqdm
 
+from benchmarks.latency_proxy import COUNT_EVERY
 from benchmarks.stack import use_database
 from config.services import (
     Service,
@@ -84,6 +87,8 @@ LANGUAGES = ("en", "es", "fr", "ru")
 MATCH_OPTIONS = {"time_mode": "turns"}
 # How long a socket's first state may take, and a whole run's setup, before giving up.
 CONNECT_TIMEOUT = 120.0
+# a class's devices connect a few at a time, not all at once
+CONNECTING_AT_ONCE = 50
 # An action sent this close to the end may see its views after the measurement stops.
 TAIL_SECONDS = 3.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -140,12 +145,25 @@ class Platform:
             port = self.start_latency_proxy(port)
         self.env["DATABASE_URL"] = f"postgres://postgres@{HOST}:{port}/dataprotect"
 
+    @property
+    def round_trips_file(self) -> Path:
+        return self.folder / "database-round-trips"
+
+    def database_round_trips(self) -> int | None:
+        """Return the round trips to the database so far (``--database-latency`` only:
+        the relay counts what its clients send; each query waits for its answer)."""
+        if not self.database_latency:
+            return None
+        time.sleep(2 * COUNT_EVERY)  # the relay rewrites its count this often
+        return int(self.round_trips_file.read_text())
+
     def start_latency_proxy(self, database_port: int) -> int:
         """Put ``benchmarks.latency_proxy`` between every process and PostgreSQL, as a
         database on another machine; print the round trip it adds; return its port."""
         port = free_port()
         argv = [sys.executable, "-m", "benchmarks.latency_proxy", "--listen", str(port)]
         argv += ["--to", str(database_port), "--ms", str(self.database_latency)]
+        argv += ["--count", str(self.round_trips_file)]
         self.add(Service("latency-proxy", argv, env=self.env))
         wait_until(lambda: port_open(HOST, port), 15, "the latency proxy", self.services)
         direct, relayed = round_trip_ms(database_port), round_trip_ms(port)
@@ -224,6 +242,8 @@ class Usage:
     ticks: dict[str, int] = field(default_factory=dict)
     peak_kib: dict[str, int] = field(default_factory=dict)
     redis: dict[str, int] = field(default_factory=dict)  # Redis' own counters
+    # --database-latency: the round trips to the database so far (the relay's count)
+    database_round_trips: int | None = None
 
 
 def group_processes(pgid: int) -> list[int]:
@@ -460,6 +480,7 @@ class Stats:
     refusals: Counter = field(default_factory=Counter)
     closed: Counter = field(default_factory=Counter)
     failed_connects: int = 0
+    connecting_seconds: float = 0.0
     # (table, version, time sent) of each act
     acts: list[tuple[int, int, float]] = field(default_factory=list)
     # the teachers' live dashboards (--dashboards): updates received, their bytes
@@ -493,8 +514,11 @@ class Student:
         self.ready = asyncio.Event()
         self.thinking: asyncio.Task | None = None
         self.acted_on = -1  # the version the last act was sent on
+        self.opening: float | None = None  # when its socket began to open
+        self.first_state: float | None = None  # when its first state came
 
     async def run(self, stats: Stats, stop: asyncio.Event) -> None:
+        self.opening = time.perf_counter()
         ws = await self.connect(self.url, stats)
         if ws is None:
             self.ready.set()
@@ -558,6 +582,8 @@ class Student:
             self.versions.append(message["version"])
             self.times.append(at)
             self.state = message
+            if self.first_state is None:
+                self.first_state = at
             self.ready.set()
             self.consider(ws, stats)
         elif kind == "hello":
@@ -646,18 +672,20 @@ async def play(
         )
         for url, cookie, origin in dashboards
     ]
-    gate = asyncio.Semaphore(50)  # a class's devices connect a few at a time, not all at once
+    gate = asyncio.Semaphore(CONNECTING_AT_ONCE)
 
     async def connect(student: Student) -> None:
         async with gate:
             tasks.append(asyncio.create_task(student.run(stats, stop)))
             await asyncio.wait_for(student.ready.wait(), CONNECT_TIMEOUT)
 
+    connecting = time.perf_counter()
     with tqdm(total=len(students), desc="connecting", unit="socket") as bar:
         for future in asyncio.as_completed([connect(s) for s in students]):
             await future
             bar.update()
     started = time.perf_counter()
+    stats.connecting_seconds = started - connecting
     # The students act as soon as their first state comes: what they sent and were sent
     # while the others connected is not part of the play measured.
     counted = stats.counts()
@@ -711,6 +739,18 @@ def report(args, outcome: Outcome) -> None:
         f"{args.think[0]:g} to {args.think[1]:g} s, {len(args.asgi_ports)} uvicorn "
         f"process(es), {elapsed:.0f} s of play"
     )
+    opened = sorted(
+        (s.first_state - s.opening) * 1000
+        for s in students
+        if s.first_state is not None and s.opening is not None
+    )
+    if opened:
+        print(
+            f"connecting: {len(opened)} sockets in {stats.connecting_seconds:.1f} s, at most "
+            f"{CONNECTING_AT_ONCE} at once; socket opened to its first state p50 "
+            f"{percentile(opened, 0.50):.0f} ms, p95 {percentile(opened, 0.95):.0f} ms, "
+            f"max {opened[-1]:.0f} ms"
+        )
     sent, messages, states, updates, update_bytes, wholes = (
         after - before for after, before in zip(marks["counted_end"], marks["counted"], strict=True)
     )
@@ -772,6 +812,13 @@ def report(args, outcome: Outcome) -> None:
                 for name, count in busiest_commands(redis_start, redis_end)
             )
         )
+    trips_start, trips_end = usage_start.database_round_trips, usage_end.database_round_trips
+    if trips_start is not None and trips_end is not None:
+        trips = trips_end - trips_start
+        print(
+            f"  database round trips during the play (all processes, through the latency "
+            f"proxy): {trips}, {trips / max(1, accepted):.1f} per accepted action"
+        )
     own = time.process_time()
     print(f"  this benchmark's own client process: {own:.1f} s of CPU in all")
     print(
@@ -809,6 +856,7 @@ def run(args) -> None:
         def measure(when: str) -> None:
             sample(platform.services, usage[when])
             usage[when].redis = redis_counters(env["REDIS_URL"])
+            usage[when].database_round_trips = platform.database_round_trips()
             usage["end"].peak_kib = usage["during"].peak_kib
 
         async def measured():
