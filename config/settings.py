@@ -406,14 +406,15 @@ LOGGING = {
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.5"))
 # The bot that fills empty seats and plays seats handed to a bot.
 LIVE_BOT_KIND = os.environ.get("LIVE_BOT_KIND", "heuristic")
-# Threads of an ASGI process that write its students' moves, a table always in the same
-# one (its moves stay in the order they came). On PostgreSQL a move waits for the
-# server's answer to each statement: in one thread, every move of the process queued
-# behind those waits. SQLite takes one writer at a time, so there (0) the moves are
-# written in the sockets' database thread, as every other socket's database work.
-LIVE_WRITER_THREADS = int(
+# Threads of an ASGI process that do its play sockets' database work (their moves, the
+# connect and its hello, the states they read, their presence), a table's always in the
+# same one (its moves stay in the order they came). On PostgreSQL each statement waits
+# for the server's answer: in one thread, every socket of the process queued behind
+# those waits. SQLite takes one writer at a time, so there (0) all of it stays in the
+# sockets' database thread.
+LIVE_DATABASE_THREADS = int(
     os.environ.get(
-        "LIVE_WRITER_THREADS",
+        "LIVE_DATABASE_THREADS",
         "0" if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else "4",
     )
 )

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -38,7 +40,7 @@ from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import heartbeat, messages, write
 from live.session_sockets import scope_language
-from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer, in_writer_thread
+from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer, in_table_thread
 from live.throttle import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
@@ -58,6 +60,10 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429
 # Seconds a socket without a seat cookie has to send its seat token.
 TOKEN_SECONDS = 10
+# Each socket's number: before it knows its table, it picks the socket's table thread.
+SOCKET_NUMBERS = itertools.count()
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Refused(Exception):
@@ -126,11 +132,15 @@ class TableConsumer(PlatformConsumer):
     bot_playing = False
     # The (game, variant) whose card catalogue this socket was sent.
     catalogue_sent: tuple[str, str] | None = None
+    # The seat found for this socket, counted on it once the socket joined its table.
+    located_seat_pk: int | None = None
+    number = 0  # this socket's (SOCKET_NUMBERS), set on connect
 
     # Connection
 
     async def connect(self):
         """Accept, authenticate, then send ``hello`` and ``state`` (or ``waiting``)."""
+        self.number = next(SOCKET_NUMBERS)
         self.messages_in = Bucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
         self.resyncs = Bucket(RESYNCS_PER_SECOND, RESYNC_BURST)
         self.told_too_fast = False
@@ -140,7 +150,7 @@ class TableConsumer(PlatformConsumer):
     async def admit(self) -> None:
         """Authenticate, then join the session and send the table; refuse with a close code."""
         try:
-            await database_sync_to_async(self.authenticate)()
+            await self.in_database(self.authenticate)()
         except Refused as refused:
             with translation.override(refused.language):
                 text = AUTH_MESSAGES[refused.code]()
@@ -154,12 +164,17 @@ class TableConsumer(PlatformConsumer):
         """Set session_id, language and the seat or table; raise Refused otherwise."""
         raise NotImplementedError
 
+    def in_database(self, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+        """Return ``func`` as a coroutine function run in this socket's table thread (the
+        one of its socket number until it knows its table)."""
+        return in_table_thread(self.table_id if self.table_id is not None else self.number, func)
+
     async def on_release(self) -> None:
         """The seat counts one socket less, however the socket ended."""
         heartbeat.leave(self)
         if self.seat_pk is not None:
             seat_pk, self.seat_pk = self.seat_pk, None
-            await database_sync_to_async(do_seat_connected)(seat_pk, -1)
+            await self.in_database(do_seat_connected)(seat_pk, -1)
 
     async def on_failure(self, message: dict, code: str) -> None:
         """A service failed while handling a message: say so; the socket stays open."""
@@ -182,33 +197,35 @@ class TableConsumer(PlatformConsumer):
     async def find_table(self) -> None:
         """Send hello and state when the socket has a table, else ``waiting``."""
         if self.table_id is None:
-            await database_sync_to_async(self.locate_seat)()
+            await self.in_database(self.locate_seat)()
         if self.table_id is None:
-            state = await database_sync_to_async(self.session_state)()
+            state = await self.in_database(self.session_state)()
             await self.send_json({"type": "waiting", "session_state": state})
             return
         await self.join(table_group(self.table_id))
         await self.join(seat_group(self.table_id, self.seat))
         if self.seat is not None and self.seat_pk is None:
-            seat_pk = await database_sync_to_async(self.seat_pk_now)()
-            await database_sync_to_async(do_seat_connected)(seat_pk, +1)
-            # Counted: from here on, release() takes the socket off the count again.
-            self.seat_pk = seat_pk
+            hello, state = await self.in_database(self.count_in_and_build)()
             heartbeat.join(self)
-        await self.send_full()
+        else:
+            hello, state = await self.in_database(self.build_full)()
+        await self.send_json(hello)
+        await self.send_state(state, force=True)
 
     def locate_seat(self) -> None:
         """Find this socket's table (a student's seat); spectators know it already."""
-        seat = (
-            Seat.objects.filter(participant_id=self.participant_id, table__session=self.session_id)
-            .select_related("table")
-            .first()
-        )
+        seat = Seat.objects.filter(
+            participant_id=self.participant_id, table__session=self.session_id
+        ).first()
         if seat is not None:
-            self.table_id, self.seat = seat.table_id, seat.number
+            self.table_id, self.seat, self.located_seat_pk = seat.table_id, seat.number, seat.pk
 
-    def seat_pk_now(self) -> int:
-        return Seat.objects.get(table_id=self.table_id, number=self.seat).pk
+    def count_in_and_build(self) -> tuple[dict, dict]:
+        """Count this socket on its seat, then build its ``hello`` and ``state``."""
+        do_seat_connected(self.located_seat_pk, +1)
+        # Counted: from here on, release() takes the socket off the count again.
+        self.seat_pk = self.located_seat_pk
+        return self.build_full()
 
     def session_state(self) -> str:
         return ClassSession.objects.values_list("state", flat=True).get(pk=self.session_id)
@@ -237,17 +254,11 @@ class TableConsumer(PlatformConsumer):
         snap = messages.load_table(self.table_id)
         return messages.state_message(snap, self.seat, self.language, since)
 
-    async def send_full(self) -> None:
-        """Send ``hello`` then ``state``."""
-        hello, state = await database_sync_to_async(self.build_full)()
-        await self.send_json(hello)
-        await self.send_state(state, force=True)
-
     async def send_state(self, state: dict | None = None, force: bool = False) -> None:
         """Send this seat's state, unless that version was sent already."""
         if state is None:
             since = None if force else self.last_version
-            state = await database_sync_to_async(self.build_state)(since)
+            state = await self.in_database(self.build_state)(since)
         if not force and state["version"] == self.last_version:
             return
         self.last_version = state["version"]
@@ -331,7 +342,7 @@ class TableConsumer(PlatformConsumer):
             return
         try:
             loop = asyncio.get_running_loop()
-            error = await in_writer_thread(self.table_id, self.apply)(version, action, loop)
+            error = await self.in_database(self.apply)(version, action, loop)
         except SERVICE_ERRORS as failure:
             # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.
@@ -403,7 +414,7 @@ class TableConsumer(PlatformConsumer):
             return
         if self.seat is None and not everyone:
             return  # the projector only hides its card
-        await database_sync_to_async(self.dismiss_now)(moment, everyone)
+        await self.in_database(self.dismiss_now)(moment, everyone)
 
     def dismiss_now(self, moment: int | None, everyone: bool) -> None:
         match_id = Table.objects.values_list("match_id", flat=True).get(pk=self.table_id)
@@ -506,7 +517,7 @@ class TableConsumer(PlatformConsumer):
     async def table_presence(self, event):
         players = event.get("players", {}).get(self.language)
         if players is None:  # sent without them (a server of the previous release)
-            players = await database_sync_to_async(self.build_players)()
+            players = await self.in_database(self.build_players)()
         await self.send_json({"type": "presence", "players": players})
         mine = next((p for p in players if p["seat"] == self.seat), None)
         if mine is not None and (mine["bot"] is not None) != self.bot_playing:
@@ -537,7 +548,7 @@ class TableConsumer(PlatformConsumer):
                 await self.send_json({"type": "removed", "message": text})
                 await self.close(code=CLOSE_REMOVED)
         elif reason == "kicked" and self.participant_id is not None:
-            if await database_sync_to_async(self.was_removed)():
+            if await self.in_database(self.was_removed)():
                 text = message_in(
                     self.language, gettext_noop("The teacher removed you from this session.")
                 )

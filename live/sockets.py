@@ -72,24 +72,26 @@ def in_drawing_thread(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     return database_sync_to_async(func, thread_sensitive=False, executor=DRAWING)
 
 
-# The students' moves are written in writer threads (settings.LIVE_WRITER_THREADS; none
-# on SQLite, where they stay in the database thread): on PostgreSQL each statement of a
-# move waits for the server, and in one thread every move of the process queued behind
+# A play socket's database work (its moves, its connect and hello, the states it reads,
+# its presence) runs in one of a process's table threads (settings.LIVE_DATABASE_THREADS;
+# none on SQLite, where it stays in the database thread): on PostgreSQL each statement
+# waits for the server, and in one thread every socket of the process queued behind
 # those waits (1,000 students on a database 2.4 ms away: p95 from a move to every view
-# 4.1 s in one thread, 0.22 s in four; README, "Load"). A table's moves all go to the
-# same thread, in the order they came; each thread keeps one database connection.
-WRITERS = tuple(
-    ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"writer-{number}")
-    for number in range(settings.LIVE_WRITER_THREADS)
+# 4.1 s in one thread, 0.22 s in four; README, "Load"). A table's work all goes to the
+# same thread, in the order it came; each thread keeps one database connection.
+TABLE_THREADS = tuple(
+    ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"table-{number}")
+    for number in range(settings.LIVE_DATABASE_THREADS)
 )
 
 
-def in_writer_thread(table_id: int, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """Return ``func`` as a coroutine function run in the writer thread of table
-    ``table_id`` (the database thread when there are no writer threads)."""
-    if not WRITERS:
+def in_table_thread(key: int, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Return ``func`` as a coroutine function run in the table thread of ``key`` (a
+    table's id; before a socket knows its table, any number of its own), or in the
+    database thread when there are no table threads."""
+    if not TABLE_THREADS:
         return database_sync_to_async(func)
-    executor = WRITERS[table_id % len(WRITERS)]
+    executor = TABLE_THREADS[key % len(TABLE_THREADS)]
     return database_sync_to_async(func, thread_sensitive=False, executor=executor)
 
 

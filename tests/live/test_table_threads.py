@@ -1,7 +1,8 @@
-"""On PostgreSQL a server process writes its students' moves in several writer threads, a
-table always in the same one (live.sockets.in_writer_thread): a move waits for no move
-of another table. In the one database thread of a process, every move queued behind
-the others' waits on the database server."""
+"""On PostgreSQL a server process does its play sockets' database work (moves, connects,
+states, presence) in several table threads, a table's always in the same one
+(live.sockets.in_table_thread): a table's work waits for no other table's. In the one
+database thread of a process, every socket's work queued behind the others' waits on
+the database server."""
 
 import asyncio
 import json
@@ -13,7 +14,7 @@ from django.db import connection, connections, transaction
 
 from classroom.models import Seat
 from games.models import Match
-from live.sockets import WRITERS
+from live.sockets import TABLE_THREADS
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.helpers import TIMEOUT, connect, play_socket, receive
 
@@ -21,16 +22,16 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         connection.vendor != "postgresql",
-        reason="SQLite takes one writer at a time: its moves stay in the database thread",
+        reason="SQLite takes one writer at a time: its sockets' work stays in the database thread",
     ),
 ]
 
 
-def hold_match_row(match_id: int, locked: threading.Event, release: threading.Event) -> None:
-    """Keep the match's row locked, as a slow move of that match would, until ``release``."""
+def hold_row(rows, locked: threading.Event, release: threading.Event) -> None:
+    """Keep the row of the queryset ``rows`` locked, as a slow move would, until ``release``."""
     try:
         with transaction.atomic():
-            Match.objects.select_for_update().get(pk=match_id)
+            rows.select_for_update().get()
             locked.set()
             release.wait(3 * TIMEOUT)
     finally:
@@ -68,7 +69,7 @@ async def states_within(socket, seconds: float) -> list[dict]:
 async def test_a_move_waits_for_no_move_of_another_table(started):
     tables = await sync_to_async(seats_by_table)(started)
     slow, quick = sorted(tables)
-    assert len(WRITERS) > 1 and slow % len(WRITERS) != quick % len(WRITERS)
+    assert len(TABLE_THREADS) > 1 and slow % len(TABLE_THREADS) != quick % len(TABLE_THREADS)
     sockets, states = {}, {}
     for table, seated in tables.items():
         for number, student in seated.items():
@@ -77,7 +78,9 @@ async def test_a_move_waits_for_no_move_of_another_table(started):
             states[table, number] = (await connect(socket))[1]
     slow_match = await sync_to_async(lambda: Match.objects.get(table__pk=slow).pk)()
     locked, release = threading.Event(), threading.Event()
-    holder = threading.Thread(target=hold_match_row, args=(slow_match, locked, release))
+    holder = threading.Thread(
+        target=hold_row, args=(Match.objects.filter(pk=slow_match), locked, release)
+    )
     holder.start()
     try:
         assert await asyncio.to_thread(locked.wait, TIMEOUT)
@@ -102,4 +105,39 @@ async def test_a_move_waits_for_no_move_of_another_table(started):
         if key[0] == slow:
             assert (await receive(socket, "state"))["version"] > slow_version
     for socket in sockets.values():
+        await socket.disconnect()
+
+
+@in_own_event_loop
+async def test_a_socket_connecting_waits_for_no_other_table(started):
+    tables = await sync_to_async(seats_by_table)(started)
+    slow, quick = sorted(tables)
+    assert len(TABLE_THREADS) > 1 and slow % len(TABLE_THREADS) != quick % len(TABLE_THREADS)
+    (number, student), *_ = tables[slow].items()
+    waiting = play_socket(started, student)
+    quick_sockets = [play_socket(started, other) for other in tables[quick].values()]
+    for socket in quick_sockets:
+        await connect(socket)
+    # The seat's row stays locked: counting the socket on its seat waits.
+    seat = Seat.objects.filter(table_id=slow, number=number)
+    locked, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=hold_row, args=(seat, locked, release))
+    holder.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, TIMEOUT)
+        connected, _ = await waiting.connect(timeout=TIMEOUT)
+        assert connected
+        assert await waiting.receive_nothing(timeout=0.3)  # its hello waits for the seat
+        # Another table's socket asks for its table again meanwhile: answered at once.
+        resyncing = quick_sockets[0]
+        await resyncing.send_to(text_data=json.dumps({"type": "resync"}))
+        assert (await receive(resyncing, "hello"))["table"] == quick
+        assert (await receive(resyncing, "state"))["type"] == "state"
+        assert holder.is_alive()
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, TIMEOUT)
+    hello = await receive(waiting, "hello")
+    assert (hello["table"], hello["seat"]) == (slow, number)
+    for socket in [waiting, *quick_sockets]:
         await socket.disconnect()
