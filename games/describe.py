@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 from functools import cache
 
+from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext
 
 from games.engine import Text
@@ -17,6 +18,7 @@ from games.engine.i18n import Plural
 from games.registry import get_game
 
 logger = logging.getLogger(__name__)
+LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 
 
 def translate(text: Text | str) -> str:
@@ -63,6 +65,25 @@ def how_to_play(game_slug: str, variant: str, options: dict | None = None) -> li
 def catalogue(game_slug: str, variant: str) -> dict[str, dict]:
     """Return ``{card id: card dict}`` of a game's variant."""
     return {card["id"]: card for card in get_game(game_slug).cards(variant)}
+
+
+@cache
+def catalogue_in(game_slug: str, variant: str, language: str) -> dict[str, dict]:
+    """Return the catalogue with each of a card's texts (``{language code: text}``) in
+    ``language`` only, or in English where it has none: what a ``hello`` carries, a
+    third of the catalogue in every language (a socket shows one language; a page that
+    switches language opens a new socket)."""
+    return {
+        card_id: {field: card_text_in(value, language) for field, value in card.items()}
+        for card_id, card in catalogue(game_slug, variant).items()
+    }
+
+
+def card_text_in(value, language: str):
+    """Return ``value`` in ``language`` alone if it is a text in every language."""
+    if not isinstance(value, dict) or "en" not in value or not set(value) <= LANGUAGE_CODES:
+        return value
+    return {language: value[language]} if language in value else {"en": value["en"]}
 
 
 def card_namer(game_slug: str, variant: str, language: str) -> Callable[[str], str]:

@@ -24,7 +24,7 @@ from classroom.kept import Kept
 from classroom.models import ClassSession, Seat, Table
 from classroom.presence import seat_players, table_seats
 from games import clock
-from games.describe import card_namer, catalogue, event_line
+from games.describe import card_namer, catalogue_in, event_line
 from games.matches import Applied, load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedQuery
@@ -267,7 +267,8 @@ def players(snap: TableSnapshot, language: str | None = None) -> list[dict]:
 
 
 def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
-    """Return the ``hello`` message: who sits where, and the card catalogue."""
+    """Return the ``hello`` message: who sits where, and the card catalogue (its texts in
+    ``language``)."""
     return {
         "type": "hello",
         "table": snap.table.pk,
@@ -276,7 +277,7 @@ def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
         "players": players(snap, language),
         "game": snap.match.game,
         "variant": snap.match.variant,
-        "catalogue": catalogue(snap.match.game, snap.match.variant),
+        "catalogue": catalogue_in(snap.match.game, snap.match.variant, language),
         "language": language,
     }
 

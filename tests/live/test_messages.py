@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from classroom import actions
 from classroom.models import Table
+from games.describe import card_text_in, catalogue
 from games.models import Match
 from live import background, messages, write
 from live.consumers import TableConsumer
@@ -59,6 +60,29 @@ def test_state_and_hello_messages_carry_the_protocols_fields(table):
     }  # fmt: skip
     assert state["seat"] is None and state["legal_actions"] == [] and state["over"] is False
     assert state["lesson_pause"] is None
+
+
+def test_a_hello_carries_the_card_texts_in_the_sockets_language_only(table):
+    snap = messages.load_table(table.pk)
+    every = catalogue(snap.match.game, snap.match.variant)
+    assert every
+    for language in ("es", "fr", "ru"):
+        sent = messages.hello_message(snap, 0, language)["catalogue"]
+        assert sent.keys() == every.keys()
+        for card_id, card in every.items():
+            assert sent[card_id]["name"] == {language: card["name"][language]}
+            assert sent[card_id]["effect"] == {language: card["effect"][language]}
+            assert sent[card_id]["kind"] == card["kind"]
+    # a third of the bytes of the catalogue in every language, or less
+    one = len(messages.json_bytes(messages.hello_message(snap, 0, "fr")["catalogue"]))
+    assert one < len(messages.json_bytes(every)) / 3
+
+
+def test_a_card_text_missing_in_a_language_comes_in_english():
+    assert card_text_in({"en": "Sanction", "fr": "Sanction !"}, "ru") == {"en": "Sanction"}
+    assert card_text_in({"en": "Sanction", "fr": "Sanction !"}, "fr") == {"fr": "Sanction !"}
+    assert card_text_in({"en": 1, "colour": "red"}, "fr") == {"en": 1, "colour": "red"}
+    assert card_text_in("red", "fr") == "red"
 
 
 def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
