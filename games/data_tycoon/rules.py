@@ -232,6 +232,8 @@ class State(base.State):
         self.skips, self.transparent = [0] * n, [0] * n
         self.threats, self.windows, self.serial = [], [], 0
         self.turn, self.stage, self.over, self.ply = 0, "start", False, 0
+        # ``_events`` is also ``last_events`` (a property): with one attribute more (30),
+        # CPython 3.11 keeps the attributes in a real dict and every access costs more
         self._legal = {}
         self._events = events = []
         for _ in range(TABLE_START):
@@ -240,9 +242,13 @@ class State(base.State):
         events.append({"type": "setup", "table": list(self.table), "pile": list(self.pile)})
         self._deal_round(0)
         self._advance()
-        self.last_events = events
 
     # ----------------------------------------------------------------- protocol
+
+    @property
+    def last_events(self):
+        """The events of the last action (of the deal at first): the list ``apply`` fills."""
+        return self._events
 
     def to_move(self):
         """Return the seats that may act now (the window's actor, or the turn player)."""
@@ -308,7 +314,6 @@ class State(base.State):
             self._window_action(seat, action)
         self._advance()
         self.ply += 1
-        self.last_events = events
         return list(events)
 
     def view(self, seat):
@@ -402,7 +407,7 @@ class State(base.State):
         }
         for name in _ZONES:
             d[name] = getattr(self, name)
-        d["threats"], d["windows"], d["last_events"] = self.threats, self.windows, self.last_events
+        d["threats"], d["windows"], d["last_events"] = self.threats, self.windows, self._events
         return json.loads(json.dumps(d))
 
     @classmethod
@@ -436,8 +441,8 @@ class State(base.State):
         new.windows = [
             {k: (list(v) if isinstance(v, list) else v) for k, v in w.items()} for w in self.windows
         ]
-        new.last_events = list(self.last_events)  # events are never changed once emitted
-        new._legal, new._events = {}, []
+        new._legal = {}
+        new._events = list(self._events)  # events are never changed once emitted
         return new
 
     @classmethod
@@ -451,8 +456,8 @@ class State(base.State):
             setattr(self, name, d[name])
         for name in _ZONES:
             setattr(self, name, d[name])
-        self.threats, self.windows, self.last_events = d["threats"], d["windows"], d["last_events"]
-        self._legal, self._events = {}, []
+        self.threats, self.windows = d["threats"], d["windows"]
+        self._legal, self._events = {}, d["last_events"]
         return self
 
     # ------------------------------------------------------------ legal actions
