@@ -996,9 +996,20 @@ class State(base.State):
 
     def _await_free(self):
         """Wait while a build or a split may follow the card play (or stand in for one);
-        else end the turn."""
+        else end the turn.
+
+        Most turns end with nothing to count down and pass to a next seat that plays at
+        once: that is done here, as ``_end_turn``, ``_next_turn`` and ``_start_turn``
+        would do it, without their three calls."""
         s = self.turn
         if (self.purposes[s] or self.consents[s]) and self._free_actions(s):
+            return True
+        if self.hidden[s] or self.transparent[s] or self.threats:
+            return self._end_turn()
+        t = (s + 1) % self.n
+        if self.hands[t] and not (self.skips[t] or self.undeclared[t] or self.hidden[t]):
+            self.turn, self.stage = t, "play"
+            self._events.append({"type": "turn", "seat": t})
             return True
         return self._end_turn()
 
@@ -1044,6 +1055,10 @@ class State(base.State):
     def _next_turn(self):
         """Pass the turn clockwise, dealing when every hand is empty; end when all is played."""
         hands, n = self.hands, self.n
+        s = (self.turn + 1) % n
+        if hands[s] and not self.skips[s]:  # the usual pass: no deal, no seat skipped
+            self.turn = s
+            return self._start_turn()
         if not any(hands):
             if not self.deck:
                 self._finish()
