@@ -34,7 +34,7 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
             if not legal:
                 raise RuntimeError("nobody may act and no timer runs: the game is stuck")
             action = legal[rng.randrange(len(legal))]
-        played = dict(action)  # the state's list is shared: the log keeps its own copy
+        played = action.copy()  # the state's list is shared: the log keeps its own copy
         # the state's own action object: ``apply`` finds it in its list by identity
         events = apply(seat, action)
         log.append((seat, played))
