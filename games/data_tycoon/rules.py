@@ -314,7 +314,7 @@ class State(base.State):
             self._window_action(seat, action)
         self._advance()
         self.ply += 1
-        return list(events)
+        return events.copy()  # the caller may keep or change it: last_events stays
 
     def view(self, seat):
         """Return what ``seat`` may see; ``None`` gives the public view."""
