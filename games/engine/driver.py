@@ -18,14 +18,15 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
         state.peek_legal_actions,
         state.apply,
     )
+    # a class attribute read through an instance is a slow look-up in CPython 3.11: once
+    needs_view = [bot.needs_view for bot in bots]
     for _ in range(max_steps):
         movers = to_move()  # none once the match is over: is_over is asked only then
         if movers and not (expire and rng.random() < expire and state.timers()):
             seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
             legal = peek(seat)
-            bot = bots[seat]
-            view = state.view(seat) if bot.needs_view else None
-            action = bot.choose(view, legal, rng)
+            view = state.view(seat) if needs_view[seat] else None
+            action = bots[seat].choose(view, legal, rng)
         else:
             if is_over():
                 return log
