@@ -421,6 +421,8 @@ def ranking(keys: list[tuple]) -> list[list[int]]:
 class State:
     """One match: who moves, what is legal, what each seat sees, how it ends."""
 
+    __slots__ = ()  # a game's state may keep its attributes in slots (or in a dict)
+
     def start(
         self, game: Game, num_players: int, seed: int, variant: str, options: dict | None
     ) -> None:
