@@ -311,16 +311,18 @@ class State(base.State):
         # appended to ``self._events`` in place: a helper's call per event costs more
         self._events = events = []
         windows = self.windows
+        walked = False  # True once a card play walked the turn on to whoever must act
         if seat is None:
             self._expire(action["timer"])
         elif not windows:  # the usual case: a turn action
-            self._turn_action(seat, action)
+            walked = self._turn_action(seat, action)
         elif windows[0]["kind"] in CALLS and action["type"] not in CALLS:
             self._forfeit_call()
-            self._turn_action(seat, action)
+            walked = self._turn_action(seat, action)
         else:
             self._window_action(seat, action)
-        self._advance()
+        if not walked:
+            self._advance()
         self.ply += 1
         return events.copy()  # the caller may keep or change it: last_events stays
 
@@ -620,7 +622,11 @@ class State(base.State):
     # ------------------------------------------------------------------ actions
 
     def _turn_action(self, s, a):
-        """Apply a turn action: a free build or split, or the turn's one card play."""
+        """Apply a turn action: a free build or split, or the turn's one card play.
+
+        A Dataset card's play (no window is open then) takes the next stage step itself,
+        as ``_advance`` would, and returns True if someone must act now: the usual move
+        makes no call to ``_advance``."""
         kind = a["type"]
         if kind == "play":  # the usual action: checked first
             c = a["card"]
@@ -634,7 +640,7 @@ class State(base.State):
             else:
                 self.table.append(c)
                 self._events.append({"type": "lay", "seat": s, "card": c})
-            return
+            return self._await_free()
         if kind == "end_turn":
             self.stage = "end"
             self._events.append({"type": "turn_ended", "seat": s})
