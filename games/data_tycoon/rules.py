@@ -519,7 +519,7 @@ class State(base.State):
         used, thrown = [], []
         table = self.table
         for c in hand:
-            capturable = CAPTURABLE.get(c)
+            capturable = CAPTURABLE[c]
             if capturable is None:
                 self._special_actions(s, c, KIND[c], used, thrown)
             elif capturable.isdisjoint(table):  # most often: one test in C, no loop
@@ -1170,8 +1170,9 @@ CAPTURE_ACTIONS = {
     if KIND[c] == "dataset"
 }
 LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
-# The cards each Dataset card captures, by Dataset card only: a special card has none.
-CAPTURABLE = {c: CAPTURES[c] for c in CAPTURE_ACTIONS}
+# The cards each card captures, None for a special card: every card id is a key, so the
+# legal-action list reads it by subscript, not by a call to get.
+CAPTURABLE = {c: CAPTURES[c] if c in CAPTURE_ACTIONS else None for c in KIND}
 
 
 class _Plays(NamedTuple):
