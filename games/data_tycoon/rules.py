@@ -495,12 +495,8 @@ class State(base.State):
         if kind in CALLS:
             return [{"type": kind}, *self._turn_actions(s)]
         if kind == "counter":
-            held = self.reserves[s] + self.hands[s]
-            acts = [
-                {"type": "counter", "kind": k}
-                for k in w["counters"]
-                if any(KIND[c] == k for c in held)
-            ]
+            kinds = {*map(KIND.__getitem__, self.reserves[s] + self.hands[s])}
+            acts = [{"type": "counter", "kind": k} for k in w["counters"] if k in kinds]
             acts.append({"type": "accept"})
             return acts
         if kind == "freeze":
@@ -927,7 +923,7 @@ class State(base.State):
             chosen = [c for c in coll if SENSITIVE[c]][:TREASURE_SIZE]
         else:
             same = [c for c in coll if COLOUR[c] == basis]
-            chosen = sorted(same, key=lambda c: SENSITIVE[c])[:TREASURE_SIZE]
+            chosen = sorted(same, key=SENSITIVE.__getitem__)[:TREASURE_SIZE]
         for c in chosen:
             coll.remove(c)
         self.purposes[s].remove(purpose)
@@ -1036,7 +1032,7 @@ class State(base.State):
         if not pending:
             # the usual turn, a hand with no card blocked, waits at once: no call more
             return (self.hands[s] and not self.hidden[s]) or self._await_play()
-        if any(KIND[c] == "databreach" for c in pending):
+        if "databreach" in map(KIND.__getitem__, pending):
             self._open("call_databreach", s, self.options["call_seconds"])
         else:
             self._open("call_data", s, self.options["call_seconds"])
@@ -1083,7 +1079,7 @@ class State(base.State):
             else:
                 self._draw(first, HAND_SIZE)
                 self._events.append(
-                    {"type": "deal", "counts": [len(h) for h in hands], "deck": len(self.deck)}
+                    {"type": "deal", "counts": [*map(len, hands)], "deck": len(self.deck)}
                 )
         s = self.turn
         while True:  # ends: each pass over skipped seats lowers their skip counts
@@ -1106,7 +1102,7 @@ class State(base.State):
         for i in range(self.n):
             self._draw((first + i) % self.n, HAND_SIZE)
         self._events.append(
-            {"type": "deal", "counts": [len(h) for h in self.hands], "deck": len(self.deck)}
+            {"type": "deal", "counts": [*map(len, self.hands)], "deck": len(self.deck)}
         )
 
     def _draw(self, s, k):
@@ -1245,7 +1241,7 @@ def _bases(collection):
 
 def _least_valuable(cards):
     """Return ``cards`` ordered for losing: simple before sensitive, oldest first."""
-    return sorted(cards, key=lambda c: SENSITIVE[c])
+    return sorted(cards, key=SENSITIVE.__getitem__)
 
 
 DataTycoon.state_class = State
