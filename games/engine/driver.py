@@ -4,6 +4,8 @@ It plays the server's part too: when nobody may act, or (with probability
 ``expire``) before a seat acts, it fires one of the state's timers as the referee.
 """
 
+from itertools import repeat
+
 
 def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
     """Play ``state`` to the end; return the action log as ``[(seat, action), ...]``.
@@ -20,7 +22,7 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
     )
     # a class attribute read through an instance is a slow look-up in CPython 3.11: once
     needs_view = [bot.needs_view for bot in bots]
-    for _ in range(max_steps):
+    for _ in repeat(None, max_steps):  # no int object made per step, as range would
         movers = to_move()  # none once the match is over: is_over is asked only then
         if movers and not (expire and rng.random() < expire and state.timers()):
             seat = movers[0] if len(movers) == 1 else movers[rng.randrange(len(movers))]
