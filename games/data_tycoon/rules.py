@@ -486,21 +486,21 @@ class State(base.State):
         if self.stage == "play":
             return self._turn_actions(seat)
         if self.stage == "after":
-            return [*self._free_actions(seat), {"type": "end_turn"}]
+            return [*self._free_actions(seat), END_TURN]
         return []
 
     def _window_actions(self, w):
         """Return the actions the actor of window ``w`` may take."""
         s, kind = w["seat"], w["kind"]
         if kind in CALLS:
-            return [{"type": kind}, *self._turn_actions(s)]
+            return [CALL_ACTIONS[kind], *self._turn_actions(s)]
         if kind == "counter":
             kinds = {*map(KIND.__getitem__, self.reserves[s] + self.hands[s])}
-            acts = [{"type": "counter", "kind": k} for k in w["counters"] if k in kinds]
-            acts.append({"type": "accept"})
+            acts = [COUNTER_ACTIONS[k] for k in w["counters"] if k in kinds]
+            acts.append(ACCEPT)
             return acts
         if kind == "freeze":
-            return [{"type": "freeze", "card": c} for c in self.collections[s]]
+            return [*map(FREEZE_ACTIONS.__getitem__, self.collections[s])]
         return self._loss_options(s)  # kind == "loss"
 
     def _turn_actions(self, s):
@@ -589,7 +589,7 @@ class State(base.State):
         """Return what seat ``s`` may give up: 6 loose Dataset cards or one treasure."""
         opts = []
         if len(self.collections[s]) + len(self.frozen[s]) >= LOSS_COUNT:
-            opts.append({"type": "lose", "what": "datasets"})
+            opts.append(LOSE_DATASETS)
         opts.extend(
             {"type": "lose", "what": "treasure", "treasure": tr["label"]}
             for tr in self.treasures[s]
@@ -1166,6 +1166,15 @@ CAPTURE_ACTIONS = {
     if KIND[c] == "dataset"
 }
 LAY_ACTIONS = {c: {"type": "play", "card": c} for c in CAPTURE_ACTIONS}
+# The answers to a window and the end of a turn, made once and shared alike: a call, a
+# counter by the kind of card played (any kind a held card may have), the freeze of
+# each card.
+CALL_ACTIONS = {kind: {"type": kind} for kind in CALLS}
+COUNTER_ACTIONS = {kind: {"type": "counter", "kind": kind} for kind in set(KIND.values())}
+ACCEPT = {"type": "accept"}
+FREEZE_ACTIONS = {c: {"type": "freeze", "card": c} for c in KIND}
+LOSE_DATASETS = {"type": "lose", "what": "datasets"}
+END_TURN = {"type": "end_turn"}
 # The cards each card captures, None for a special card: every card id is a key, so the
 # legal-action list reads it by subscript, not by a call to get.
 CAPTURABLE = {c: CAPTURES[c] if c in CAPTURE_ACTIONS else None for c in KIND}
