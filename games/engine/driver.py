@@ -20,7 +20,7 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
         state.peek_legal_actions,
         state.apply,
     )
-    # a class attribute read through an instance is a slow look-up in CPython 3.11: once
+    # read once: a class attribute read through an instance is a slow look-up in CPython 3.11
     needs_view = [bot.needs_view for bot in bots]
     for _ in repeat(None, max_steps):  # no int object made per step, as range would
         movers = to_move()  # none once the match is over: is_over is asked only then
