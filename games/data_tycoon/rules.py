@@ -620,8 +620,8 @@ class State(base.State):
     def _turn_action(self, s, a):
         """Apply a turn action: a free build or split, or the turn's one card play.
 
-        A Dataset card's play (no window is open then) takes the next stage step itself,
-        as ``_advance`` would, and returns True if someone must act now: the usual move
+        A Dataset card's play with no window open takes the next stage step itself, as
+        ``_advance`` would, and returns True if someone must act now: the usual move
         makes no call to ``_advance``."""
         kind = a["type"]
         if kind == "play":  # the usual action: checked first
@@ -636,6 +636,8 @@ class State(base.State):
             else:
                 self.table.append(c)
                 self._events.append({"type": "lay", "seat": s, "card": c})
+            if self.windows:  # one queued behind a forfeited call: ``_advance`` settles it
+                return False
             return self._await_free()
         if kind == "end_turn":
             self.stage = "end"

@@ -206,6 +206,22 @@ def test_a_purpose_not_called_in_time_goes_to_the_table_unused(how):
     assert purpose in state.pile and purpose not in state.hands[0]
 
 
+def test_a_window_queued_behind_a_forfeited_call_is_answered_before_the_turn_goes_on():
+    # a clock Time deadline ran out during seat 0's DATA! call: seat 1's loss waits behind it
+    pick = Picker()
+    purpose, card = pick("purpose"), pick(colour="red")
+    state = arrange(
+        hands={0: [purpose, card], 1: [pick()]},
+        collections={1: pick.many(6)},
+        undeclared={0: [purpose]},
+        windows=[window("call_data", 0), window("loss", 1, wid="w91", cause="time")],
+    )
+    events = state.apply(0, {"type": "play", "card": card})
+    assert types(events) == ["data_missed", "lay"]
+    assert state.to_move() == [1] and state.stage == "after" and state.turn == 0
+    assert state.legal_actions(1) == [{"type": "lose", "what": "datasets"}]
+
+
 # ------------------------------------------------------ Databreach and Cyber
 
 
