@@ -19,7 +19,6 @@ import contextlib
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
@@ -40,7 +39,7 @@ from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import heartbeat, messages, write
 from live.session_sockets import scope_language
-from live.sockets import CLOSE_TRY_AGAIN, ClientGone, PlatformConsumer, in_table_thread
+from live.sockets import CLOSE_TRY_AGAIN, ClientGone, P, PlatformConsumer, R, in_table_thread
 from live.throttle import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
@@ -62,8 +61,6 @@ CLOSE_TOO_MANY = 4429
 TOKEN_SECONDS = 10
 # Each socket's number: before it knows its table, it picks the socket's table thread.
 SOCKET_NUMBERS = itertools.count()
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 class Refused(Exception):
