@@ -159,6 +159,7 @@ _FIELDS = (
 class State(base.FieldsState):
     """One match of Conspiranoia."""
 
+    __slots__ = _FIELDS
     slug, format, fields = SLUG, FORMAT, _FIELDS
 
     def __init__(

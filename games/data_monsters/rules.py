@@ -209,6 +209,7 @@ _FIELDS = (
 class State(base.FieldsState):
     """One match of Data Monsters."""
 
+    __slots__ = _FIELDS
     slug, format, fields = SLUG, FORMAT, _FIELDS
 
     def __init__(

@@ -919,15 +919,3 @@ def test_a_contained_breach_with_no_card_left_still_offers_the_build():
     state.apply(0, {"type": "counter", "kind": "cybersecurity"})
     build = {"type": "build", "purpose": purpose, "basis": "red"}
     assert state.legal_actions(0) == [build, {"type": "end_turn"}]
-
-
-# ---------------------------------------------------------------- speed guards
-
-
-def test_a_state_keeps_its_attributes_in_slots():
-    # the engine's steps are mostly attribute reads: slots are the fastest in CPython, and an
-    # instance dict of more than 29 attributes would be a real, slower dict in 3.11
-    state = GAME.new_state(4, 1, "expert")
-    state.apply(*next((s, state.legal_actions(s)[0]) for s in state.to_move()))
-    for made in (state, state.copy(), GAME.from_json(state.to_json())):
-        assert not hasattr(made, "__dict__")
