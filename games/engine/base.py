@@ -531,7 +531,7 @@ class FieldsState(State):
     # Slots: a game's state declares its ``fields`` as its own ``__slots__``. Attributes in
     # slots are read at a fixed offset; in an instance dict CPython 3.11 keeps at most 29
     # inline, and past that every attribute access goes through a real dict.
-    __slots__ = ("game", "n", "rng", "_legal", "_events")
+    __slots__ = ("_events", "_legal", "game", "n", "rng")
 
     slug = ""
     format = 1
