@@ -24,7 +24,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
     used_at: float | None = None
 
     def close_if_health_check_failed(self) -> None:
-        """Check the connection only when it sat idle (or never served a query)."""
+        """Check the connection only when it sat idle (a new one is not checked before the
+        next ``close_old_connections`` anyway)."""
         used_at = self.used_at
         if used_at is not None and time.monotonic() - used_at < HEALTH_CHECK_IDLE_SECONDS:
             self.health_check_done = True
@@ -34,7 +35,3 @@ class DatabaseWrapper(base.DatabaseWrapper):
         cursor = super()._cursor(name)
         self.used_at = time.monotonic()
         return cursor
-
-    def connect(self) -> None:
-        self.used_at = None
-        super().connect()
