@@ -342,9 +342,42 @@ def open_classes(
     """Open one session per ``class_size`` students, join them over HTTP, start every
     session; return each student's join answer with the base URL of the uvicorn it
     talks to. ``options``: the game's (default MATCH_OPTIONS)."""
+    from classroom.actions import do_start_session
+
+    sessions, plan = create_sessions(
+        students, variant, class_size=class_size, table_size=table_size, options=options
+    )
+    joined = []
+    with (
+        ThreadPoolExecutor(8) as pool,
+        tqdm(total=len(plan), desc="joining", unit="student") as bar,
+    ):
+        futures = [
+            (bases[n % len(bases)], pool.submit(post_join, bases[n % len(bases)], code, name))
+            for n, (code, name) in enumerate(plan)
+        ]
+        for base, future in futures:
+            joined.append((future.result(), base))
+            bar.update()
+    for session in sessions:
+        do_start_session(session)
+    return joined
+
+
+def create_sessions(
+    students: int,
+    variant: str,
+    *,
+    class_size: int = CLASS_SIZE,
+    table_size: int = TABLE_SIZE,
+    options: dict | None = None,
+) -> tuple[list, list[tuple[str, str]]]:
+    """Create the teacher ``load-teacher`` and one session of theirs per ``class_size``
+    students; return the sessions and each student's ``(join code, nickname)`` (an empty
+    nickname: the server names the student)."""
     from django.contrib.auth import get_user_model
 
-    from classroom.actions import do_create_class, do_create_session, do_start_session
+    from classroom.actions import do_create_class, do_create_session
 
     teacher = get_user_model().objects.create_user(
         "load-teacher", password=secrets.token_urlsafe(16)
@@ -365,34 +398,15 @@ def open_classes(
         sessions.append(session)
         size = min(class_size, students - k * class_size)
         plan += [(session.join_code, "") for _n in range(size)]
-    joined = []
-    with (
-        ThreadPoolExecutor(8) as pool,
-        tqdm(total=len(plan), desc="joining", unit="student") as bar,
-    ):
-        futures = [
-            (bases[n % len(bases)], pool.submit(post_join, bases[n % len(bases)], code, name))
-            for n, (code, name) in enumerate(plan)
-        ]
-        for base, future in futures:
-            joined.append((future.result(), base))
-            bar.update()
-    for session in sessions:
-        do_start_session(session)
-    return joined
+    return sessions, plan
 
 
 def teacher_dashboards(bases: list[str]) -> list[tuple[str, str, str]]:
     """Return ``(url, cookie header, origin)`` of each session's live dashboard, the
     teacher logged in, each on the uvicorn of its session's number (``--dashboards``)."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
     from classroom.models import ClassSession
 
-    client = Client()
-    client.force_login(get_user_model().objects.get(username="load-teacher"))
-    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
+    cookie = teacher_cookie()
     pks = ClassSession.objects.order_by("pk").values_list("pk", flat=True)
     dashboards = []
     for k, pk in enumerate(pks):
@@ -400,6 +414,16 @@ def teacher_dashboards(bases: list[str]) -> list[tuple[str, str, str]]:
         url = f"{base.replace('http://', 'ws://')}/ws/teacher/sessions/{pk}/live/"
         dashboards.append((url, cookie, base))
     return dashboards
+
+
+def teacher_cookie() -> str:
+    """Return the Cookie header of ``load-teacher``, logged in."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="load-teacher"))
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
 
 
 async def watch_dashboard(
