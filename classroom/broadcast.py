@@ -4,6 +4,7 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import secrets
 import threading
 from collections.abc import Awaitable, Callable
 
@@ -214,8 +215,12 @@ def send_groups(
 
 
 def lobby_changed(session_id: int, reason: str) -> None:
-    """Broadcast, after the current transaction commits, that the lobby changed."""
-    event = {"type": "lobby.changed", "reason": reason}
+    """Broadcast, after the current transaction commits, that the lobby changed.
+
+    The event names the change (``change``, unique): the sockets of one process that
+    receive it read the lobby once for all of them (``live.session_sockets``).
+    """
+    event = {"type": "lobby.changed", "reason": reason, "change": secrets.token_hex(8)}
     transaction.on_commit(lambda: send_now(session_id, event))
 
 

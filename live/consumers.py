@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -39,7 +38,15 @@ from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import heartbeat, messages, write
 from live.session_sockets import scope_language
-from live.sockets import CLOSE_TRY_AGAIN, ClientGone, P, PlatformConsumer, R, in_table_thread
+from live.sockets import (
+    CLOSE_TRY_AGAIN,
+    SOCKET_NUMBERS,
+    ClientGone,
+    P,
+    PlatformConsumer,
+    R,
+    in_table_thread,
+)
 from live.throttle import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
@@ -59,8 +66,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429
 # Seconds a socket without a seat cookie has to send its seat token.
 TOKEN_SECONDS = 10
-# Each socket's number: before it knows its table, it picks the socket's table thread.
-SOCKET_NUMBERS = itertools.count()
 
 
 class Refused(Exception):

@@ -8,6 +8,8 @@ database, so a reconnecting page always gets the current state.
 """
 
 import asyncio
+import functools
+import time
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -23,7 +25,7 @@ from classroom.models import ClassSession, Participant
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from live.dashboard import session_with_class, table_items, tables_context
-from live.sockets import PlatformConsumer, in_drawing_thread
+from live.sockets import SOCKET_NUMBERS, PlatformConsumer, in_drawing_thread, in_table_thread
 
 CLOSE_REFUSED = 4403
 # Dashboard changes closer together than this are rendered once: a class of 30 moves
@@ -32,6 +34,9 @@ CLOSE_REFUSED = 4403
 DASHBOARD_COALESCE_SECONDS = 1.0
 CLOSE_REMOVED = 4001
 CLOSE_ENDED = 4000
+# The lobby reads a process keeps, one per change heard of: the sessions of a busy
+# process, each with a change or two in flight.
+LOBBY_READS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -85,22 +90,51 @@ def identify(scope, code: str) -> Viewer | None:
     return None
 
 
-def render_for(viewer: Viewer) -> tuple[str, int | None]:
+@dataclass(frozen=True)
+class Lobby:
+    """What the fragments of a session's lobby show, read once for all its viewers."""
+
+    session: ClassSession
+    participants: tuple[Participant, ...]
+
+
+def read_lobby(session_id: int) -> Lobby | None:
+    """Read a session's lobby; None once the session was deleted."""
+    session = ClassSession.objects.select_related("school_class").filter(pk=session_id).first()
+    if session is None:
+        return None
+    return Lobby(session, tuple(session.active_participants()))
+
+
+@functools.lru_cache(maxsize=LOBBY_READS_KEPT)
+def lobby_after(session_id: int, change: str) -> Lobby | None:
+    """Return the lobby as read after this change, read once in this process for every
+    socket of the session that hears of it (a class of 30 joining one by one made each
+    socket read the whole lobby again at every join: about 450 reads in each process)."""
+    return read_lobby(session_id)
+
+
+def render_for(viewer: Viewer, change: str | None = None) -> tuple[str, int | None]:
     """Render the viewer's fragment, and the close code when the socket should end.
 
+    ``change``: the change the socket heard of, whose read it shares with the other
+    sockets of the process; None reads the lobby for this socket alone (on connect).
     A session or a student whose data was deleted meanwhile (the teacher's "delete now",
     the retention purge) ends the socket as an ended session does.
     """
-    session = (
-        ClassSession.objects.select_related("school_class").filter(pk=viewer.session_id).first()
+    lobby = (
+        read_lobby(viewer.session_id) if change is None else lobby_after(viewer.session_id, change)
     )
-    if session is None:
+    if lobby is None:
         return "", CLOSE_ENDED
-    context = {"session": session, "participants": session.active_participants()}
+    session = lobby.session
+    context = {"session": session, "participants": lobby.participants}
     with translation.override(viewer.language):
         if viewer.is_teacher:
             return render_to_string("classroom/fragments/teacher_roster.html", context), None
-        participant = Participant.objects.filter(pk=viewer.participant_id).first()
+        participant = next((p for p in lobby.participants if p.pk == viewer.participant_id), None)
+        if participant is None:  # removed from the lobby, or deleted
+            participant = Participant.objects.filter(pk=viewer.participant_id).first()
         if participant is None:
             html = render_to_string("classroom/fragments/student_ended.html", context)
             return html, CLOSE_ENDED
@@ -117,11 +151,15 @@ class SessionConsumer(PlatformConsumer):
     """Push a session's lobby to its teacher and its students as it changes."""
 
     viewer: Viewer | None = None
+    # The newest change heard of and not drawn yet, and the drawing under way.
+    change: str | None = None
+    changed = False
+    drawing: asyncio.Task | None = None
 
     async def connect(self):
         """Accept the session's teacher and students; refuse everyone else."""
         code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
-        self.viewer = await database_sync_to_async(identify)(self.scope, code)
+        self.viewer = await in_table_thread(next(SOCKET_NUMBERS), identify)(self.scope, code)
         if self.viewer is None:
             await self.close(code=CLOSE_REFUSED)
             return
@@ -133,12 +171,24 @@ class SessionConsumer(PlatformConsumer):
         """Ignore what clients send: every change goes through an HTTP form."""
 
     async def lobby_changed(self, event):
-        """Re-render this viewer's fragment after a change."""
-        await self.push()
+        """Re-render this viewer's fragment after a change.
 
-    async def push(self):
+        Changes heard while a fragment is being drawn make one more drawing after it,
+        of the newest: a burst of joins costs a socket two drawings, not one each.
+        """
+        self.change, self.changed = event.get("change"), True
+        if self.drawing is None or self.drawing.done():
+            self.drawing = self.start_task(self.push_changes)
+
+    async def push_changes(self):
+        while self.changed:
+            self.changed = False
+            await self.push(self.change)
+
+    async def push(self, change: str | None = None):
         """Send the viewer's current fragment, closing the socket when it is over."""
-        html, close_code = await database_sync_to_async(render_for)(self.viewer)
+        render = in_table_thread(self.viewer.session_id, render_for)
+        html, close_code = await render(self.viewer, change)
         await self.send(text_data=html)
         if close_code is not None:
             await self.close(code=close_code)
@@ -203,6 +253,7 @@ class DashboardConsumer(PlatformConsumer):
     # The page's tab is hidden (the teacher shows the projector view, another tab): the
     # changes wait, and the page is drawn whole when it is seen again.
     hidden = False
+    drawn_at = 0.0  # when the last drawing began (time.monotonic)
 
     async def connect(self):
         """Accept the session's teacher only."""
@@ -215,6 +266,7 @@ class DashboardConsumer(PlatformConsumer):
         for group in self.listened_groups():
             await self.join(group)
         await self.accept()
+        self.drawn_at = time.monotonic()
         await self.push()
 
     def listened_groups(self) -> list[str]:
@@ -235,8 +287,9 @@ class DashboardConsumer(PlatformConsumer):
     async def dashboard_changed(self, event):
         """Re-render the tables after a move, a presence change or a control.
 
-        Changes that arrive within DASHBOARD_COALESCE_SECONDS make one render (bots
-        at many tables would otherwise re-render the page for every move); a change that
+        A change after a quiet DASHBOARD_COALESCE_SECONDS is drawn at once; the changes
+        that follow within that time make one render at its end (bots at many tables
+        would otherwise re-render the page for every move); a change that
         arrives while a render reads the tables makes another one after it. A change of
         some tables only (the event names its ``table``) sends those tables' parts,
         which the page swaps in by their ids; any other redraws the whole.
@@ -255,11 +308,16 @@ class DashboardConsumer(PlatformConsumer):
 
     async def push_soon(self):
         while self.whole or self.tables:
-            await asyncio.sleep(DASHBOARD_COALESCE_SECONDS)
+            # The first change after a quiet second is drawn at once (a nickname on
+            # the join screen as its student joins); the next wait for the second's end.
+            wait = self.drawn_at + DASHBOARD_COALESCE_SECONDS - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             if self.hidden:
                 return  # the changes wait for the page to be seen again
             whole, tables = self.whole, self.tables
             self.whole, self.tables = False, frozenset()
+            self.drawn_at = time.monotonic()
             if whole:
                 await self.push()
             else:

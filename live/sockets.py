@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
@@ -83,6 +84,11 @@ TABLE_THREADS = tuple(
     ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"table-{number}")
     for number in range(settings.LIVE_DATABASE_THREADS)
 )
+
+
+# Each socket's number: before it knows its table (or session), it picks the socket's
+# table thread.
+SOCKET_NUMBERS = itertools.count()
 
 
 def in_table_thread(key: int, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:

@@ -1,5 +1,8 @@
 """The live lobby over the real Redis channel layer, through config.asgi.application."""
 
+import asyncio
+import threading
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -7,7 +10,10 @@ from django.conf import settings
 from django.test import Client
 
 from classroom import actions
+from classroom.broadcast import session_group
+from classroom.models import ClassSession
 from config.asgi import application
+from live import session_sockets
 from live.session_sockets import CLOSE_ENDED, CLOSE_REFUSED, CLOSE_REMOVED
 from tests.classroom.channels_testing import WebsocketCommunicator, in_own_event_loop
 from tests.classroom.conftest import join_client
@@ -172,3 +178,69 @@ async def test_lock_and_kick_update_the_teachers_roster(session, client_a):
     update = await teacher.receive_from(timeout=TIMEOUT)
     assert "Sam" not in update and "Nobody has joined yet" in update
     await teacher.disconnect()
+
+
+@in_own_event_loop
+async def test_the_sockets_of_a_process_read_a_change_of_the_lobby_once(
+    session, client_a, monkeypatch
+):
+    """A join read the whole lobby again for every socket of the class (a class of 30
+    joining one by one: about 450 reads); now each change is read once in the process,
+    and each socket still gets its own viewer's fragment."""
+    names = ["Sam", "Robin", "Alex"]
+    clients = [await sync_to_async(join_client)(session, name) for name in names]
+    sockets = [socket(session, client) for client in clients] + [socket(session, client_a)]
+    for communicator in sockets:
+        await connect(communicator)
+    reads = []
+    original = ClassSession.active_participants
+
+    def counted(self):
+        reads.append(self.pk)
+        return original(self)
+
+    monkeypatch.setattr(ClassSession, "active_participants", counted)
+    await sync_to_async(join_client)(session, "Kim")
+    updates = [await communicator.receive_from(timeout=TIMEOUT) for communicator in sockets]
+    assert reads == [session.pk]
+    for name, update in zip(names, updates[:3], strict=True):
+        assert "Kim" in update
+        assert f'<li class="chip--me">{name} <span' in update and update.count("chip--me") == 1
+    assert 'id="roster"' in updates[3] and "Kim" in updates[3] and "chip--me" not in updates[3]
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+@in_own_event_loop
+async def test_changes_heard_while_a_fragment_is_drawn_make_one_drawing_after_it(
+    session, monkeypatch
+):
+    """A burst of changes costs a socket the drawing under way and one more, of the
+    newest change: not one drawing each, queued one after another."""
+    student = socket(session, await sync_to_async(join_client)(session, "Sam"))
+    await connect(student)
+    drawing, go_on = threading.Event(), threading.Event()
+    changes = []
+    original = session_sockets.render_for
+
+    def held(viewer, change=None):
+        changes.append(change)
+        if len(changes) == 1:
+            drawing.set()
+            go_on.wait(TIMEOUT)
+        return original(viewer, change)
+
+    monkeypatch.setattr(session_sockets, "render_for", held)
+    layer = get_channel_layer()
+    group = session_group(session.pk)
+    await layer.group_send(group, {"type": "lobby.changed", "reason": "test", "change": "a"})
+    assert await asyncio.to_thread(drawing.wait, TIMEOUT)
+    for change in "bcd":
+        await layer.group_send(group, {"type": "lobby.changed", "reason": "test", "change": change})
+    await asyncio.sleep(0.3)
+    go_on.set()
+    assert "Sam" in await student.receive_from(timeout=TIMEOUT)
+    assert "Sam" in await student.receive_from(timeout=TIMEOUT)
+    assert await student.receive_nothing(timeout=0.5)
+    assert changes == ["a", "d"]
+    await student.disconnect()

@@ -323,3 +323,25 @@ def test_a_table_s_part_alone_and_the_whole_when_a_table_is_gone(started, drawn)
     whole = render_tables(started.pk, "en", {first.pk, first.pk + 1000})
     assert 'id="live-tables"' in whole and whole.count('class="card live-table') == 2
     assert render_tables(started.pk + 1000, "en", {first.pk}) is None  # a deleted session
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_event_loop
+async def test_a_change_after_a_quiet_second_is_drawn_at_once(
+    school_class, teacher_client, monkeypatch
+):
+    """The first change after a quiet window is drawn at once (a student's nickname on the
+    join screen as they join); the changes right after it wait for the window's end, in
+    one drawing."""
+    session, socket, renders = await counted_dashboard(school_class, teacher_client, monkeypatch)
+    monkeypatch.setattr(session_sockets, "DASHBOARD_COALESCE_SECONDS", 1.0)
+    await asyncio.sleep(1.1)
+    layer = get_channel_layer()
+    await layer.group_send(dashboard_group(session.pk), CHANGED)
+    assert await socket.receive_from(timeout=0.5) == "<p>render 2</p>"
+    for _ in range(3):
+        await layer.group_send(dashboard_group(session.pk), CHANGED)
+    assert await socket.receive_nothing(timeout=0.6)
+    assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 3</p>"
+    assert await socket.receive_nothing(timeout=1.2) and len(renders) == 3
+    await socket.disconnect()
