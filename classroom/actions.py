@@ -731,9 +731,20 @@ def do_seat_connected(seat_id: int, delta: int) -> None:
         broadcast.dashboard_changed(seat.table.session_id, reason="presence", table=seat.table_id)
 
 
+# A student's "last seen" is kept to the minute: each page and socket of theirs wrote it,
+# and a class joining wrote it for every lobby socket opened, each write waiting for the
+# database's write lock (on SQLite, the one every join takes) with the lobby's drawings
+# queued behind it.
+TOUCH_SECONDS = 60
+
+
 def do_touch_participant(participant: Participant) -> None:
-    """Record that the student's device was seen now (no broadcast)."""
+    """Record that the student's device was seen now (no broadcast), unless it was seen
+    less than TOUCH_SECONDS ago."""
     now = timezone.now()
+    seen = participant.last_seen_at
+    if seen is not None and now - seen < timedelta(seconds=TOUCH_SECONDS):
+        return
     Participant.objects.filter(pk=participant.pk).update(last_seen_at=now)
     participant.last_seen_at = now
 

@@ -2,6 +2,7 @@
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
@@ -408,3 +409,21 @@ def test_roster_form_requires_a_choice(roster_session):
     response = Client().post("/join/", {"code": roster_session.join_code, "pseudonym": ""})
     assert response.status_code == 200
     assert "Please choose your name in the list" in text(response)
+
+
+def test_a_student_seen_a_moment_ago_is_not_written_again(session, django_assert_num_queries):
+    """Each page and socket of a student records when their device was seen; within a
+    minute of the last record nothing is written (a class opening its lobby pages wrote
+    a row per socket, each waiting for the database's write lock)."""
+    join_client(session, "Sam")
+    participant = session.participants.get()
+    recorded = participant.last_seen_at
+    with django_assert_num_queries(0):
+        actions.do_touch_participant(participant)
+    assert Participant.objects.get(pk=participant.pk).last_seen_at == recorded
+    earlier = recorded - timedelta(seconds=actions.TOUCH_SECONDS + 1)
+    Participant.objects.filter(pk=participant.pk).update(last_seen_at=earlier)
+    participant.refresh_from_db()
+    with django_assert_num_queries(1):
+        actions.do_touch_participant(participant)
+    assert Participant.objects.get(pk=participant.pk).last_seen_at > recorded
