@@ -450,7 +450,7 @@ async def watch_dashboard(
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in ws:
                 stats.dashboard_updates += 1
-                stats.dashboard_bytes += len(raw)
+                stats.dashboard_bytes += utf8_size(raw)
                 if 'id="live-tables"' in raw[:200]:
                     stats.dashboard_wholes += 1
 
@@ -601,8 +601,9 @@ class Student:
         kind = message.get("type")
         if kind == "state":
             stats.states += 1
-            stats.state_bytes += len(raw)
-            stats.state_sizes.append(len(raw))
+            size = utf8_size(raw)
+            stats.state_bytes += size
+            stats.state_sizes.append(size)
             self.versions.append(message["version"])
             self.times.append(at)
             self.state = message
@@ -612,7 +613,7 @@ class Student:
             self.consider(ws, stats)
         elif kind == "hello":
             self.table = message["table"]
-            stats.hello_bytes.append(len(raw))
+            stats.hello_bytes.append(utf8_size(raw))
         elif kind == "error":
             stats.refusals[message.get("code")] += 1
 
@@ -637,6 +638,12 @@ class Student:
 
     async def send_act(self, ws, version: int, action: dict) -> None:
         await ws.send(orjson.dumps({"type": "act", "version": version, "action": action}))
+
+
+def utf8_size(raw: bytes | str) -> int:
+    """Return a message's size in bytes as it crossed the socket (before compression):
+    a text frame arrives as text, whose characters beyond ASCII take 2 to 4 bytes."""
+    return len(raw) if isinstance(raw, bytes) else len(raw.encode())
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -52,6 +52,7 @@ from benchmarks.load import (
     post_join,
     sample,
     teacher_cookie,
+    utf8_size,
 )
 from benchmarks.stack import use_database
 from config.services import free_port
@@ -77,11 +78,11 @@ class Lobby:
     seen: dict[str, float] = field(default_factory=dict)  # nickname: first shown
     started: float | None = None  # when it first said that the game started
     fragments: int = 0
-    characters: int = 0
+    size: int = 0  # bytes, in UTF-8
 
     def take(self, text: str, at: float) -> None:
         self.fragments += 1
-        self.characters += len(text)
+        self.size += utf8_size(text)
         if self.opened is None:
             self.opened = at
         for student, screen in NICKNAME.findall(text):
@@ -296,10 +297,10 @@ def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
         )
     everyone = lobbies + outcome.screens
     fragments = sum(lobby.fragments for lobby in everyone)
-    characters = sum(lobby.characters for lobby in everyone)
+    size = sum(lobby.size for lobby in everyone)
     print(
         f"lobby fragments: {fragments} ({fragments / max(1, joins):.1f} per join), "
-        f"{characters / max(1, fragments) / 1024:.1f} KiB each; the join screens "
+        f"{size / max(1, fragments) / 1024:.1f} KiB each; the join screens "
         f"{sum(s.fragments for s in outcome.screens)} of them"
     )
     starts = sorted(
