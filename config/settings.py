@@ -418,6 +418,19 @@ LIVE_DATABASE_THREADS = int(
         "0" if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else "4",
     )
 )
+# Threads of an ASGI process that draw its teachers' live dashboards and join screens, a
+# session's always in the same one, apart from the threads of the moves. A drawing waits
+# for a dozen statements: on PostgreSQL across the network (2.4 ms each), one thread
+# drew about 35 dashboards a second at most, the teachers of some 1,000 students.
+LIVE_DRAWING_THREADS = max(
+    1,
+    int(
+        os.environ.get(
+            "LIVE_DRAWING_THREADS",
+            "1" if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else "2",
+        )
+    ),
+)
 # The sweeper fires due timers and re-schedules bot moves, so that a restart (even
 # after kill -9) resumes every match; a worker also sweeps once when it starts.
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "3"))

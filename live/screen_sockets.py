@@ -24,7 +24,7 @@ class JoinScreenConsumer(DashboardConsumer):
         await self.dashboard_changed(event)
 
     async def push(self):
-        html = await in_drawing_thread(render_screen)(self.session_id)
+        html = await in_drawing_thread(self.session_id, render_screen)(self.session_id)
         await self.send_or_end(html)
 
     async def push_tables(self, tables: set[int]):

@@ -324,11 +324,13 @@ class DashboardConsumer(PlatformConsumer):
                 await self.push_tables(set(tables))
 
     async def push_tables(self, tables: set[int]):
-        html = await in_drawing_thread(render_tables)(self.session_id, self.language, tables)
+        draw = in_drawing_thread(self.session_id, render_tables)
+        html = await draw(self.session_id, self.language, tables)
         await self.send_or_end(html)
 
     async def push(self):
-        html = await in_drawing_thread(render_dashboard)(self.session_id, self.language)
+        draw = in_drawing_thread(self.session_id, render_dashboard)
+        html = await draw(self.session_id, self.language)
         await self.send_or_end(html)
 
     async def send_or_end(self, html: str | None) -> None:

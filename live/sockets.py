@@ -56,21 +56,28 @@ def group_changes() -> asyncio.Semaphore:
     return bound
 
 
-# The teachers' pages (the live dashboard, the join screen) are drawn in a thread of
+# The teachers' pages (the live dashboard, the join screen) are drawn in threads of
 # their own. In the database thread that every move goes through, a move waited behind
 # them: a drawing is milliseconds of queries and templates for each table that changed,
 # and with every teacher of a busy server watching, the students' moves queued behind
-# the drawings (at 2,000 students, p95 of a move's views 0.5 to 0.8 s). One thread: a
-# process's drawings take one database connection more, and come one after another.
-DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drawing")
+# the drawings (at 2,000 students, p95 of a move's views 0.5 to 0.8 s). Each thread
+# (settings.LIVE_DRAWING_THREADS: one on SQLite, two on PostgreSQL, where a drawing waits
+# for each statement's round trip) keeps one database connection more; a session's
+# drawings all go to the same one, one after another.
+DRAWING_THREADS = tuple(
+    ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"drawing-{number}")
+    for number in range(settings.LIVE_DRAWING_THREADS)
+)
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def in_drawing_thread(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """Return ``func`` as a coroutine function run in the drawing thread, with the old
-    database connections closed around it as ``database_sync_to_async`` does."""
-    return database_sync_to_async(func, thread_sensitive=False, executor=DRAWING)
+def in_drawing_thread(key: int, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Return ``func`` as a coroutine function run in the drawing thread of ``key`` (a
+    session's id), with the old database connections closed around it as
+    ``database_sync_to_async`` does."""
+    executor = DRAWING_THREADS[key % len(DRAWING_THREADS)]
+    return database_sync_to_async(func, thread_sensitive=False, executor=executor)
 
 
 # A play socket's database work (its moves, its connect and hello, the states it reads,

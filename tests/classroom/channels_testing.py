@@ -10,7 +10,7 @@ from asgiref.sync import SyncToAsync
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from live.sockets import DRAWING, TABLE_THREADS
+from live.sockets import DRAWING_THREADS, TABLE_THREADS
 
 THREAD_TIMEOUT = 120
 
@@ -45,10 +45,14 @@ def in_own_event_loop(test):
             finally:
                 connections.close_all()
                 # The database threads' too (the sockets' one, the dashboards' drawing
-                # thread, the play sockets' table threads: live.sockets): Channels' test
+                # threads, the play sockets' table threads: live.sockets): Channels' test
                 # communicator turns off the closing of old connections while it waits,
                 # and PostgreSQL drops no test database while a connection is open.
-                for executor in (SyncToAsync.single_thread_executor, DRAWING, *TABLE_THREADS):
+                for executor in (
+                    SyncToAsync.single_thread_executor,
+                    *DRAWING_THREADS,
+                    *TABLE_THREADS,
+                ):
                     executor.submit(connections.close_all).result(THREAD_TIMEOUT)
 
         # A daemon: a test thread that hangs fails its test below, and must not then keep

@@ -22,6 +22,7 @@ from games.models import Match
 from live import dashboard, session_sockets
 from live.dashboard import tables_context
 from live.session_sockets import render_dashboard, render_tables
+from live.sockets import DRAWING_THREADS
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import EIGHT, open_session, seat_students
 from tests.live.helpers import TIMEOUT, connect, dashboard_socket, play_socket, random_step, receive
@@ -345,3 +346,42 @@ async def test_a_change_after_a_quiet_second_is_drawn_at_once(
     assert await socket.receive_from(timeout=TIMEOUT) == "<p>render 3</p>"
     assert await socket.receive_nothing(timeout=1.2) and len(renders) == 3
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    len(DRAWING_THREADS) < 2, reason="one drawing thread (SQLite): every session's in it"
+)
+@in_own_event_loop
+async def test_a_dashboard_waits_for_no_drawing_of_another_session(
+    school_class, teacher_client, monkeypatch
+):
+    """On PostgreSQL the dashboards are drawn in several threads, a session's always in the
+    same one: while a drawing of one session waits (on a distant database, for each of its
+    statements), another session's dashboard is drawn (in one thread it waited)."""
+    slow = await sync_to_async(started_table)(school_class)
+    while True:  # a session whose drawings go to another thread
+        quick = await sync_to_async(started_table)(school_class)
+        if quick.pk % len(DRAWING_THREADS) != slow.pk % len(DRAWING_THREADS):
+            break
+    drawing, go_on = threading.Event(), threading.Event()
+    original = session_sockets.render_dashboard
+
+    def render(session_id, language):
+        if session_id == slow.pk:
+            drawing.set()
+            go_on.wait(3 * TIMEOUT)
+        return original(session_id, language)
+
+    monkeypatch.setattr(session_sockets, "render_dashboard", render)
+    held = dashboard_socket(slow, teacher_client)
+    assert (await held.connect(timeout=TIMEOUT))[0]
+    assert await asyncio.to_thread(drawing.wait, TIMEOUT)
+    seen = dashboard_socket(quick, teacher_client)
+    assert (await seen.connect(timeout=TIMEOUT))[0]
+    assert 'id="live-tables"' in await seen.receive_from(timeout=TIMEOUT)
+    assert not go_on.is_set() and await held.receive_nothing(timeout=0.1)
+    go_on.set()
+    assert 'id="live-tables"' in await held.receive_from(timeout=TIMEOUT)
+    for socket in (held, seen):
+        await socket.disconnect()
