@@ -4,7 +4,8 @@ teacher's live dashboard, both HTML fragments for htmx to swap.
 The teacher who owns the session and its seated students may connect; anyone else
 is refused with close code 4403. On every change an action function broadcasts
 ``lobby.changed``; each socket then renders its own viewer's fragment from the
-database, so a reconnecting page always gets the current state.
+database (the sockets of a process read a change once for all of them), so a
+reconnecting page always gets the current state.
 """
 
 import asyncio
