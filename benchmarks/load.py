@@ -129,6 +129,32 @@ class Platform:
     postgres_folder: Path | None = None  # --postgres: a throwaway server's folder
     database_latency: float = 0.0  # --database-latency: ms added to each round trip
 
+    @classmethod
+    def for_run(cls, args: argparse.Namespace, prefix: str) -> Platform:
+        """Return the platform of a run of ``args`` (``platform_arguments``), in temporary
+        folders named with ``prefix``, its ASGI ports chosen."""
+        folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-"))
+        redis_port = free_port()
+        # PostgreSQL, run as its own user when this runs as root, gets a folder it may enter.
+        postgres = Path(tempfile.mkdtemp(prefix=f"{prefix}-pg-")) if args.postgres else None
+        return cls(
+            folder,
+            environment(folder, redis_port),
+            redis_port,
+            [free_port() for _ in range(args.asgi)],
+            postgres_folder=postgres,
+            database_latency=args.database_latency,
+        )
+
+    def remove_folders(self, logs_to: str | None = None) -> None:
+        """Remove the run's folders, once its services stopped (``logs_to``: copy the
+        services' logs there first)."""
+        if logs_to:
+            shutil.copytree(self.folder / "logs", logs_to, dirs_exist_ok=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.postgres_folder is not None:
+            shutil.rmtree(self.postgres_folder, ignore_errors=True)
+
     def start_database(self) -> None:
         """With ``--postgres``, start a throwaway PostgreSQL server (the tests' settings:
         durability off) and create the benchmark's database; else SQLite needs nothing."""
@@ -426,13 +452,11 @@ def teacher_cookie() -> str:
     return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
 
 
-async def watch_dashboard(
-    url: str, cookie: str, origin: str, stats: Stats, stop, *, hidden: bool = False
-) -> None:
-    """Keep a teacher's dashboard open until ``stop``, counting its updates (``hidden``:
-    its tab is hidden, as the page says when the teacher shows another one)."""
+async def open_page_socket(url: str, origin: str, cookie: str):
+    """Open a page's socket with the page's cookies, as its browser does; return it, or
+    None when it could not be opened."""
     try:
-        ws = await websockets.connect(
+        return await websockets.connect(
             url,
             origin=origin,
             additional_headers={"Cookie": cookie},
@@ -441,24 +465,48 @@ async def watch_dashboard(
             ping_interval=None,
         )
     except (TimeoutError, OSError, websockets.WebSocketException):
-        stats.failed_connects += 1
-        return
-    if hidden:  # what static/js/dashboard_visibility.js sends
-        await ws.send(json.dumps({"type": "visibility", "hidden": True}))
+        return None
+
+
+async def listen_until(ws, stop: asyncio.Event, take: Callable[[str], None]) -> bool:
+    """Hand each message of ``ws`` to ``take`` until ``stop``, then close it; tell
+    whether the server closed it before."""
+    closed_early = False
 
     async def receive() -> None:
+        nonlocal closed_early
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in ws:
-                stats.dashboard_updates += 1
-                stats.dashboard_bytes += utf8_size(raw)
-                if 'id="live-tables"' in raw[:200]:
-                    stats.dashboard_wholes += 1
+                take(raw)
+        closed_early = not stop.is_set()
 
     receiving = asyncio.create_task(receive())
     await stop.wait()
     receiving.cancel()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(ws.close(), 5)
+    return closed_early
+
+
+async def watch_dashboard(
+    url: str, cookie: str, origin: str, stats: Stats, stop, *, hidden: bool = False
+) -> None:
+    """Keep a teacher's dashboard open until ``stop``, counting its updates (``hidden``:
+    its tab is hidden, as the page says when the teacher shows another one)."""
+    ws = await open_page_socket(url, origin, cookie)
+    if ws is None:
+        stats.failed_connects += 1
+        return
+    if hidden:  # what static/js/dashboard_visibility.js sends
+        await ws.send(json.dumps({"type": "visibility", "hidden": True}))
+
+    def take(raw: str) -> None:
+        stats.dashboard_updates += 1
+        stats.dashboard_bytes += utf8_size(raw)
+        if 'id="live-tables"' in raw[:200]:
+            stats.dashboard_wholes += 1
+
+    await listen_until(ws, stop, take)
 
 
 def stored_versions() -> dict[int, int]:
@@ -860,20 +908,9 @@ def report(args, outcome: Outcome) -> None:
 
 
 def run(args) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="dp-load-"))
-    redis_port = free_port()
-    args.asgi_ports = [free_port() for _ in range(args.asgi)]
-    env = environment(folder, redis_port)
-    # PostgreSQL, run as its own user when this runs as root, gets a folder it may enter.
-    postgres_folder = Path(tempfile.mkdtemp(prefix="dp-load-pg-")) if args.postgres else None
-    platform = Platform(
-        folder,
-        env,
-        redis_port,
-        args.asgi_ports,
-        postgres_folder=postgres_folder,
-        database_latency=args.database_latency,
-    )
+    platform = Platform.for_run(args, "dp-load")
+    env = platform.env
+    args.asgi_ports = platform.web_ports
     deadline = time.monotonic() + args.seconds + 900
     played = False
     try:
@@ -925,11 +962,7 @@ def run(args) -> None:
         platform.stop()
         errors = platform.error_lines()  # after the stop: a failing shutdown counts too
         warnings = platform.warning_lines()
-        if args.logs:
-            shutil.copytree(folder / "logs", args.logs, dirs_exist_ok=True)
-        shutil.rmtree(folder, ignore_errors=True)
-        if postgres_folder is not None:
-            shutil.rmtree(postgres_folder, ignore_errors=True)
+        platform.remove_folders(args.logs)
     report(
         args,
         Outcome(
@@ -938,11 +971,10 @@ def run(args) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def platform_arguments(description: str) -> argparse.ArgumentParser:
+    """Return a parser with the options of every benchmark that starts the platform."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--students", type=int, default=300)
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long they play")
-    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"))
     parser.add_argument("--asgi", type=int, default=1, help="uvicorn processes")
     parser.add_argument("--variant", default="expert")
     parser.add_argument("--seed", type=int, default=1)
@@ -958,6 +990,21 @@ def main() -> None:
         help="with --postgres: add this round trip to every database query "
         "(benchmarks.latency_proxy), as a database on another machine",
     )
+    return parser
+
+
+def parse_platform_arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """Parse the command line; refuse options that do not go together."""
+    args = parser.parse_args()
+    if args.database_latency and not args.postgres:
+        parser.error("--database-latency needs --postgres")
+    return args
+
+
+def main() -> None:
+    parser = platform_arguments(__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long they play")
+    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"))
     parser.add_argument(
         "--dashboards",
         action="store_true",
@@ -968,10 +1015,8 @@ def main() -> None:
         action="store_true",
         help="the same, each dashboard's tab hidden (the teacher shows another one)",
     )
-    args = parser.parse_args()
+    args = parse_platform_arguments(parser)
     args.dashboards = args.dashboards or args.hidden_dashboards
-    if args.database_latency and not args.postgres:
-        parser.error("--database-latency needs --postgres")
     run(args)
 
 

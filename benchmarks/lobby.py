@@ -25,20 +25,14 @@ Loopback only, bounded in time, stops every process it started, also on error or
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import html
 import random
 import re
-import shutil
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import websockets
 from tqdm import tqdm
 
 from benchmarks.load import (
@@ -47,15 +41,17 @@ from benchmarks.load import (
     Platform,
     Usage,
     create_sessions,
-    environment,
+    listen_until,
+    open_page_socket,
+    parse_platform_arguments,
     percentile,
+    platform_arguments,
     post_join,
     sample,
     teacher_cookie,
     utf8_size,
 )
 from benchmarks.stack import use_database
-from config.services import free_port
 
 # A nickname as each lobby fragment shows it: a student's chips, the join screen's roster.
 NICKNAME = re.compile(
@@ -103,33 +99,18 @@ async def keep_open(
     lobby: Lobby, url: str, origin: str, cookie: str, *, counts: Counts, stop: asyncio.Event
 ) -> None:
     """Keep a lobby socket open until ``stop``, noting every fragment."""
-    try:
-        ws = await websockets.connect(
-            url,
-            origin=origin,
-            additional_headers={"Cookie": cookie},
-            max_size=2**22,
-            open_timeout=CONNECT_TIMEOUT,
-            ping_interval=None,
-        )
-    except (TimeoutError, OSError, websockets.WebSocketException):
+    ws = await open_page_socket(url, origin, cookie)
+    if ws is None:
         counts.failed_connects += 1
         return
 
-    async def receive() -> None:
-        with contextlib.suppress(websockets.ConnectionClosed):
-            async for text in ws:
-                at = time.perf_counter()
-                lobby.take(text, at)
-                counts.last_fragment = at
-        if not stop.is_set():
-            counts.closed[ws.close_code] = counts.closed.get(ws.close_code, 0) + 1
+    def take(text: str) -> None:
+        at = time.perf_counter()
+        lobby.take(text, at)
+        counts.last_fragment = at
 
-    receiving = asyncio.create_task(receive())
-    await stop.wait()
-    receiving.cancel()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(ws.close(), 5)
+    if await listen_until(ws, stop, take):
+        counts.closed[ws.close_code] = counts.closed.get(ws.close_code, 0) + 1
 
 
 def student_cookie(participant_id: int) -> str:
@@ -335,19 +316,8 @@ def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
 
 
 def run(args) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="dp-lobby-"))
-    redis_port = free_port()
-    ports = [free_port() for _ in range(args.asgi)]
-    env = environment(folder, redis_port)
-    postgres_folder = Path(tempfile.mkdtemp(prefix="dp-lobby-pg-")) if args.postgres else None
-    platform = Platform(
-        folder,
-        env,
-        redis_port,
-        ports,
-        postgres_folder=postgres_folder,
-        database_latency=args.database_latency,
-    )
+    platform = Platform.for_run(args, "dp-lobby")
+    env = platform.env
     outcome = None
     try:
         platform.start_database()
@@ -368,38 +338,16 @@ def run(args) -> None:
     finally:
         platform.stop()
         errors = platform.error_lines()
-        if args.logs:
-            shutil.copytree(folder / "logs", args.logs, dirs_exist_ok=True)
-        shutil.rmtree(folder, ignore_errors=True)
-        if postgres_folder is not None:
-            shutil.rmtree(postgres_folder, ignore_errors=True)
+        platform.remove_folders(args.logs)
     report(args, outcome, errors)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=300)
+    parser = platform_arguments(__doc__.splitlines()[0])
     parser.add_argument(
         "--join-seconds", type=float, default=60.0, help="the joins spread over this long"
     )
-    parser.add_argument("--asgi", type=int, default=1, help="uvicorn processes")
-    parser.add_argument("--variant", default="expert")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--logs", help="copy the services' logs to this folder at the end")
-    parser.add_argument(
-        "--postgres", action="store_true", help="a throwaway PostgreSQL server, not SQLite"
-    )
-    parser.add_argument(
-        "--database-latency",
-        type=float,
-        default=0.0,
-        metavar="MS",
-        help="with --postgres: add this round trip to every database query",
-    )
-    args = parser.parse_args()
-    if args.database_latency and not args.postgres:
-        parser.error("--database-latency needs --postgres")
-    run(args)
+    run(parse_platform_arguments(parser))
 
 
 if __name__ == "__main__":
