@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import IllegalAction
+from games.engine.bots import RandomBot
 from games.engine.replay import replay
 from games.registry import all_games, get_game
 from tests.games.playout import choose, playout, strings
@@ -206,6 +207,17 @@ def test_a_state_keeps_its_attributes_in_slots(slug):
     state.apply(seat, state.legal_actions(seat)[0])
     for made in (state, state.copy(), game.from_json(state.to_json())):
         assert not hasattr(made, "__dict__")
+
+
+def test_the_random_bot_draws_what_rng_choice_draws():
+    # the bot makes random.Random's choice itself (stored matches replay its draws)
+    bot = RandomBot()
+    for n in [*range(1, 70), 127, 128, 129, 1000]:
+        items = list(range(n))
+        ours, theirs = random.Random(n), random.Random(n)
+        for _ in range(20):
+            assert bot.choose(None, items, ours) == theirs.choice(items)
+        assert ours.getstate() == theirs.getstate()
 
 
 def test_registry_contract():
