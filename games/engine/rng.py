@@ -41,11 +41,11 @@ class Rng:
         n = len(items)
         if n < 2:
             return
-        i = n - 1
+        i = n  # one past the item placed: its number of choices, with no sum per item
         for draw in self.draws(n - 1):
-            j = draw % (i + 1)
-            items[i], items[j] = items[j], items[i]
+            j = draw % i
             i -= 1
+            items[i], items[j] = items[j], items[i]
 
     def draws(self, count: int) -> Sequence[int]:
         """Return the next ``count`` numbers of ``next`` and advance the state past them.
