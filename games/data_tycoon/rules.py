@@ -299,13 +299,12 @@ class State(base.State):
 
     def apply(self, seat, action):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
-        # the list a driver peeked at just before, read from the cache without a call (only
-        # an exact int or None has one, as in ``peek_legal_actions``)
-        legal = self._legal.get(seat) if type(seat) is int or seat is None else []
-        if legal is None:
-            legal = self._legal_list(seat)
-        if action not in legal:
+        if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
+        return self.apply_legal(seat, action)
+
+    def apply_legal(self, seat, action):
+        """Apply ``action``, one of ``peek_legal_actions(seat)``, without checking it again."""
         self._legal = {}
         # the action's events, each its "type" then its fields (every event is public),
         # appended to ``self._events`` in place: a helper's call per event costs more

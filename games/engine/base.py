@@ -472,6 +472,12 @@ class State:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
         raise NotImplementedError
 
+    def apply_legal(self, seat, action) -> list[dict]:
+        """Apply ``action``, which the caller found in ``peek_legal_actions(seat)`` since
+        the last apply, and return its events. A game may skip the legality check that
+        ``apply`` makes (a driver has just made it); by default this is ``apply``."""
+        return self.apply(seat, action)
+
     def timers(self):
         """Return the running timers as ``{"id", "seconds", "action"}`` dicts."""
         return []

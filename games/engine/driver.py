@@ -14,11 +14,12 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
     mutate them. The log holds a copy of each action played."""
     log = []
     # the state's methods looked up once: this loop is most of a simulation's overhead
-    is_over, to_move, peek, apply = (
+    is_over, to_move, peek, apply, apply_legal = (
         state.is_over,
         state.to_move,
         state.peek_legal_actions,
         state.apply,
+        state.apply_legal,
     )
     # read once: a class attribute read through an instance is a slow look-up in CPython 3.11
     needs_view = [bot.needs_view for bot in bots]
@@ -38,8 +39,9 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
                 raise RuntimeError("nobody may act and no timer runs: the game is stuck")
             action = legal[rng.randrange(len(legal))]
         played = action.copy()  # the state's list is shared: the log keeps its own copy
-        # the state's own action object: ``apply`` finds it in its list by identity
-        events = apply(seat, action)
+        # checked here, in the list at hand (the state's own object is found by identity):
+        # a legal action needs no second check, anything else is refused by ``apply``
+        events = apply_legal(seat, action) if action in legal else apply(seat, action)
         log.append((seat, played))
         if on_step is not None:
             on_step(seat, played, events)

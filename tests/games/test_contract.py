@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.engine import IllegalAction
 from games.engine.bots import RandomBot
+from games.engine.driver import play
 from games.engine.replay import replay
 from games.registry import all_games, get_game
 from tests.games.playout import choose, playout, strings
@@ -207,6 +208,20 @@ def test_a_state_keeps_its_attributes_in_slots(slug):
     state.apply(seat, state.legal_actions(seat)[0])
     for made in (state, state.copy(), game.from_json(state.to_json())):
         assert not hasattr(made, "__dict__")
+
+
+@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+def test_the_driver_refuses_a_bot_action_that_is_not_legal(slug):
+    # the driver applies a listed action unchecked (apply_legal): anything else goes
+    # through apply, which refuses it
+    class Cheat(RandomBot):
+        def choose(self, view, legal_actions, rng):
+            return {**legal_actions[0], "type": "cheat"}
+
+    game = get_game(slug)
+    state = game.new_state(game.min_players, 1, game.default_variant)
+    with pytest.raises(IllegalAction):
+        play(state, [Cheat() for _ in range(game.min_players)], random.Random(1))
 
 
 def test_the_random_bot_draws_what_rng_choice_draws():
