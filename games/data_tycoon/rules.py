@@ -301,10 +301,11 @@ class State(base.State):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
-        return self.apply_legal(seat, action)
+        return self.apply_legal(seat, action).copy()  # the caller may change it: not last_events
 
     def apply_legal(self, seat, action):
-        """Apply ``action``, one of ``peek_legal_actions(seat)``, without checking it again."""
+        """Apply ``action``, one of ``peek_legal_actions(seat)``, without checking it again;
+        return the events as the state holds them (``last_events``), never to change."""
         self._legal = {}
         # the action's events, each its "type" then its fields (every event is public),
         # appended to ``self._events`` in place: a helper's call per event costs more
@@ -323,7 +324,7 @@ class State(base.State):
         if not walked:
             self._advance()
         self.ply += 1
-        return events.copy()  # the caller may keep or change it: last_events stays
+        return events
 
     def view(self, seat):
         """Return what ``seat`` may see; ``None`` gives the public view."""

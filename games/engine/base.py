@@ -474,8 +474,9 @@ class State:
 
     def apply_legal(self, seat, action) -> list[dict]:
         """Apply ``action``, which the caller found in ``peek_legal_actions(seat)`` since
-        the last apply, and return its events. A game may skip the legality check that
-        ``apply`` makes (a driver has just made it); by default this is ``apply``."""
+        the last apply, and return its events, to read and never to change (a game may
+        return the list it keeps). A game may skip the legality check that ``apply``
+        makes (a driver has just made it); by default this is ``apply``."""
         return self.apply(seat, action)
 
     def timers(self):

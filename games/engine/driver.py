@@ -44,5 +44,5 @@ def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
         events = apply_legal(seat, action) if action in legal else apply(seat, action)
         log.append((seat, played))
         if on_step is not None:
-            on_step(seat, played, events)
+            on_step(seat, played, events.copy())  # apply_legal's may be the state's own
     raise RuntimeError(f"the game did not end within {max_steps} steps")
