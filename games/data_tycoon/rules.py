@@ -1014,7 +1014,12 @@ class State(base.State):
         once: that is done here, as ``_end_turn``, ``_next_turn`` and ``_start_turn``
         would do it, without their three calls."""
         s = self.turn
-        if (self.purposes[s] or self.consents[s]) and self._free_actions(s):
+        # a build needs a Purpose and 6 loose cards, a split a Consent and a treasure: most
+        # turns have neither, and skip the call
+        if (
+            (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE)
+            or (self.consents[s] and self.treasures[s])
+        ) and self._free_actions(s):
             return True
         if self.hidden[s] or self.transparent[s] or self.threats:
             return self._end_turn()
