@@ -525,7 +525,10 @@ class State(base.State):
                 for t in table:
                     if t in capturable:
                         used.append(captures[t])
-        if self.purposes[s] or self.consents[s]:
+        if (  # as in _await_free: most turns may not build nor split
+            (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE)
+            or (self.consents[s] and self.treasures[s])
+        ):
             return [*self._free_actions(s), *(used or thrown)]
         return used or thrown
 
