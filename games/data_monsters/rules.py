@@ -310,7 +310,7 @@ class State(base.FieldsState):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
-        self._legal = {}
+        self._legal_seat = base.UNASKED
         self._events = events = []
         handler = {
             "expire": self._expire,

@@ -251,7 +251,7 @@ class State(base.FieldsState):
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
-        self._legal = {}
+        self._legal_seat = base.UNASKED
         self._events = events = []
         kind = action["type"]
         if seat is None:
@@ -649,7 +649,7 @@ class State(base.FieldsState):
             self._take(m, nature, self.board_data(m, nature))
             self._next_turn()
         else:
-            self._legal = {}
+            self._legal_seat = base.UNASKED
 
     def _take(self, m, nature, cards):
         """Move data ``cards`` from a board to the loot; clear a board left without data."""

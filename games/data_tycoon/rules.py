@@ -207,10 +207,10 @@ class State(base.State):
     # Slots: every attribute is read and written at a fixed offset, the fastest way in
     # CPython (an instance dict holds at most 29 attributes inline in 3.11, then is slow).
     __slots__ = (
-        "_events", "_legal", "collections", "consents", "deck", "frozen", "game", "hands",
-        "hidden", "n", "options", "over", "pile", "ply", "purposes", "reserves", "rng", "seed",
-        "serial", "skips", "stage", "table", "threats", "transparent", "treasures", "turn",
-        "undeclared", "variant", "windows",
+        "_events", "_legal_acts", "_legal_seat", "collections", "consents", "deck", "frozen",
+        "game", "hands", "hidden", "n", "options", "over", "pile", "ply", "purposes",
+        "reserves", "rng", "seed", "serial", "skips", "stage", "table", "threats",
+        "transparent", "treasures", "turn", "undeclared", "variant", "windows",
     )  # fmt: skip
 
     def __init__(self, game, num_players, seed, variant, options=None):
@@ -242,7 +242,7 @@ class State(base.State):
         self.threats, self.windows, self.serial = [], [], 0
         self.turn, self.stage, self.over, self.ply = 0, "start", False, 0
         # ``_events`` is also ``last_events`` (a property): the list each apply fills
-        self._legal = {}
+        self._legal_seat = base.UNASKED
         self._events = events = []
         for _ in range(TABLE_START):
             card = self.deck.pop()
@@ -306,7 +306,7 @@ class State(base.State):
     def apply_legal(self, seat, action):
         """Apply ``action``, one of ``peek_legal_actions(seat)``, without checking it again;
         return the events as the state holds them (``last_events``), never to change."""
-        self._legal = {}
+        self._legal_seat = base.UNASKED
         # the action's events, each its "type" then its fields (every event is public),
         # appended to ``self._events`` in place: a helper's call per event costs more
         self._events = events = []
@@ -451,7 +451,7 @@ class State(base.State):
         new.windows = [
             {k: (list(v) if isinstance(v, list) else v) for k, v in w.items()} for w in self.windows
         ]
-        new._legal = {}
+        new._legal_seat = base.UNASKED
         new._events = list(self._events)  # events are never changed once emitted
         return new
 
@@ -467,7 +467,7 @@ class State(base.State):
         for name in _ZONES:
             setattr(self, name, d[name])
         self.threats, self.windows = d["threats"], d["windows"]
-        self._legal, self._events = {}, d["last_events"]
+        self._legal_seat, self._events = base.UNASKED, d["last_events"]
         return self
 
     # ------------------------------------------------------------ legal actions

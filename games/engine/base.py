@@ -418,6 +418,10 @@ def ranking(keys: list[tuple]) -> list[list[int]]:
     return groups
 
 
+# No seat, for ``peek_legal_actions``'s cache: every apply sets ``_legal_seat`` to it.
+UNASKED = object()
+
+
 class State:
     """One match: who moves, what is legal, what each seat sees, how it ends."""
 
@@ -432,7 +436,7 @@ class State:
         self.game, self.n, self.seed, self.variant = game, num_players, seed, variant
         self.options = {**game.default_options(variant), **game.clean_options(options or {})}
         self.rng = Rng(seed)
-        self._legal, self._events = {}, []
+        self._legal_seat, self._events = UNASKED, []
 
     def to_move(self):
         """Return the seats that may act now: none once the match is over (a driver asks
@@ -446,9 +450,12 @@ class State:
     def peek_legal_actions(self, seat) -> list[dict]:
         """Return the legal actions of ``seat`` as the state holds them: the same list as
         ``legal_actions`` without its copies, to read and never to mutate (a driver that
-        plays one of many actions copies that one only). The list is computed once per
-        state (``self._legal``, emptied by every ``apply``); anything but a seat number or
-        ``None`` has none."""
+        plays one of many actions copies that one only). The state keeps the list of the
+        last seat asked (``_legal_seat``, ``UNASKED`` after every apply, and
+        ``_legal_acts``): in play one seat asks, often twice, and a dict made per apply cost
+        more. Anything but a seat number or ``None`` has none."""
+        if seat is self._legal_seat:  # a seat number or None: the same object
+            return self._legal_acts
         # an exact int or None is the usual case: it skips the two isinstance calls
         if (
             type(seat) is not int
@@ -456,9 +463,8 @@ class State:
             and (isinstance(seat, bool) or not isinstance(seat, int))
         ):
             return []
-        acts = self._legal.get(seat)
-        if acts is None:
-            acts = self._legal[seat] = self._compute_legal(seat)
+        acts = self._legal_acts = self._compute_legal(seat)
+        self._legal_seat = seat
         return acts
 
     # The name the games' ``apply`` and ``legal_actions`` use: one method, not a call more.
@@ -538,7 +544,7 @@ class FieldsState(State):
     # Slots: a game's state declares its ``fields`` as its own ``__slots__``. Attributes in
     # slots are read at a fixed offset; in an instance dict CPython 3.11 keeps at most 29
     # inline, and past that every attribute access goes through a real dict.
-    __slots__ = ("_events", "_legal", "game", "n", "rng")
+    __slots__ = ("_events", "_legal_acts", "_legal_seat", "game", "n", "rng")
 
     slug = ""
     format = 1
@@ -566,7 +572,7 @@ class FieldsState(State):
         self.game, self.n, self.rng = game, d["num_players"], Rng(int(d["rng"]))
         for name in cls.fields:
             setattr(self, name, d[name])
-        self._legal, self._events = {}, []
+        self._legal_seat, self._events = UNASKED, []
         return self
 
     def copy(self) -> FieldsState:
@@ -578,5 +584,5 @@ class FieldsState(State):
         fields = json.loads(json.dumps({name: getattr(self, name) for name in cls.fields}))
         for name, value in fields.items():
             setattr(new, name, value)
-        new._legal, new._events = {}, []
+        new._legal_seat, new._events = UNASKED, []
         return new
