@@ -75,8 +75,12 @@ def _packing(count):
     of the lanes' low 64 bits."""
     packing = _PACKINGS.get(count)
     if packing is None:
-        ones = sum(1 << (LANE * k) for k in range(count))
-        steps = sum((k + 1) * GAMMA << (LANE * k) for k in range(count))
+        # each lane's bytes laid end to end: linear, where a sum of shifted numbers is not
+        lane = LANE // 8
+        ones = int.from_bytes((1).to_bytes(lane, "little") * count, "little")
+        steps = int.from_bytes(
+            b"".join(((k + 1) * GAMMA).to_bytes(lane, "little") for k in range(count)), "little"
+        )
         unpack = struct.Struct(f"<{'Q8x' * count}").unpack
         packing = _PACKINGS[count] = (ones, steps, MASK * ones, unpack)
     return packing
