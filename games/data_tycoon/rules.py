@@ -634,7 +634,9 @@ class State(base.State):
             captured = a.get("capture")  # a card id, or None for a lay
             if captured is not None:
                 self.table.remove(captured)
-                self.collections[s] += [c, captured]
+                collection = self.collections[s]
+                collection.append(c)
+                collection.append(captured)
                 self._events.append({"type": "capture", "seat": s, "card": c, "captured": captured})
             else:
                 self.table.append(c)
