@@ -64,6 +64,8 @@ class RandomBot(Bot):
         k = n.bit_length()
         r = rng.getrandbits(k)
         while r >= n:
+            if not n:  # as rng.choice: no number is below 0 (asked only on a redraw)
+                raise IndexError("no legal action to choose from")
             r = rng.getrandbits(k)
         return legal_actions[r]
 

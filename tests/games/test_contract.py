@@ -233,6 +233,8 @@ def test_the_random_bot_draws_what_rng_choice_draws():
         for _ in range(20):
             assert bot.choose(None, items, ours) == theirs.choice(items)
         assert ours.getstate() == theirs.getstate()
+    with pytest.raises(IndexError):
+        bot.choose(None, [], random.Random(0))
 
 
 def test_registry_contract():
