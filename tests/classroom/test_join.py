@@ -6,7 +6,9 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from classroom import actions, ratelimit
@@ -427,3 +429,27 @@ def test_a_student_seen_a_moment_ago_is_not_written_again(session, django_assert
     with django_assert_num_queries(1):
         actions.do_touch_participant(participant)
     assert Participant.objects.get(pk=participant.pk).last_seen_at > recorded
+
+
+def test_a_nickname_taken_a_moment_earlier_is_refused_and_nothing_is_kept(
+    session, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Two devices typing the same nickname at once: both pass the check, the database's
+    constraint refuses the second insert. The join is refused as "taken", nothing is
+    kept or announced, and the database connection goes on serving."""
+    actions.do_join_session(session, "Sam", "device-a")
+    monkeypatch.setattr(actions, "_refuse_to_seat", lambda *args, **kwargs: None)
+    with (
+        django_capture_on_commit_callbacks() as announced,
+        pytest.raises(actions.ActionRefused) as refusal,
+    ):
+        actions.do_join_session(session, "SAM", "device-b")
+    assert refusal.value.code == "taken"
+    assert announced == []
+    assert list(session.participants.values_list("nickname", flat=True)) == ["Sam"]
+    with CaptureQueriesContext(connection) as statements:
+        actions.do_join_session(session, "Kim", "device-b")
+    assert session.participants.count() == 2
+    # one transaction (a savepoint inside the test's own), no savepoint inside it: each is
+    # two round trips to a distant database
+    assert sum(q["sql"].startswith("SAVEPOINT") for q in statements.captured_queries) == 1
