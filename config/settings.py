@@ -420,8 +420,9 @@ LIVE_DATABASE_THREADS = int(
 )
 # Threads of an ASGI process that draw its teachers' live dashboards and join screens, a
 # session's always in the same one, apart from the threads of the moves. A drawing waits
-# for a dozen statements: on PostgreSQL across the network (2.4 ms each), one thread
-# drew about 35 dashboards a second at most, the teachers of some 1,000 students.
+# for a dozen statements: with PostgreSQL across the network (2.4 ms each), one thread
+# can draw some 35 dashboards a second, the teachers of about 1,000 students in one
+# process (a bound from the round trips, not a measurement: README, "Load").
 LIVE_DRAWING_THREADS = max(
     1,
     int(
