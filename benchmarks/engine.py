@@ -9,7 +9,7 @@ legal-action generation, apply and the turn flow. Measured on the development
 machine (2 cores, Python 3.11, busy), by CPU time, in 8 runs each right after one of
 the engine before (1,185 to 1,334 games/s): Data-Tycoon expert 1,334 to 1,476 games/s
 (229,000 to 243,000 actions/s); valgrind's instruction count, which no load changes,
-7.16 to 6.57 million a game; figures of every game in the README.
+7.16 to 6.69 million a game; figures of every game in the README.
 """
 
 import argparse

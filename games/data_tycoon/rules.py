@@ -525,10 +525,7 @@ class State(base.State):
                 for t in table:
                     if t in capturable:
                         used.append(captures[t])
-        if (  # as in _await_free: most turns may not build nor split
-            (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE)
-            or (self.consents[s] and self.treasures[s])
-        ):
+        if self._may_build_or_split(s):
             return [*self._free_actions(s), *(used or thrown)]
         return used or thrown
 
@@ -549,6 +546,14 @@ class State(base.State):
                 used += map(plays.attacks.__getitem__, targets)
             elif not plays.kept:
                 thrown.append(plays.discard)
+
+    def _may_build_or_split(self, s):
+        """Return a true value when ``s`` may have a build (a Purpose and 6 loose cards) or
+        a split (a Consent and a treasure): most turns have neither, and skip
+        ``_free_actions``."""
+        return (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE) or (
+            self.consents[s] and self.treasures[s]
+        )
 
     def _free_actions(self, s):
         """Return the builds and the splits with a kept Consent: any time in one's turn."""
@@ -1019,12 +1024,7 @@ class State(base.State):
         once: that is done here, as ``_end_turn``, ``_next_turn`` and ``_start_turn``
         would do it, without their three calls."""
         s = self.turn
-        # a build needs a Purpose and 6 loose cards, a split a Consent and a treasure: most
-        # turns have neither, and skip the call
-        if (
-            (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE)
-            or (self.consents[s] and self.treasures[s])
-        ) and self._free_actions(s):
+        if self._may_build_or_split(s) and self._free_actions(s):
             return True
         if self.hidden[s] or self.transparent[s] or self.threats:
             return self._end_turn()
