@@ -65,7 +65,7 @@ JOINING_AT_ONCE = 32  # requests in flight from this client, as many devices at 
 
 
 @dataclass
-class Lobby:
+class LobbySocket:
     """One lobby socket: what it showed and when."""
 
     code: str
@@ -96,7 +96,7 @@ class Counts:
 
 
 async def keep_open(
-    lobby: Lobby, url: str, origin: str, cookie: str, *, counts: Counts, stop: asyncio.Event
+    lobby: LobbySocket, url: str, origin: str, cookie: str, *, counts: Counts, stop: asyncio.Event
 ) -> None:
     """Keep a lobby socket open until ``stop``, noting every fragment."""
     ws = await open_page_socket(url, origin, cookie)
@@ -138,8 +138,8 @@ def start_every_session(sessions: list) -> dict[str, float]:
 
 @dataclass
 class Outcome:
-    lobbies: list[Lobby]
-    screens: list[Lobby]
+    lobbies: list[LobbySocket]
+    screens: list[LobbySocket]
     joins: list[tuple[str, str, float]]  # (code, nickname, sent)
     answers: list[float]  # each join request's time to its answer, ms, sorted
     counts: Counts
@@ -155,7 +155,7 @@ async def morning(args, bases: list[str], sessions: list, plan, measure) -> Outc
     screens, tasks = [], []
     for k, session in enumerate(sessions):
         base = bases[k % len(bases)]
-        screen = Lobby(session.join_code)
+        screen = LobbySocket(session.join_code)
         screens.append(screen)
         url = f"{base.replace('http://', 'ws://')}/ws/teacher/sessions/{session.pk}/screen/"
         opening = keep_open(screen, url, base, cookie, counts=counts, stop=stop)
@@ -183,7 +183,7 @@ async def morning(args, bases: list[str], sessions: list, plan, measure) -> Outc
 
 async def join_everyone(
     args, bases: list[str], plan, *, counts: Counts, stop: asyncio.Event, tasks: list
-) -> tuple[list[Lobby], list[tuple[str, str, float]], list[float]]:
+) -> tuple[list[LobbySocket], list[tuple[str, str, float]], list[float]]:
     """Join each student at a moment of the first ``--join-seconds``, each then keeping
     their lobby open (a task added to ``tasks``); return once everybody is in and the
     lobbies are quiet: the lobbies, the joins ``(code, nickname, sent)`` and the join
@@ -207,7 +207,7 @@ async def join_everyone(
             bar.update()
         answers.append((time.perf_counter() - sent) * 1000)
         joins.append((code, answer["nickname"], sent))
-        lobby = Lobby(code, joined_at=sent)
+        lobby = LobbySocket(code, joined_at=sent)
         lobbies.append(lobby)
         url = f"{base.replace('http://', 'ws://')}/ws/session/{code}/"
         header = await asyncio.to_thread(student_cookie, answer["participant"])
@@ -228,10 +228,10 @@ async def join_everyone(
     return lobbies, joins, sorted(answers)
 
 
-def join_latencies(outcome: Outcome, lobbies: list[Lobby]) -> tuple[list[float], int]:
+def join_latencies(outcome: Outcome, lobbies: list[LobbySocket]) -> tuple[list[float], int]:
     """Return, for each join, ms from its request to every one of ``lobbies`` of its class
     open before it showing the nickname; and the joins some such lobby never showed."""
-    by_code: dict[str, list[Lobby]] = {}
+    by_code: dict[str, list[LobbySocket]] = {}
     for lobby in lobbies:
         by_code.setdefault(lobby.code, []).append(lobby)
     found, missed = [], 0
