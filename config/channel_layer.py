@@ -18,7 +18,12 @@ subscription quietly. Here:
 - a subscription waits for Redis to confirm it, so a socket is not set up (and its page
   does not say "Connected.") while Redis does not answer;
 - publishing takes no lock: a stalled command holds up only its own send, each bounded
-  by the connection's read timeout.
+  by the connection's read timeout;
+- a connection closed by the layer (the subscription lost, the layer flushed as its
+  event loop ends) is closed once the sends on it are done, or after ``pong_timeout``;
+  a send still on it then fails as a Redis ``ConnectionError``, a service failure,
+  not as redis-py's own error from a connection pulled away halfway through its
+  handshake.
 """
 
 from __future__ import annotations
@@ -179,10 +184,37 @@ class Shard(RedisSingleShardConnection):
         self._pong: asyncio.Future | None = None
         self._watch_task: asyncio.Task | None = None
         self._background: set[asyncio.Task] = set()
+        # The sends under way on each publishing client, waited for before it is closed.
+        self._sending: dict[object, int] = {}
 
     async def publish(self, channel: str, message: bytes) -> None:
         self._ensure_redis()
-        await self._redis.publish(channel, message)
+        redis = self._redis
+        self._sending[redis] = self._sending.get(redis, 0) + 1
+        try:
+            await redis.publish(channel, message)
+        except RedisError:
+            raise
+        except Exception as error:
+            if redis is self._redis:
+                raise
+            closed = RedisConnectionError("the channel layer closed this send's connection")
+            raise closed from error
+        finally:
+            left = self._sending[redis] - 1
+            if left:
+                self._sending[redis] = left
+            else:
+                del self._sending[redis]
+
+    async def _close(self, redis) -> None:
+        """Close a publishing client this shard no longer uses, once its sends are done
+        (at most ``pong_timeout`` later)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.pong_timeout
+        while self._sending.get(redis) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        await asyncio.wait_for(_close_redis(redis), self.pong_timeout)
 
     async def subscribe(self, channel: str) -> None:
         """Subscribe to channel and wait until Redis confirms it (``pong_timeout``)."""
@@ -372,14 +404,25 @@ class Shard(RedisSingleShardConnection):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pubsub.aclose(), self.pong_timeout)
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(_close_redis(redis), self.pong_timeout)
+                await self._close(redis)
 
         self._in_background(close())
 
     async def flush(self) -> None:
+        """Stop the shard's tasks and close its connections (the layer's event loop is
+        ending); the shard may be used again afterwards, with new connections."""
         for task in (self._watch_task, *self._background):
             if task is not None:
                 task.cancel()
         self._watch_task = None
         self._confirming = {}
-        await super().flush()
+        async with self._lock:
+            if self._receive_task is not None:
+                self._receive_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._receive_task
+                self._receive_task = None
+            redis, self._redis, self._pubsub = self._redis, None, None
+            self._subscribed_to = set()
+            if redis is not None:
+                await self._close(redis)

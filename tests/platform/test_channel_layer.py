@@ -205,3 +205,48 @@ async def test_a_send_during_a_stall_holds_up_only_itself(own_redis):
     finally:
         own_redis.server.signal(signal.SIGCONT)
     await layer.flush()
+
+
+@in_own_event_loop
+async def test_a_send_under_way_when_the_layer_closes_ends_as_a_service_error(own_redis):
+    """A send still connecting when the layer closes (its event loop ending, a server
+    shutting down) or when its subscription is lost fails as a Redis error, logged as a
+    service failure (a warning), never as an error inside redis-py from the connection
+    pulled from under it halfway through its handshake (logged as a crash). The close
+    comes after 0, 1, 2... turns of the event loop, so that some fall in the handshake."""
+    outcomes = []
+    for turns in list(range(16)) * 10:
+        layer = own_redis.layer()
+        shard = layer._get_layer()._shards[0]
+        sends = [
+            asyncio.ensure_future(layer.group_send("table-1", {"type": "t"})) for _ in range(3)
+        ]
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        if turns % 3 == 1:
+            shard._lose(RedisError("lost on purpose"))
+            await asyncio.sleep(0)
+        await asyncio.wait_for(layer.flush(), PONG_TIMEOUT + 5)
+        outcomes += await asyncio.gather(*sends, return_exceptions=True)
+    strange = [repr(o) for o in outcomes if o is not None and not isinstance(o, RedisError)]
+    assert not strange, strange
+    assert None in outcomes  # the sends under way were waited for
+
+    # Redis stalls: the close waits for the sends no longer than pong_timeout, then
+    # they fail as service errors, not after their own read timeout.
+    layer = own_redis.layer()
+    await layer.group_send("table-1", {"type": "t"})  # a connection in the pool
+    own_redis.server.signal(signal.SIGSTOP)
+    try:
+        sends = [
+            asyncio.ensure_future(layer.group_send("table-1", {"type": "t"})) for _ in range(3)
+        ]
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        await asyncio.wait_for(layer.flush(), PONG_TIMEOUT + 5)
+        outcomes = await asyncio.gather(*sends, return_exceptions=True)
+        took = time.monotonic() - started
+    finally:
+        own_redis.server.signal(signal.SIGCONT)
+    assert all(isinstance(o, RedisError) for o in outcomes), outcomes
+    assert PONG_TIMEOUT - 0.1 <= took < PONG_TIMEOUT + 2, took
