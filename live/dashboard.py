@@ -134,6 +134,15 @@ def _seats_of(session_id: int):
     )
 
 
+def _seats_at(session_id: int, table_id: int):
+    return (
+        Seat.objects.filter(table_id=table_id, table__session_id=session_id)
+        .select_related("participant", "table__match")
+        .defer("table__match__snapshot")
+        .order_by("number")
+    )
+
+
 def _session_with_class(session_id: int):
     return ClassSession.objects.filter(pk=session_id).select_related("school_class")
 
@@ -148,6 +157,12 @@ def _events_logged(match_id: int):
 SESSION_WITH_CLASS = PreparedQuery(_session_with_class)
 TABLES_OF_SESSION = PreparedQuery(_tables_of)
 SEATS_OF_SESSION = PreparedQuery(_seats_of)
+# A redraw of the tables that moved reads only those: each one's seats with the table
+# and its match in one query (a class at a human pace moves about two of its eight
+# tables a second, and every seat of the session was read at every redraw).
+SEATS_AT_TABLE = PreparedQuery(_seats_at)
+# More tables than this are read with the whole session's (fewer statements).
+TABLES_READ_APART = 3
 NEWS_READS = (
     PreparedQuery(lambda match_id: _events_logged(match_id)[:15]),
     PreparedQuery(lambda match_id: _events_logged(match_id)[15:60]),
@@ -251,6 +266,29 @@ def _table_item(
     return item
 
 
+def _tables_and_seats(
+    session_id: int, table_ids: Collection[int] | None
+) -> tuple[list[Table], dict[int, list[Seat]]]:
+    """Return the session's tables (only those of ``table_ids`` when given) in table
+    order, with their matches (not their snapshots), and their seats by table."""
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    if table_ids is None or len(table_ids) > TABLES_READ_APART:
+        tables = TABLES_OF_SESSION.objects(session_id)
+        if table_ids is not None:
+            tables = [table for table in tables if table.pk in table_ids]
+        for seat in SEATS_OF_SESSION.objects(session_id):
+            seats[seat.table_id].append(seat)
+        return tables, seats
+    tables = []
+    for table_id in table_ids:
+        at_table = SEATS_AT_TABLE.objects(session_id, table_id)
+        if at_table:  # none: the table is gone, or not the session's
+            tables.append(at_table[0].table)
+            seats[table_id] = at_table
+    tables.sort(key=lambda table: table.number)
+    return tables, seats
+
+
 def table_items(
     session: ClassSession, language: str, table_ids: Collection[int] | None = None
 ) -> list[dict]:
@@ -258,15 +296,10 @@ def table_items(
     ``table_ids`` when given), with its HTML in ``html``, in table order.
 
     The session's tables with their matches (not their snapshots) and seats are read in
-    two prepared queries, the paused matches' holds in one more; the tables that changed
-    since this process last drew them are then read (their snapshots in one query, their
-    latest events) and drawn."""
-    tables = TABLES_OF_SESSION.objects(session.pk)
-    if table_ids is not None:
-        tables = [table for table in tables if table.pk in table_ids]
-    seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in SEATS_OF_SESSION.objects(session.pk):
-        seats[seat.table_id].append(seat)
+    two prepared queries (with ``table_ids``, one per table), the paused matches' holds
+    in one more; the tables that changed since this process last drew them are then read
+    (their snapshots in one query, their latest events) and drawn."""
+    tables, seats = _tables_and_seats(session.pk, table_ids)
     holds: dict[int, list[MatchHold]] = defaultdict(list)
     paused = [table.match_id for table in tables if table.match.status == Match.Status.PAUSED]
     if paused:

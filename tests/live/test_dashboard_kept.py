@@ -12,6 +12,7 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db.models.signals import post_init
 
 from classroom import actions
 from classroom.broadcast import dashboard_group
@@ -324,6 +325,28 @@ def test_a_table_s_part_alone_and_the_whole_when_a_table_is_gone(started, drawn)
     whole = render_tables(started.pk, "en", {first.pk, first.pk + 1000})
     assert 'id="live-tables"' in whole and whole.count('class="card live-table') == 2
     assert render_tables(started.pk + 1000, "en", {first.pk}) is None  # a deleted session
+
+
+def test_a_redraw_of_the_tables_that_moved_reads_those_tables_only(started, drawn):
+    """A class at a human pace moves a table or two a second: their redraw reads their
+    own seats, not the session's every seat (the other table's students are not read)."""
+    second = started.tables.get(number=2)
+    render_dashboard(started.pk, "en")
+    random_step(Match.objects.get(pk=second.match_id), random.Random(5))
+    seats_read = []
+
+    def count(sender, instance, **kwargs):
+        seats_read.append(instance.table_id)
+
+    post_init.connect(count, sender=Seat)
+    try:
+        part = render_tables(started.pk, "en", {second.pk})
+    finally:
+        post_init.disconnect(count, sender=Seat)
+    assert drawn == [1, 2, 2]
+    assert seats_read and set(seats_read) == {second.pk}
+    assert part.strip() == section(render_dashboard(started.pk, "en"), 2)
+    assert "move 1" in part
 
 
 @pytest.mark.django_db(transaction=True)
