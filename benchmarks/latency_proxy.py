@@ -7,8 +7,9 @@ Each direction holds what it reads for half of ``--ms`` before writing it on, in
 a query and its answer cross in ``--ms`` more than on loopback, as over a network with
 that round trip. Pipelined bytes are not held one behind the other (each chunk is due
 its own read time plus the delay), so the relay adds latency, not a bandwidth limit.
-With ``--count FILE`` it keeps in FILE the number of chunks its clients sent so far:
-a client that waits for each answer (psycopg, Django) sends one chunk a round trip.
+With ``--count FILE`` it keeps in FILE the number of chunks its clients sent so far
+and the number of connections it relayed, as "CHUNKS CONNECTIONS": a client that waits
+for each answer (psycopg, Django) sends one chunk a round trip.
 Loopback only; it runs until it is stopped.
 """
 
@@ -27,9 +28,10 @@ COUNT_EVERY = 0.1
 
 
 class Count:
-    """The chunks the clients sent, in all."""
+    """The chunks the clients sent and the connections relayed, in all."""
 
     sent = 0
+    connections = 0
 
 
 async def pump(
@@ -65,6 +67,7 @@ async def pump(
 
 async def relay(target_port: int, delay: float, client_reader, client_writer) -> None:
     """Connect one client to the target and relay both ways with the delay."""
+    Count.connections += 1
     try:
         server_reader, server_writer = await asyncio.open_connection(HOST, target_port)
     except OSError:
@@ -78,14 +81,14 @@ async def relay(target_port: int, delay: float, client_reader, client_writer) ->
 
 
 async def keep_count(path: Path) -> None:
-    """Rewrite ``path`` with ``Count.sent`` whenever it changed (replaced whole, so a
+    """Rewrite ``path`` with the counts whenever they changed (replaced whole, so a
     reader never sees half a number)."""
     written = None
     while True:
-        if Count.sent != written:
-            written = Count.sent
+        if (Count.sent, Count.connections) != written:
+            written = Count.sent, Count.connections
             partial = path.with_name(path.name + ".partial")
-            partial.write_text(str(written))
+            partial.write_text(f"{Count.sent} {Count.connections}")
             os.replace(partial, path)
         await asyncio.sleep(COUNT_EVERY)
 

@@ -175,13 +175,15 @@ class Platform:
     def round_trips_file(self) -> Path:
         return self.folder / "database-round-trips"
 
-    def database_round_trips(self) -> int | None:
-        """Return the round trips to the database so far (``--database-latency`` only:
-        the relay counts what its clients send; each query waits for its answer)."""
+    def database_traffic(self) -> tuple[int, int] | None:
+        """Return the round trips to the database and the connections opened to it so
+        far (``--database-latency`` only: the relay counts what its clients send, and
+        each query waits for its answer)."""
         if not self.database_latency:
             return None
         time.sleep(2 * COUNT_EVERY)  # the relay rewrites its count this often
-        return int(self.round_trips_file.read_text())
+        trips, connections = self.round_trips_file.read_text().split()
+        return int(trips), int(connections)
 
     def start_latency_proxy(self, database_port: int) -> int:
         """Put ``benchmarks.latency_proxy`` between every process and PostgreSQL, as a
@@ -268,8 +270,9 @@ class Usage:
     ticks: dict[str, int] = field(default_factory=dict)
     peak_kib: dict[str, int] = field(default_factory=dict)
     redis: dict[str, int] = field(default_factory=dict)  # Redis' own counters
-    # --database-latency: the round trips to the database so far (the relay's count)
-    database_round_trips: int | None = None
+    # --database-latency: the round trips to the database and the connections opened
+    # to it so far (the relay's counts)
+    database_traffic: tuple[int, int] | None = None
 
 
 def group_processes(pgid: int) -> list[int]:
@@ -891,12 +894,13 @@ def report(args, outcome: Outcome) -> None:
                 for name, count in busiest_commands(redis_start, redis_end)
             )
         )
-    trips_start, trips_end = usage_start.database_round_trips, usage_end.database_round_trips
-    if trips_start is not None and trips_end is not None:
-        trips = trips_end - trips_start
+    traffic_start, traffic_end = usage_start.database_traffic, usage_end.database_traffic
+    if traffic_start is not None and traffic_end is not None:
+        trips = traffic_end[0] - traffic_start[0]
         print(
             f"  database round trips during the play (all processes, through the latency "
-            f"proxy): {trips}, {trips / max(1, accepted):.1f} per accepted action"
+            f"proxy): {trips}, {trips / max(1, accepted):.1f} per accepted action; "
+            f"connections opened {traffic_end[1] - traffic_start[1]}"
         )
     own = time.process_time()
     print(f"  this benchmark's own client process: {own:.1f} s of CPU in all")
@@ -924,7 +928,7 @@ def run(args) -> None:
         def measure(when: str) -> None:
             sample(platform.services, usage[when])
             usage[when].redis = redis_counters(env["REDIS_URL"])
-            usage[when].database_round_trips = platform.database_round_trips()
+            usage[when].database_traffic = platform.database_traffic()
             usage["end"].peak_kib = usage["during"].peak_kib
 
         async def measured():

@@ -309,9 +309,13 @@ def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
         total += cpu
         print(f"  {name:<28} {cpu:7.1f} s  {100 * cpu / max(elapsed, 1):5.1f} %")
     print(f"  all server processes: {total:.1f} s, {1000 * total / max(1, joins):.1f} ms a join")
-    if usage_start.database_round_trips is not None:
-        trips = usage_end.database_round_trips - usage_start.database_round_trips
-        print(f"  database round trips: {trips}, {trips / max(1, joins):.1f} a join")
+    if usage_start.database_traffic is not None:
+        trips = usage_end.database_traffic[0] - usage_start.database_traffic[0]
+        opened = usage_end.database_traffic[1] - usage_start.database_traffic[1]
+        print(
+            f"  database round trips: {trips}, {trips / max(1, joins):.1f} a join; "
+            f"connections opened: {opened}, {opened / max(1, joins):.2f} a join"
+        )
     print(f"  this benchmark's own client process: {time.process_time():.1f} s of CPU in all")
 
 
@@ -327,7 +331,7 @@ def run(args) -> None:
 
         def measure(usage: Usage) -> None:
             sample(platform.services, usage)
-            usage.database_round_trips = platform.database_round_trips()
+            usage.database_traffic = platform.database_traffic()
 
         outcome = asyncio.run(
             asyncio.wait_for(

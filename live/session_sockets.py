@@ -4,8 +4,9 @@ teacher's live dashboard, both HTML fragments for htmx to swap.
 The teacher who owns the session and its seated students may connect; anyone else
 is refused with close code 4403. On every change an action function broadcasts
 ``lobby.changed``; each socket then renders its own viewer's fragment from the
-database (the sockets of a process read a change once for all of them), so a
-reconnecting page always gets the current state.
+database (the sockets of a process read a change once for all of them, and draw its
+students' lobby once per language), so a reconnecting page always gets the current
+state.
 """
 
 import asyncio
@@ -17,6 +18,8 @@ from channels.db import database_sync_to_async
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from classroom import identity
 from classroom.actions import do_touch_participant
@@ -115,6 +118,32 @@ def lobby_after(session_id: int, change: str) -> Lobby | None:
     return read_lobby(session_id)
 
 
+@functools.lru_cache(maxsize=LOBBY_READS_KEPT)
+def students_lobby_after(session_id: int, change: str, language: str) -> str:
+    """Return the students' lobby fragment after this change, in this language, with no
+    chip marked as its viewer's own: drawn once in this process for every student's
+    socket (``with_own_chip`` marks each one's own)."""
+    lobby = lobby_after(session_id, change)
+    context = {"session": lobby.session, "participants": lobby.participants}
+    with translation.override(language):
+        return render_to_string("classroom/fragments/student_lobby.html", context)
+
+
+def with_own_chip(html: str, participant_id: int) -> str:
+    """Return the students' lobby fragment with this student's chip marked as theirs,
+    as the template marks it for its ``participant`` (a test holds them equal)."""
+    opening = f'<li data-participant="{participant_id}">'
+    start = html.find(opening)
+    if start < 0:
+        return html
+    end = html.index("</li>", start)  # a nickname is escaped: it holds no "<"
+    you = format_html(' <span class="muted">({})</span>', _("you"))
+    return (
+        f'{html[:start]}<li data-participant="{participant_id}" class="chip--me">'
+        f"{html[start + len(opening) : end]}{you}{html[end:]}"
+    )
+
+
 def render_for(viewer: Viewer, change: str | None = None) -> tuple[str, int | None]:
     """Render the viewer's fragment, and the close code when the socket should end.
 
@@ -145,7 +174,10 @@ def render_for(viewer: Viewer, change: str | None = None) -> tuple[str, int | No
             return html, CLOSE_REMOVED
         if not session.is_open:
             return render_to_string("classroom/fragments/student_ended.html", context), CLOSE_ENDED
-        return render_to_string("classroom/fragments/student_lobby.html", context), None
+        if change is None:
+            return render_to_string("classroom/fragments/student_lobby.html", context), None
+        shared = students_lobby_after(viewer.session_id, change, viewer.language)
+        return with_own_chip(shared, participant.pk), None
 
 
 class SessionConsumer(PlatformConsumer):

@@ -192,20 +192,36 @@ async def test_the_sockets_of_a_process_read_a_change_of_the_lobby_once(
     sockets = [socket(session, client) for client in clients] + [socket(session, client_a)]
     for communicator in sockets:
         await connect(communicator)
-    reads = []
+    reads, drawn = [], []
     original = ClassSession.active_participants
+    original_render = session_sockets.render_to_string
 
     def counted(self):
         reads.append(self.pk)
         return original(self)
 
+    def render(name, context):
+        drawn.append(name)
+        return original_render(name, context)
+
     monkeypatch.setattr(ClassSession, "active_participants", counted)
+    monkeypatch.setattr(session_sockets, "render_to_string", render)
     await sync_to_async(join_client)(session, "Kim")
     updates = [await communicator.receive_from(timeout=TIMEOUT) for communicator in sockets]
     assert reads == [session.pk]
+    # The students' lobby is drawn once for the three of them, the roster once.
+    assert sorted(drawn) == [
+        "classroom/fragments/student_lobby.html",
+        "classroom/fragments/teacher_roster.html",
+    ]
+    participants = await sync_to_async(list)(session.active_participants())
     for name, update in zip(names, updates[:3], strict=True):
+        me = next(p for p in participants if p.nickname == name)
         assert "Kim" in update
-        assert f'<li class="chip--me">{name} <span' in update and update.count("chip--me") == 1
+        assert f'class="chip--me">{name} <span' in update and update.count("chip--me") == 1
+        # The same as the template draws for that student alone (the lobby page's).
+        context = {"session": session, "participants": participants, "participant": me}
+        assert update == original_render("classroom/fragments/student_lobby.html", context)
     assert 'id="roster"' in updates[3] and "Kim" in updates[3] and "chip--me" not in updates[3]
     for communicator in sockets:
         await communicator.disconnect()
