@@ -1,11 +1,12 @@
 """Every write of the classroom app, with its broadcast, goes through a do_* function."""
 
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -343,38 +344,69 @@ def do_set_lobby_lock(session: ClassSession, locked: bool) -> ClassSession:
 # Participants
 
 
-def join_approval_reason(session: ClassSession, device_id: str, address_hash: str) -> str:
-    """Return why a new nickname from this device and address must wait for the teacher
-    (a JoinRequest.Reason), or "" when it may take a seat at once."""
+class JoinFacts(NamedTuple):
+    """What a new seat is decided on, about the session's students: read in one query
+    under the session's lock (it was five, each a round trip to a distant database
+    while every other join of the class waited for the lock)."""
+
+    active: int  # students not removed
+    taken: int  # students, removed or not, with the nickname
+    removed_device: int  # removed students on this device
+    removed_address: int  # students removed from this address lately
+    same_address: int  # students not removed from this address
+
+
+def join_facts(
+    session: ClassSession, key: str, device_id: str = "", address_hash: str = ""
+) -> JoinFacts:
+    """Read the facts a new seat with this nickname key, device and address is decided on."""
+    since = timezone.now() - timedelta(minutes=settings.REMOVED_ADDRESS_HOLD_MINUTES)
+    removed, present = Q(kicked=True), Q(kicked=False)
+    counts = session.participants.aggregate(
+        active=Count("pk", filter=present),
+        taken=Count("pk", filter=Q(nickname_key=key)),
+        removed_device=Count("pk", filter=removed & Q(device_id=device_id)),
+        removed_address=Count(
+            "pk", filter=removed & Q(address_hash=address_hash, kicked_at__gte=since)
+        ),
+        same_address=Count("pk", filter=present & Q(address_hash=address_hash)),
+    )
+    return JoinFacts(**counts)
+
+
+def join_approval_reason(session: ClassSession, facts: JoinFacts, address_hash: str) -> str:
+    """Return why a new nickname from this device and address (``facts``) must wait for
+    the teacher (a JoinRequest.Reason), or "" when it may take a seat at once."""
     Reason = JoinRequest.Reason
-    removed = session.participants.filter(kicked=True)
-    if removed.filter(device_id=device_id).exists():
+    if facts.removed_device:
         return Reason.REMOVED_DEVICE
     # A school's NAT gives a whole class one address, so the address never refuses
     # anyone by itself, and asks the teacher only for a while.
-    since = timezone.now() - timedelta(minutes=settings.REMOVED_ADDRESS_HOLD_MINUTES)
-    if address_hash and removed.filter(address_hash=address_hash, kicked_at__gte=since).exists():
+    if address_hash and facts.removed_address:
         return Reason.REMOVED_ADDRESS
     if session.approve_joins:
         return Reason.APPROVAL
-    same_address = session.participants.filter(address_hash=address_hash, kicked=False)
-    if address_hash and same_address.count() >= settings.MAX_STUDENTS_PER_ADDRESS:
+    if address_hash and facts.same_address >= settings.MAX_STUDENTS_PER_ADDRESS:
         return Reason.MANY_FROM_ADDRESS
     return ""
 
 
-def _refuse_to_seat(session: ClassSession, key: str, *, exclude_request=None) -> None:
+def _refuse_to_seat(
+    session: ClassSession, key: str, facts: JoinFacts, *, exclude_request=None
+) -> None:
     """Refuse a new seat when the session is full or the nickname is in use (by a
     student, or by a request that waits for the teacher)."""
-    if session.participants.filter(kicked=False).count() >= MAX_PARTICIPANTS:
+    if facts.active >= MAX_PARTICIPANTS:
         raise ActionRefused(
             _("This session is full (%(max)d students).") % {"max": MAX_PARTICIPANTS},
             code="full",
         )
+    if facts.taken:
+        raise ActionRefused(_taken_message(), code="taken")
     waiting = session.pending_join_requests().filter(nickname_key=key)
     if exclude_request is not None:
         waiting = waiting.exclude(pk=exclude_request.pk)
-    if session.participants.filter(nickname_key=key).exists() or waiting.exists():
+    if waiting.exists():
         raise ActionRefused(_taken_message(), code="taken")
 
 
@@ -431,12 +463,13 @@ def do_join_session(
         fresh = _lock_row(session)
         if not fresh.is_open:
             raise ActionRefused(_("This session has ended."), code="finished")
-        requests = fresh.join_requests.filter(device_id=device_id)
-        if requests.filter(status=JoinRequest.Status.REFUSED).exists():
+        # This device's requests, most often none, read once.
+        requests = list(fresh.join_requests.filter(device_id=device_id))
+        if any(request.status == JoinRequest.Status.REFUSED for request in requests):
             raise ActionRefused(
                 _("Your teacher did not let this device join the session."), code="kicked"
             )
-        waiting = JoinRequest.waiting().filter(session=fresh, device_id=device_id).first()
+        waiting = next((request for request in requests if request.is_waiting), None)
         if waiting is not None:  # one request per device at a time; a lock since keeps it
             return waiting
         if fresh.locked:
@@ -444,15 +477,17 @@ def do_join_session(
                 _("The teacher has locked this session: no one can join right now."),
                 code="locked",
             )
-        # This device's request that the teacher left unanswered: it may ask again.
-        requests.filter(status=JoinRequest.Status.PENDING).update(
-            status=JoinRequest.Status.EXPIRED, device_label=""
-        )
+        if any(request.status == JoinRequest.Status.PENDING for request in requests):
+            # This device's request that the teacher left unanswered: it may ask again.
+            fresh.join_requests.filter(
+                device_id=device_id, status=JoinRequest.Status.PENDING
+            ).update(status=JoinRequest.Status.EXPIRED, device_label="")
         if not nickname:  # the join form asks for none when the session generates them
             nickname = free_generated_nickname(fresh)
         key = nickname_key(nickname)
-        _refuse_to_seat(fresh, key)
-        reason = join_approval_reason(fresh, device_id, address_hash)
+        facts = join_facts(fresh, key, device_id, address_hash)
+        _refuse_to_seat(fresh, key, facts)
+        reason = join_approval_reason(fresh, facts, address_hash)
         if not reason:
             return _create_participant(fresh, nickname, device_id, address_hash)
         if fresh.pending_join_requests().count() >= settings.MAX_PENDING_JOINS:
@@ -492,7 +527,8 @@ def do_answer_join_request(request: JoinRequest, approve: bool) -> JoinRequest:
         refusal = _join_answer_refusal(session, request, approve)
         if refusal is None:
             if approve:
-                _refuse_to_seat(session, request.nickname_key, exclude_request=request)
+                facts = join_facts(session, request.nickname_key)
+                _refuse_to_seat(session, request.nickname_key, facts, exclude_request=request)
                 request.participant = _create_participant(
                     session, request.nickname, request.device_id, request.address_hash
                 )

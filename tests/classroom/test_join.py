@@ -431,6 +431,20 @@ def test_a_student_seen_a_moment_ago_is_not_written_again(session, django_assert
     assert Participant.objects.get(pk=participant.pk).last_seen_at > recorded
 
 
+def test_a_join_is_decided_in_five_statements_under_the_session_lock(session):
+    """Every statement of a join runs while the session's row is locked, a round trip
+    each to a distant database while the rest of the class waits for the lock: the
+    students' facts are read in one query (it was five), this device's requests in one
+    (it was two, and an update even when there was nothing to expire)."""
+    actions.do_join_session(session, "Ana", "device-a", address_hash="school")
+    with CaptureQueriesContext(connection) as statements:
+        joined = actions.do_join_session(session, "Sam", "device-b", address_hash="school")
+    sql = [q["sql"] for q in statements.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sql) == 5, "\n".join(sql)
+    assert sql[-1].startswith("INSERT")
+    assert isinstance(joined, Participant) and joined.nickname == "Sam"
+
+
 def test_a_nickname_taken_a_moment_earlier_is_refused_and_nothing_is_kept(
     session, monkeypatch, django_capture_on_commit_callbacks
 ):
