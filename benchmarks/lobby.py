@@ -55,7 +55,7 @@ from benchmarks.stack import use_database
 
 # A nickname as each lobby fragment shows it: a student's chips, the join screen's roster.
 NICKNAME = re.compile(
-    r'<li(?: class="chip--me")?>([^<]+?)(?: <span| ?</li>)'
+    r'<li data-participant="\d+"(?: class="chip--me")?>([^<]+?)(?: <span| ?</li>)'
     r'|<li class="screen-roster__name" data-participant="\d+">([^<]*)</li>'
 )
 STARTED = "lobby-state--running"
@@ -270,6 +270,8 @@ def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
                 f"{percentile(ms, 0.99):.0f} ms, max {ms[-1]:.0f} ms ({len(ms)} joins; "
                 f"{missed} not shown)"
             )
+        else:
+            print(f"join -> {who}: no nickname seen in any fragment ({missed} joins)")
     answers = outcome.answers
     if answers:
         print(
