@@ -62,7 +62,9 @@ class Rng:
         z = (state * ones + steps) & lanes
         z = ((z ^ (z >> 30)) & lanes) * MIX1 & lanes
         z = ((z ^ (z >> 27)) & lanes) * MIX2 & lanes
-        z = (z ^ (z >> 31)) & lanes
+        # no mask after the last step: the next lane's bits it shifts in land in this
+        # lane's high half, which ``unpack`` skips
+        z ^= z >> 31
         return unpack(z.to_bytes(count * LANE // 8, "little"))
 
 
