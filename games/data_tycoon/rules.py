@@ -507,8 +507,7 @@ class State(base.State):
         """Return the turn player's actions: free builds and splits, then one card play."""
         hand = self.hands[s]
         if self.undeclared[s] or self.hidden[s]:
-            blocked = self.undeclared[s] + self.hidden[s]
-            hand = [c for c in hand if c not in blocked]
+            hand = self._playable(s)
         # A card is thrown (laid without a capture, or discarded without effect) only
         # when no card can capture or be used: the rule book's "if the player cannot
         # pick up cards from the table or use special cards".
@@ -528,6 +527,14 @@ class State(base.State):
         if self._may_build_or_split(s):
             return [*self._free_actions(s), *(used or thrown)]
         return used or thrown
+
+    def _playable(self, s):
+        """Return the cards of ``s``'s hand it may play: not one still to call or hidden.
+
+        A method of its own, asked only when a card is blocked: its list comprehension
+        reads ``blocked`` through a closure cell, which a function makes on every call."""
+        blocked = self.undeclared[s] + self.hidden[s]
+        return [c for c in self.hands[s] if c not in blocked]
 
     def _special_actions(self, s, c, kind, used, thrown):
         """Add the plays of special card ``c`` to ``used``, or its discard to ``thrown``."""
@@ -880,8 +887,7 @@ class State(base.State):
         Hands are refilled only when every hand is empty, so a lost turn that kept its
         card would cost nothing. Cards still to be called stay: they are not playable.
         """
-        blocked = self.undeclared[s] + self.hidden[s]
-        playable = [c for c in self.hands[s] if c not in blocked]
+        playable = self._playable(s)
         if not playable:
             return
         card = playable[self.rng.below(len(playable))]
@@ -1008,8 +1014,7 @@ class State(base.State):
         uncalled or hidden one); else go on to what may follow it."""
         s = self.turn
         if self.undeclared[s] or self.hidden[s]:
-            blocked = self.undeclared[s] + self.hidden[s]
-            if any(c not in blocked for c in self.hands[s]):
+            if self._playable(s):
                 return True
         elif self.hands[s]:
             return True
