@@ -496,7 +496,10 @@ class State(base.State):
             return [CALL_ACTIONS[kind], *self._turn_actions(s)]
         if kind == "counter":
             kinds = {*map(KIND.__getitem__, self.reserves[s] + self.hands[s])}
-            acts = [COUNTER_ACTIONS[k] for k in w["counters"] if k in kinds]
+            acts = []
+            for k in w["counters"]:  # a loop: a comprehension's closure cell is made per call
+                if k in kinds:
+                    acts.append(COUNTER_ACTIONS[k])
             acts.append(ACCEPT)
             return acts
         if kind == "freeze":
@@ -541,12 +544,10 @@ class State(base.State):
         plays = SPECIAL_PLAYS[c]
         if plays.kept:
             used += plays.kept
-        if kind == "consent" and self.treasures[s]:
-            used += [
-                {"type": "split", "card": c, "treasure": tr["label"]}
-                for tr in self.treasures[s]
-                if len(tr["cards"]) >= 2 * SPLIT_MIN
-            ]
+        if kind == "consent":  # a loop, not a comprehension: no closure cell for ``c`` per call
+            for tr in self.treasures[s]:
+                if len(tr["cards"]) >= 2 * SPLIT_MIN:
+                    used.append({"type": "split", "card": c, "treasure": tr["label"]})
         if plays.target:
             targets = self._targets(plays.target, s)
             if targets:
@@ -590,15 +591,24 @@ class State(base.State):
         others = OTHERS[self.n][s]
         if need == "treasure":
             return [*filter(self.treasures.__getitem__, others)]
-        if need == "datasets":
-            collections, frozen = self.collections, self.frozen
-            return [t for t in others if collections[t] or frozen[t]]
         if need == "free_datasets":
             return [*filter(self.collections.__getitem__, others)]
-        if need == "assets":
-            treasures, collections, frozen = self.treasures, self.collections, self.frozen
-            return [t for t in others if treasures[t] or collections[t] or frozen[t]]
-        return [*others]  # "anyone"
+        if need == "anyone":
+            return [*others]
+        # loops, not comprehensions: those would read the zones through closure cells,
+        # made on every call
+        targets = []
+        collections, frozen = self.collections, self.frozen
+        if need == "datasets":
+            for t in others:
+                if collections[t] or frozen[t]:
+                    targets.append(t)
+        else:  # "assets"
+            treasures = self.treasures
+            for t in others:
+                if treasures[t] or collections[t] or frozen[t]:
+                    targets.append(t)
+        return targets
 
     def _loss_options(self, s):
         """Return what seat ``s`` may give up: 6 loose Dataset cards or one treasure."""
@@ -715,23 +725,7 @@ class State(base.State):
                 self._open_counter(s, "databreach", None, breach)
         elif kind == "counter":
             self.windows.pop(0)
-            zone = next(
-                z for z in (self.reserves[s], self.hands[s]) if any(KIND[c] == a["kind"] for c in z)
-            )
-            card = next(c for c in zone if KIND[c] == a["kind"])
-            zone.remove(card)
-            self.pile.append(card)
-            self._events.append(
-                {
-                    "type": "countered",
-                    "seat": s,
-                    "card": card,
-                    "kind": a["kind"],
-                    "attack": w["attack"],
-                }
-            )
-            if w["attack"] == "hidden_breach":
-                self.skips[s] += 1  # contained, but not reported in time
+            self._counter(s, a["kind"], w)
         elif kind == "accept":
             self.windows.pop(0)
             self._resolve(w)
@@ -740,6 +734,19 @@ class State(base.State):
         else:  # lose
             self.windows.pop(0)
             self._lose(s, a, w["cause"])
+
+    def _counter(self, s, kind, w):
+        """Play ``s``'s counter card of ``kind`` (from the reserve first) against window
+        ``w``'s attack (a method of its own: its generators' closure cell is made only here)."""
+        zone = next(z for z in (self.reserves[s], self.hands[s]) if any(KIND[c] == kind for c in z))
+        card = next(c for c in zone if KIND[c] == kind)
+        zone.remove(card)
+        self.pile.append(card)
+        self._events.append(
+            {"type": "countered", "seat": s, "card": card, "kind": kind, "attack": w["attack"]}
+        )
+        if w["attack"] == "hidden_breach":
+            self.skips[s] += 1  # contained, but not reported in time
 
     def _expire(self, timer):
         """End the timer ``timer``: the referee acts when a window's time is up."""
@@ -1071,13 +1078,20 @@ class State(base.State):
         if self.transparent[s]:
             self.transparent[s] -= 1
         if self.threats:
-            for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
-                threat["turns"] -= 1
-                if threat["turns"] <= 0:
-                    self.threats.remove(threat)
-                    self._events.append({"type": "time_up", "seat": s})
-                    self._open_loss(s, "time")
+            self._count_down_time(s)
         return False if self.windows else self._next_turn()
+
+    def _count_down_time(self, s):
+        """Count down the Time deadlines on ``s``'s turns; one run out opens its loss.
+
+        A method of its own, called only while a Time card runs: its list comprehension
+        reads ``s`` through a closure cell, which a function makes on every call."""
+        for threat in [t for t in self.threats if t["seat"] == s and "turns" in t]:
+            threat["turns"] -= 1
+            if threat["turns"] <= 0:
+                self.threats.remove(threat)
+                self._events.append({"type": "time_up", "seat": s})
+                self._open_loss(s, "time")
 
     def _next_turn(self):
         """Pass the turn clockwise, dealing when every hand is empty; end when all is played."""
@@ -1134,11 +1148,16 @@ class State(base.State):
             if c in TO_CALL:
                 self.undeclared[s].append(c)
         if self.threats and any(KIND[c] in ("purpose", "consent") for c in drawn):
-            mine = [t for t in self.threats if t["seat"] == s]
-            if mine:
-                for t in mine:
-                    self.threats.remove(t)
-                self._events.append({"type": "time_lifted", "seat": s})
+            self._lift_time(s)
+
+    def _lift_time(self, s):
+        """Lift ``s``'s Time deadlines (it drew a Purpose or a Consent), as ``_draw``'s
+        own method: its list comprehension would make a closure cell on every draw."""
+        mine = [t for t in self.threats if t["seat"] == s]
+        if mine:
+            for t in mine:
+                self.threats.remove(t)
+            self._events.append({"type": "time_lifted", "seat": s})
 
     def _finish(self):
         """End the game and announce the result."""
