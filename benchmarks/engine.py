@@ -6,10 +6,10 @@
 Prints games per second and actions per second (a benchmark, not a test).
 The driver builds no views for the random bot, so this measures the rules:
 legal-action generation, apply and the turn flow. Measured on the development
-machine (2 cores, Python 3.11, busy), by CPU time, in 8 runs each right after one of
-the engine before (1,185 to 1,334 games/s): Data-Tycoon expert 1,334 to 1,476 games/s
-(229,000 to 243,000 actions/s); valgrind's instruction count, which no load changes,
-7.16 to 6.69 million a game; figures of every game in the README.
+machine (2 cores, Python 3.11, very busy), by CPU time, in 4 runs each right after one
+of the engine before (1,099 to 1,289 games/s): Data-Tycoon expert 1,237 to 1,308 games/s
+(204,000 to 215,000 actions/s); valgrind's instruction count, which no load changes,
+6.69 to 6.53 million a game; figures of every game in the README.
 """
 
 import argparse
