@@ -62,10 +62,17 @@ class PreparedQuery:
     the queryset; it is called once per connection, with stand-ins.
     """
 
-    def __init__(self, build: Callable[..., QuerySet], using: str = DEFAULT_DB_ALIAS):
+    def __init__(
+        self,
+        build: Callable[..., QuerySet],
+        using: str = DEFAULT_DB_ALIAS,
+        arity: int | None = None,
+    ):
         self.build = build
         self.using = using
-        self.arity = len(inspect.signature(build).parameters)
+        # ``arity``: the number of values, for a ``build`` that takes them as ``*values``
+        # (one query per length of an ``__in`` list).
+        self.arity = len(inspect.signature(build).parameters) if arity is None else arity
         # Django's connections are per thread: so is what was compiled for one, and it
         # goes with its thread.
         self._local = threading.local()

@@ -134,13 +134,17 @@ def _seats_of(session_id: int):
     )
 
 
-def _seats_at(session_id: int, table_id: int):
+def _seats_at(session_id: int, *table_ids: int):
     return (
-        Seat.objects.filter(table_id=table_id, table__session_id=session_id)
+        Seat.objects.filter(table_id__in=table_ids, table__session_id=session_id)
         .select_related("participant", "table__match")
         .defer("table__match__snapshot")
-        .order_by("number")
+        .order_by("table_id", "number")
     )
+
+
+def _snapshots_of(*match_ids: int):
+    return Match.objects.filter(pk__in=match_ids).values_list("pk", "snapshot")
 
 
 def _session_with_class(session_id: int):
@@ -157,12 +161,18 @@ def _events_logged(match_id: int):
 SESSION_WITH_CLASS = PreparedQuery(_session_with_class)
 TABLES_OF_SESSION = PreparedQuery(_tables_of)
 SEATS_OF_SESSION = PreparedQuery(_seats_of)
-# A redraw of the tables that moved reads only those: each one's seats with the table
-# and its match in one query (a class at a human pace moves about two of its eight
-# tables a second, and every seat of the session was read at every redraw).
-SEATS_AT_TABLE = PreparedQuery(_seats_at)
-# More tables than this are read with the whole session's (fewer statements).
+# A redraw of the tables that moved reads only those: their seats with the tables and
+# their matches in one query, their snapshots in one (a class at a human pace moves
+# about two of its eight tables a second, and every seat of the session was read at
+# every redraw). More tables than TABLES_READ_APART are read with the whole session's;
+# each length of the list of tables is a query of its own, prepared.
 TABLES_READ_APART = 3
+SEATS_AT_TABLES = {
+    count: PreparedQuery(_seats_at, arity=1 + count) for count in range(1, TABLES_READ_APART + 1)
+}
+SNAPSHOTS_OF_MATCHES = {
+    count: PreparedQuery(_snapshots_of, arity=count) for count in range(1, TABLES_READ_APART + 1)
+}
 NEWS_READS = (
     PreparedQuery(lambda match_id: _events_logged(match_id)[:15]),
     PreparedQuery(lambda match_id: _events_logged(match_id)[15:60]),
@@ -280,13 +290,20 @@ def _tables_and_seats(
             seats[seat.table_id].append(seat)
         return tables, seats
     tables = []
-    for table_id in table_ids:
-        at_table = SEATS_AT_TABLE.objects(session_id, table_id)
-        if at_table:  # none: the table is gone, or not the session's
-            tables.append(at_table[0].table)
-            seats[table_id] = at_table
+    for seat in SEATS_AT_TABLES[len(table_ids)].objects(session_id, *table_ids):
+        if seat.table_id not in seats:  # a table gone, or not the session's: none
+            tables.append(seat.table)
+        seats[seat.table_id].append(seat)
     tables.sort(key=lambda table: table.number)
     return tables, seats
+
+
+def _snapshots(match_ids: list[int]) -> dict[int, dict]:
+    """Return the snapshots of these matches by id (a prepared query when they are few:
+    the ORM's building of the query cost more than the reading)."""
+    if len(match_ids) > TABLES_READ_APART:
+        return dict(_snapshots_of(*match_ids))
+    return dict(SNAPSHOTS_OF_MATCHES[len(match_ids)].rows(*match_ids))
 
 
 def table_items(
@@ -324,11 +341,7 @@ def table_items(
             if before is not None:
                 kept[table.pk] = before[1]
     if changed:
-        snapshots = dict(
-            Match.objects.filter(pk__in=[table.match_id for table in changed]).values_list(
-                "pk", "snapshot"
-            )
-        )
+        snapshots = _snapshots([table.match_id for table in changed])
         if len(_drawn) + len(changed) > DRAWN_TABLES:
             _drawn.clear()
         with translation.override(language):

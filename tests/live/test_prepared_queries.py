@@ -155,6 +155,31 @@ def test_each_thread_compiles_for_its_own_connection(school_class):
     assert SEATS_AT_TABLE._compile().connection is connections["default"]
 
 
+def test_an_in_list_is_prepared_once_per_length_and_reads_what_the_orm_reads(school_class):
+    """A ``build`` of ``*values`` with an ``arity``: each value of the ``__in`` list is one
+    SQL parameter (the dashboard reads the seats of the tables that moved so)."""
+    session = open_session(school_class, table_size=3, bots=True)
+    seat_students(session, "Ana", "Ben", "Cleo", "Dan")
+    actions.do_start_session(session)
+    tables = list(session.tables.order_by("pk"))
+    assert len(tables) == 2
+
+    def seats_at(*table_ids):
+        return Seat.objects.filter(table_id__in=table_ids).select_related("participant")
+
+    def pks(seats):
+        return sorted((seat.pk, seat.participant_id) for seat in seats)
+
+    for count in (1, 2):
+        read = PreparedQuery(seats_at, arity=count)
+        ids = [table.pk for table in tables[:count]]
+        assert pks(read.objects(*ids)) == pks(seats_at(*ids)) != []
+        with pytest.raises(TypeError, match=f"takes {count} values"):
+            read.objects(*ids, 0)
+    both = PreparedQuery(seats_at, arity=2)
+    assert pks(both.objects(tables[0].pk, tables[0].pk + 1000)) == pks(seats_at(tables[0].pk))
+
+
 def test_a_queryset_that_is_not_plain_equality_on_its_values_is_refused():
     with pytest.raises(TypeError, match="queryset"):
         PreparedQuery(lambda match_id: Match.objects.filter(pk=match_id).first()).objects(1)
