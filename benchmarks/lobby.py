@@ -55,7 +55,7 @@ from benchmarks.stack import use_database
 
 # A nickname as each lobby fragment shows it: a student's chips, the join screen's roster.
 NICKNAME = re.compile(
-    r'<li data-participant="\d+"(?: class="chip--me")?>([^<]+?)(?: <span| ?</li>)'
+    r'<li(?: data-participant="\d+")?(?: class="chip--me")?>([^<]+?)(?: <span| ?</li>)'
     r'|<li class="screen-roster__name" data-participant="\d+">([^<]*)</li>'
 )
 STARTED = "lobby-state--running"
