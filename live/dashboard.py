@@ -162,11 +162,11 @@ SESSION_WITH_CLASS = PreparedQuery(_session_with_class)
 TABLES_OF_SESSION = PreparedQuery(_tables_of)
 SEATS_OF_SESSION = PreparedQuery(_seats_of)
 # A redraw of the tables that moved reads only those: their seats with the tables and
-# their matches in one query, their snapshots in one (a class at a human pace moves
-# about two of its eight tables a second, and every seat of the session was read at
-# every redraw). More tables than TABLES_READ_APART are read with the whole session's;
-# each length of the list of tables is a query of its own, prepared.
-TABLES_READ_APART = 3
+# their matches in one query, their snapshots in one (a class at a human pace moves two
+# or three of its eight tables a second, and every seat of the session was read at every
+# redraw). Each length of the list of tables is a query of its own, prepared when first
+# used; more tables than TABLES_READ_APART are read with the whole session's.
+TABLES_READ_APART = 16
 SEATS_AT_TABLES = {
     count: PreparedQuery(_seats_at, arity=1 + count) for count in range(1, TABLES_READ_APART + 1)
 }
