@@ -313,9 +313,10 @@ def table_items(
     ``table_ids`` when given), with its HTML in ``html``, in table order.
 
     The session's tables with their matches (not their snapshots) and seats are read in
-    two prepared queries (with ``table_ids``, one per table), the paused matches' holds
-    in one more; the tables that changed since this process last drew them are then read
-    (their snapshots in one query, their latest events) and drawn."""
+    two prepared queries (with ``table_ids``, those tables' seats with their tables in
+    one), the paused matches' holds in one more; the tables that changed since this
+    process last drew them are then read (their snapshots in one query, their latest
+    events) and drawn."""
     tables, seats = _tables_and_seats(session.pk, table_ids)
     holds: dict[int, list[MatchHold]] = defaultdict(list)
     paused = [table.match_id for table in tables if table.match.status == Match.Status.PAUSED]

@@ -12,7 +12,7 @@ state.
 import asyncio
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
 from django.http import HttpRequest
@@ -100,6 +100,8 @@ class Lobby:
 
     session: ClassSession
     participants: tuple[Participant, ...]
+    # The students' fragment drawn from this read, by language (``students_lobby``).
+    students_drawn: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 def read_lobby(session_id: int) -> Lobby | None:
@@ -118,15 +120,17 @@ def lobby_after(session_id: int, change: str) -> Lobby | None:
     return read_lobby(session_id)
 
 
-@functools.lru_cache(maxsize=LOBBY_READS_KEPT)
-def students_lobby_after(session_id: int, change: str, language: str) -> str:
-    """Return the students' lobby fragment after this change, in this language, with no
-    chip marked as its viewer's own: drawn once in this process for every student's
-    socket (``with_own_chip`` marks each one's own)."""
-    lobby = lobby_after(session_id, change)
-    context = {"session": lobby.session, "participants": lobby.participants}
-    with translation.override(language):
-        return render_to_string("classroom/fragments/student_lobby.html", context)
+def students_lobby(lobby: Lobby, language: str) -> str:
+    """Return the students' lobby fragment of this read of the lobby, in this language,
+    with no chip marked as its viewer's own: drawn once per read and language for every
+    student's socket of the process (``with_own_chip`` marks each one's own)."""
+    drawn = lobby.students_drawn.get(language)
+    if drawn is None:
+        context = {"session": lobby.session, "participants": lobby.participants}
+        with translation.override(language):
+            drawn = render_to_string("classroom/fragments/student_lobby.html", context)
+        lobby.students_drawn[language] = drawn
+    return drawn
 
 
 def with_own_chip(html: str, participant_id: int) -> str:
@@ -176,8 +180,7 @@ def render_for(viewer: Viewer, change: str | None = None) -> tuple[str, int | No
             return render_to_string("classroom/fragments/student_ended.html", context), CLOSE_ENDED
         if change is None:
             return render_to_string("classroom/fragments/student_lobby.html", context), None
-        shared = students_lobby_after(viewer.session_id, change, viewer.language)
-        return with_own_chip(shared, participant.pk), None
+        return with_own_chip(students_lobby(lobby, viewer.language), participant.pk), None
 
 
 class SessionConsumer(PlatformConsumer):
