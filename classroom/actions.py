@@ -371,22 +371,24 @@ def join_facts(
         ),
         same_address=Count("pk", filter=present & Q(address_hash=address_hash)),
     )
+    if not address_hash:  # no address known: nobody shares it
+        counts.update(removed_address=0, same_address=0)
     return JoinFacts(**counts)
 
 
-def join_approval_reason(session: ClassSession, facts: JoinFacts, address_hash: str) -> str:
-    """Return why a new nickname from this device and address (``facts``) must wait for
+def join_approval_reason(session: ClassSession, facts: JoinFacts) -> str:
+    """Return why a new nickname from the device and address of ``facts`` must wait for
     the teacher (a JoinRequest.Reason), or "" when it may take a seat at once."""
     Reason = JoinRequest.Reason
     if facts.removed_device:
         return Reason.REMOVED_DEVICE
     # A school's NAT gives a whole class one address, so the address never refuses
     # anyone by itself, and asks the teacher only for a while.
-    if address_hash and facts.removed_address:
+    if facts.removed_address:
         return Reason.REMOVED_ADDRESS
     if session.approve_joins:
         return Reason.APPROVAL
-    if address_hash and facts.same_address >= settings.MAX_STUDENTS_PER_ADDRESS:
+    if facts.same_address >= settings.MAX_STUDENTS_PER_ADDRESS:
         return Reason.MANY_FROM_ADDRESS
     return ""
 
@@ -401,12 +403,10 @@ def _refuse_to_seat(
             _("This session is full (%(max)d students).") % {"max": MAX_PARTICIPANTS},
             code="full",
         )
-    if facts.taken:
-        raise ActionRefused(_taken_message(), code="taken")
     waiting = session.pending_join_requests().filter(nickname_key=key)
     if exclude_request is not None:
         waiting = waiting.exclude(pk=exclude_request.pk)
-    if waiting.exists():
+    if facts.taken or waiting.exists():
         raise ActionRefused(_taken_message(), code="taken")
 
 
@@ -487,7 +487,7 @@ def do_join_session(
         key = nickname_key(nickname)
         facts = join_facts(fresh, key, device_id, address_hash)
         _refuse_to_seat(fresh, key, facts)
-        reason = join_approval_reason(fresh, facts, address_hash)
+        reason = join_approval_reason(fresh, facts)
         if not reason:
             return _create_participant(fresh, nickname, device_id, address_hash)
         if fresh.pending_join_requests().count() >= settings.MAX_PENDING_JOINS:
