@@ -315,8 +315,16 @@ def proxy_arguments(env: dict[str, str]) -> list[str]:
     return ["--proxy-headers", "--forwarded-allow-ips", trusted]
 
 
+# Database connections an ASGI process's threads share on PostgreSQL (DB_POOL_SIZE in
+# config/settings.py): its sockets' table threads (4) and drawing threads (2), the
+# heartbeat's, and a few HTTP requests at once; more requests wait for one.
+ASGI_DB_POOL_SIZE = 10
+
+
 def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
-    """Describe the ASGI server (uvicorn) serving HTTP and WebSocket."""
+    """Describe the ASGI server (uvicorn) serving HTTP and WebSocket, its threads sharing
+    a pool of database connections on PostgreSQL (unless DB_POOL_SIZE says otherwise)."""
+    env = {"DB_POOL_SIZE": str(ASGI_DB_POOL_SIZE), **env}
     return python_service(
         "asgi",
         [

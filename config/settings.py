@@ -168,10 +168,30 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# On PostgreSQL, a process may instead share a pool of this many connections among its
+# threads (psycopg's pool, through Django's ``OPTIONS["pool"]``). The ASGI service sets
+# it (config/services.py): there every HTTP request runs in a thread of its own and
+# would open, and close, a connection of its own. 0: no pool (Celery's pool processes
+# run one task at a time and keep their one connection, and a pool must not be shared
+# across the fork that starts them).
+DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "0"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's PostgreSQL backend, with no health-check round trip for a connection in
     # steady use (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
+    if DB_POOL_SIZE > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # a connection goes back to the pool
+        # A connection the pool hands out is checked if it sat idle (Django's check of
+        # a pool's connections would make a round trip every time: config/postgresql/).
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, DB_POOL_SIZE),
+            "max_size": DB_POOL_SIZE,
+            # A thread waits this long for a connection, then its work fails as the
+            # database's being away does (a move refused with a message, a 503 page).
+            "timeout": 10.0,
+            "name": "dataprotect",
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets the ASGI server, the Celery worker and beat read while one writes;
     # IMMEDIATE transactions take the write lock up front instead of failing late.

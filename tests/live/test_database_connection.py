@@ -88,3 +88,59 @@ def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(kep
         backend_pid(wrapper)  # the one query the skipped check would have saved
     assert backend_pid(wrapper) != pid  # the failed query marked it: checked, replaced
     assert len(checks) == 1
+
+
+@pytest.fixture
+def pooled(monkeypatch):
+    """A connection from a pool, as the ASGI server's threads share theirs
+    (``DB_POOL_SIZE``), counting the checks made when the pool hands one out."""
+    monkeypatch.setattr(base, "HEALTH_CHECK_IDLE_SECONDS", IDLE)
+    checks = []
+    alive = base.alive
+
+    def counted(raw) -> bool:
+        checks.append(time.monotonic())
+        return alive(raw)
+
+    monkeypatch.setattr(base, "alive", counted)
+    settings = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
+        "OPTIONS": {**connection.settings_dict["OPTIONS"], "pool": {"min_size": 1, "max_size": 2}},
+    }
+    wrapper = connections["default"].__class__(settings, alias="pooled")
+    wrapper.pool.open(wait=True)  # its one connection ready: none opened as the test goes
+    yield wrapper, checks
+    wrapper.close()
+    wrapper.close_pool()
+
+
+def test_a_pooled_connection_in_steady_use_is_checked_only_when_new(pooled):
+    wrapper, checks = pooled
+    pid = backend_pid(wrapper)
+    assert len(checks) == 1  # one the pool just opened has run nothing yet
+    for _ in range(5):
+        assert backend_pid(wrapper) == pid  # back to the pool and out again each time
+    assert wrapper.pool.get_stats()["connections_num"] == 1
+    assert len(checks) == 1
+
+
+def test_a_pooled_connection_dropped_while_idle_is_replaced_before_its_next_use(pooled):
+    wrapper, checks = pooled
+    pid = backend_pid(wrapper)
+    assert backend_pid(wrapper) == pid
+    terminate(pid)
+    time.sleep(IDLE + 0.1)
+    assert backend_pid(wrapper) != pid  # no error: the check found it closed
+    assert len(checks) == 3  # the first use, the dropped one, the one opened instead
+
+
+def test_a_pooled_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(pooled):
+    wrapper, checks = pooled
+    pid = backend_pid(wrapper)
+    terminate(pid)
+    with pytest.raises(OperationalError):
+        backend_pid(wrapper)  # the one query the skipped check would have saved
+    assert backend_pid(wrapper) != pid  # the pool discarded it when it came back
+    assert len(checks) == 2  # the first use and the one opened instead

@@ -1,6 +1,6 @@
-"""The servers keep their database connection between uses: the sockets of an ASGI
-process reuse one (their database work runs in one thread), instead of opening one for
-every message; an HTTP request's own is closed when the request ends."""
+"""The servers keep their database connections between uses instead of opening one for
+every message, task or request: a Celery pool process keeps its one; on PostgreSQL an
+ASGI process's threads (its sockets' and its HTTP requests') share a pool."""
 
 import random
 import time
@@ -10,8 +10,9 @@ from django.core.signals import request_finished
 from django.db import connection, transaction
 
 from classroom import actions
-from classroom.models import Table
+from classroom.models import Participant, Table
 from config import asgi
+from config.postgresql.base import HEALTH_CHECK_IDLE_SECONDS
 from games.matches import load_state
 from games.models import Match, MatchAction
 from live import write
@@ -48,6 +49,43 @@ def test_a_server_s_sockets_share_one_database_connection(
     # Thirty moves, each a socket message and its database work: the server's socket
     # thread kept its connection (and the worker's pool processes theirs, for timers).
     assert opened <= 4, f"{opened} database sessions opened for 30 moves"
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PostgreSQL counts the sessions it opens"
+)
+def test_a_server_s_http_requests_share_its_pool_of_connections(school_class, live_server_url):
+    """Django runs each HTTP request in a thread of its own: on PostgreSQL each request
+    opened a database connection (a server process and a login) and closed it."""
+    session = open_session(school_class, table_size=4)
+    join(live_server_url, session.join_code, "Ana")  # the server's pool is open
+    before = sessions_opened()
+    for name in ("Ben", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ivo", "Jade", "Kim"):
+        join(live_server_url, session.join_code, name)
+    opened = sessions_opened() - before
+    assert Participant.objects.filter(session=session).count() == 11
+    # Ten requests one after the other: each took a connection from the pool and gave it
+    # back (one more only if the pool had to grow meanwhile).
+    assert opened <= 1, f"{opened} database sessions opened for 10 HTTP requests"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a pool on PostgreSQL only")
+def test_a_server_s_pooled_connections_dropped_while_idle_are_replaced_unseen(
+    school_class, live_server_url
+):
+    session = open_session(school_class, table_size=4)
+    join(live_server_url, session.join_code, "Ana")
+    with connection.cursor() as cursor:  # as a database restart would
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle'"
+            " AND datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        assert cursor.rowcount >= 1
+    time.sleep(HEALTH_CHECK_IDLE_SECONDS + 0.5)
+    # A pooled connection that sat idle is checked before it is handed out: the join is
+    # answered (with a dropped one it would be a 503, "try again").
+    join(live_server_url, session.join_code, "Ben")
+    assert Participant.objects.filter(session=session).count() == 2
 
 
 @pytest.mark.skipif(
