@@ -18,6 +18,22 @@ def check_database() -> str:
     return "ok"
 
 
+def database_pool() -> dict | None:
+    """The pool of this process's database connections, when it has one (PostgreSQL, an
+    ASGI server): the connections it holds, how many of them are free, the most it may
+    hold, and the threads waiting for one (a pool too small for the work)."""
+    pool = getattr(connection, "pool", None)
+    if pool is None:
+        return None
+    stats = pool.get_stats()
+    return {
+        "connections": stats["pool_size"],
+        "free": stats["pool_available"],
+        "max": pool.max_size,
+        "waiting": stats.get("requests_waiting", 0),
+    }
+
+
 def check_redis() -> str:
     """Ping the Redis server behind the channel layer, the cache and Celery."""
     try:
@@ -49,6 +65,8 @@ def healthz(request):
     # Without Redis the Celery ping would hang on the broker connection.
     checks["celery"] = check_celery() if checks["redis"] == "ok" else "down: no broker"
     healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "down", **checks}, status=200 if healthy else 503
-    )
+    answer = {"status": "ok" if healthy else "down", **checks}
+    pool = database_pool()
+    if pool is not None:
+        answer["database_pool"] = pool
+    return JsonResponse(answer, status=200 if healthy else 503)

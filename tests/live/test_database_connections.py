@@ -2,8 +2,10 @@
 every message, task or request: a Celery pool process keeps its one; on PostgreSQL an
 ASGI process's threads (its sockets' and its HTTP requests') share a pool."""
 
+import json
 import random
 import time
+import urllib.request
 
 import pytest
 from django.core.signals import request_finished
@@ -13,6 +15,7 @@ from classroom import actions
 from classroom.models import Participant, Table
 from config import asgi
 from config.postgresql.base import HEALTH_CHECK_IDLE_SECONDS
+from config.services import ASGI_DB_POOL_SIZE
 from games.matches import load_state
 from games.models import Match, MatchAction
 from live import write
@@ -67,6 +70,19 @@ def test_a_server_s_http_requests_share_its_pool_of_connections(school_class, li
     # Ten requests one after the other: each took a connection from the pool and gave it
     # back (one more only if the pool had to grow meanwhile).
     assert opened <= 1, f"{opened} database sessions opened for 10 HTTP requests"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a pool on PostgreSQL only")
+def test_the_health_check_tells_how_the_server_s_pool_is_used(live_server_url, celery_worker):
+    with urllib.request.urlopen(f"{live_server_url}/healthz", timeout=30) as response:
+        answer = json.load(response)
+    assert answer["status"] == "ok"
+    pool = answer["database_pool"]
+    assert pool["max"] == ASGI_DB_POOL_SIZE
+    # The health check's own query holds one connection while the answer is made.
+    assert 1 <= pool["connections"] <= pool["max"]
+    assert 0 <= pool["free"] < pool["connections"]
+    assert pool["waiting"] == 0
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a pool on PostgreSQL only")
