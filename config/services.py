@@ -315,9 +315,9 @@ def proxy_arguments(env: dict[str, str]) -> list[str]:
     return ["--proxy-headers", "--forwarded-allow-ips", trusted]
 
 
-# Database connections an ASGI process's threads share on PostgreSQL (DB_POOL_SIZE in
-# config/settings.py): its sockets' table threads (4) and drawing threads (2), the
-# heartbeat's, and a few HTTP requests at once; more requests wait for one.
+# Database connections an ASGI process's HTTP requests (and its heartbeat) share on
+# PostgreSQL (DB_POOL_SIZE in config/settings.py); its sockets' table and drawing threads
+# keep one each. A request that finds none free within 0.5 s opens its own.
 ASGI_DB_POOL_SIZE = 10
 
 

@@ -168,10 +168,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-# On PostgreSQL, a process may instead share a pool of this many connections among its
-# threads (psycopg's pool, through Django's ``OPTIONS["pool"]``). The ASGI service sets
-# it (config/services.py): there every HTTP request runs in a thread of its own and
-# would open, and close, a connection of its own. 0: no pool (Celery's pool processes
+# On PostgreSQL, a process's passing threads may instead share a pool of this many
+# connections (psycopg's pool, through Django's ``OPTIONS["pool"]``). The ASGI service
+# sets it (config/services.py): there every HTTP request runs in a thread of its own and
+# would open, and close, a connection of its own; the threads of its sockets' work keep
+# theirs (config.database.keep_database_connection). 0: no pool (Celery's pool processes
 # run one task at a time and keep their one connection, and a pool must not be shared
 # across the fork that starts them).
 DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "0"))
@@ -187,9 +188,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, DB_POOL_SIZE),
             "max_size": DB_POOL_SIZE,
-            # A thread waits this long for a connection, then its work fails as the
-            # database's being away does (a move refused with a message, a 503 page).
-            "timeout": 10.0,
+            # A thread waits this long for a free connection, then opens one of its
+            # own (config/postgresql/base.py): a busy pool costs a connection more, a
+            # database that is away refuses at once.
+            "timeout": 0.5,
+            # The pool gives up reconnecting (backing off) after this; a thread that
+            # waits makes it try again. After the database was away a minute, the pool
+            # would otherwise wait as long again before its next try.
+            "reconnect_timeout": 2.0,
             "name": "dataprotect",
         }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -29,6 +29,7 @@ from django.conf import settings
 
 from classroom import broadcast
 from classroom.services import describe, is_service_failure
+from config.database import keep_database_connection
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,11 @@ def group_changes() -> asyncio.Semaphore:
 # for each statement's round trip) keeps one database connection more; a session's
 # drawings all go to the same one, one after another.
 DRAWING_THREADS = tuple(
-    ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"drawing-{number}")
+    ThreadPoolExecutor(
+        max_workers=1,
+        thread_name_prefix=f"drawing-{number}",
+        initializer=keep_database_connection,
+    )
     for number in range(settings.LIVE_DRAWING_THREADS)
 )
 P = ParamSpec("P")
@@ -88,7 +93,11 @@ def in_drawing_thread(key: int, func: Callable[P, R]) -> Callable[P, Awaitable[R
 # 4.1 s in one thread, 0.22 s in four; README, "Load"). A table's work all goes to the
 # same thread, in the order it came; each thread keeps one database connection.
 TABLE_THREADS = tuple(
-    ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"table-{number}")
+    ThreadPoolExecutor(
+        max_workers=1,
+        thread_name_prefix=f"table-{number}",
+        initializer=keep_database_connection,
+    )
     for number in range(settings.LIVE_DATABASE_THREADS)
 )
 

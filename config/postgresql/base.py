@@ -9,8 +9,13 @@ before. A connection that failed meanwhile is still found: the failed query mark
 (Django's ``errors_occurred``) and it is checked, and closed, before its next use.
 
 The same rule checks a connection of a pool (``OPTIONS["pool"]``, which the ASGI
-server's threads share: config/settings.py) when the pool hands it out (Django's pool
-would check every time, or never); the pool itself discards one returned broken.
+server's HTTP requests share: config/settings.py; its sockets' threads keep their own)
+when the pool hands it out (Django's pool
+would check every time, or never); the pool itself discards one returned broken. A
+thread that finds no free connection within the pool's timeout opens one of its own,
+so that a database that is away refuses at once and one that is back serves at once,
+where the pool alone would make every piece of work wait out its timeout, and after an
+outage reconnect only on its back-off schedule.
 """
 
 from __future__ import annotations
@@ -18,8 +23,12 @@ from __future__ import annotations
 import time
 
 import psycopg
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS
 from django.db.backends.postgresql import base
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from config.database import keeps_database_connection
 
 # A dropped connection (a database restart, a network or proxy timeout) is most often
 # one that sat idle; one in use a moment ago answered then.
@@ -41,20 +50,88 @@ def alive(connection: psycopg.Connection) -> bool:
     return True
 
 
+# After the database refused a connection, the threads open their own (refused at once
+# while it is away, taken at once when it is back) instead of waiting for the pool,
+# which reconnects on its own schedule, backing off, for this long.
+REFUSED_SECONDS = 2.0
+# When each database (by alias) last refused a connection.
+refused_at: dict[str, float] = {}
+
+
+def refused_lately(alias: str) -> bool:
+    """Whether the database refused a connection less than REFUSED_SECONDS ago."""
+    refused = refused_at.get(alias)
+    return refused is not None and time.monotonic() - refused < REFUSED_SECONDS
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    # The connection was opened beside the pool (closed after its use, not given back).
+    own_connection = False
+
+    def __init__(self, settings_dict: dict, alias: str = DEFAULT_DB_ALIAS) -> None:
+        """A thread that keeps its connection (config.database.keep_database_connection)
+        takes none from the pool: it keeps one for DB_CONN_MAX_AGE seconds, checked by
+        the rule above."""
+        if settings_dict["OPTIONS"].get("pool") and keeps_database_connection():
+            options = {k: v for k, v in settings_dict["OPTIONS"].items() if k != "pool"}
+            settings_dict = {
+                **settings_dict,
+                "OPTIONS": options,
+                "CONN_MAX_AGE": settings.DB_CONN_MAX_AGE,
+                "CONN_HEALTH_CHECKS": True,
+            }
+        super().__init__(settings_dict, alias)
+
     def get_new_connection(self, conn_params: dict) -> psycopg.Connection:
-        """With a pool, check the connection it hands out if it sat idle; one that does
-        not answer goes back (the pool discards a broken one) and the next is taken."""
-        connection = super().get_new_connection(conn_params)
+        """With a pool: a sound connection of the pool, or else one of this thread's own.
+
+        A pooled connection that sat idle is checked; one that does not answer goes
+        back (the pool discards a broken one) and the next is taken. When none comes
+        within the pool's timeout (every one busy, or the database gone: the pool's
+        wait would end only with its timeout, and after the database is back the pool
+        reconnects only on its back-off schedule) the thread opens its own, as it would
+        without a pool: a database that is away refuses it at once.
+        """
+        if self.pool is None:
+            return super().get_new_connection(conn_params)
+        if not refused_lately(self.alias):
+            connection = self._pooled_connection(conn_params)
+            if connection is not None:
+                return connection
+        return self._own_connection(conn_params)
+
+    def _pooled_connection(self, conn_params: dict) -> psycopg.Connection | None:
         pool = self.pool
-        if pool is None:
-            return connection
         for _ in range(pool.max_size):
+            try:
+                connection = super().get_new_connection(conn_params)
+            except PoolTimeout:
+                return None
             if used_lately(connection) or alive(connection):
                 return connection
             pool.putconn(connection)
-            connection = super().get_new_connection(conn_params)
+        return None
+
+    def _own_connection(self, conn_params: dict) -> psycopg.Connection:
+        try:
+            connection = self.Database.connect(**conn_params, autocommit=True)
+        except psycopg.OperationalError:
+            refused_at[self.alias] = time.monotonic()
+            raise
+        refused_at.pop(self.alias, None)
+        # What the pool does to each connection it opens (the time zone, the role).
+        self._configure_connection(connection)
+        self.own_connection = True
         return connection
+
+    def _close(self) -> None:
+        if self.own_connection and self.connection is not None:
+            self.own_connection = False
+            with self.wrap_database_errors:
+                self.connection.close()
+            self.connection = None
+            return
+        super()._close()
 
     def close_if_health_check_failed(self) -> None:
         """Check a kept connection only when it sat idle (a new one is not checked before

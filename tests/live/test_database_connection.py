@@ -2,12 +2,16 @@
 to the database) only after it sat idle, not before every piece of a socket's database
 work: a move is one round trip shorter. One that broke is still found and replaced."""
 
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from django.db import OperationalError, connection, connections
 
 from config.postgresql import base
+from config.services import free_port, postgres_answers, postgres_service, wait_until
+from live.sockets import DRAWING_THREADS, TABLE_THREADS
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -45,6 +49,13 @@ def backend_pid(wrapper) -> int:
     with wrapper.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         return cursor.fetchone()[0]
+
+
+def backend_alive(pid: int) -> bool:
+    """Tell whether PostgreSQL's server process ``pid`` still runs."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+        return cursor.fetchone()[0] == 1
 
 
 def terminate(pid: int) -> None:
@@ -144,3 +155,111 @@ def test_a_pooled_connection_dropped_in_steady_use_fails_one_query_then_is_repla
         backend_pid(wrapper)  # the one query the skipped check would have saved
     assert backend_pid(wrapper) != pid  # the pool discarded it when it came back
     assert len(checks) == 2  # the first use and the one opened instead
+
+
+def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
+    settings = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
+        "OPTIONS": {
+            **connection.settings_dict["OPTIONS"],
+            "pool": {"min_size": 1, "max_size": 1, "timeout": 0.2},
+        },
+    }
+    holder = connections["default"].__class__(settings, alias="busy")
+    other = connections["default"].__class__(settings, alias="busy")
+    try:
+        holder.pool.open(wait=True)
+        held = backend_pid(holder)  # the pool's one connection, out of the pool
+        own = backend_pid(other)  # waited 0.2 s, then opened its own
+        assert own != held
+        assert other.own_connection
+        other.close()
+        assert other.connection is None
+        # Closed, not left to the pool (its server process ends a moment later).
+        wait_until(lambda: not backend_alive(own), 5, "the connection's server process to end")
+        holder.close()  # back to the pool
+        assert backend_pid(other) == held
+        assert not other.own_connection
+    finally:
+        other.close()
+        holder.close()
+        holder.close_pool()
+
+
+def test_the_threads_of_the_sockets_work_keep_their_connections_beside_the_pool(settings):
+    """A burst of HTTP requests (a class joining) may hold every connection of the pool:
+    the sockets' moves and drawings never wait for it."""
+    pooled = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
+        "OPTIONS": {**connection.settings_dict["OPTIONS"], "pool": {"min_size": 1, "max_size": 2}},
+    }
+
+    def wrapper():
+        return connections["default"].__class__(pooled, alias="beside")
+
+    for thread in (*TABLE_THREADS, *DRAWING_THREADS):
+        kept = thread.submit(wrapper).result()
+        assert kept.pool is None
+        assert kept.settings_dict["CONN_MAX_AGE"] == settings.DB_CONN_MAX_AGE > 0
+        assert kept.settings_dict["CONN_HEALTH_CHECKS"]
+    passing = wrapper()  # an HTTP request's thread, say
+    assert passing.pool is not None
+    passing.close_pool()
+
+
+def test_a_pool_refuses_at_once_while_the_database_is_away_and_serves_when_it_is_back(
+    monkeypatch,
+):
+    """The pool alone made every piece of work wait its whole timeout while the database
+    was away, and after it came back it reconnected only on its back-off schedule."""
+    monkeypatch.setattr(base, "HEALTH_CHECK_IDLE_SECONDS", IDLE)
+    port = free_port()
+    # A folder of its own in the temporary folder: as root PostgreSQL runs as another
+    # user, who cannot enter pytest's (mode 0700).
+    folder = tempfile.TemporaryDirectory(prefix="dp-pg-away-")
+    server = postgres_service(Path(folder.name), port).start()
+    wrapper = None
+    try:
+        wait_until(lambda: postgres_answers(port), 30, "PostgreSQL", [server])
+        pool = {"min_size": 1, "max_size": 2, "timeout": 5.0, "reconnect_timeout": 2.0}
+        wrapper = connections["default"].__class__(
+            {
+                **connection.settings_dict,
+                "NAME": "postgres",
+                "USER": "postgres",
+                "PASSWORD": "",
+                "HOST": "127.0.0.1",
+                "PORT": port,
+                "CONN_MAX_AGE": 0,
+                "CONN_HEALTH_CHECKS": False,
+                "OPTIONS": {"pool": pool},
+            },
+            alias="away",
+        )
+        wrapper.pool.open(wait=True)
+        backend_pid(wrapper)
+        server.stop()
+        time.sleep(IDLE + 0.1)
+        waits = []
+        for _ in range(3):
+            started = time.monotonic()
+            with pytest.raises(OperationalError):
+                backend_pid(wrapper)
+            waits.append(time.monotonic() - started)
+        # The first waited for the pool (its timeout: a busy pool looks the same); the
+        # next ones were refused by the database itself, at once.
+        assert max(waits[1:]) < pool["timeout"] / 5, waits
+        server.start()
+        wait_until(lambda: postgres_answers(port), 30, "PostgreSQL", [server])
+        for _ in range(3):
+            assert backend_pid(wrapper)  # no error from the first use on
+    finally:
+        if wrapper is not None:
+            wrapper.close()
+            wrapper.close_pool()
+        server.stop()
+        folder.cleanup()
