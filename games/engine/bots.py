@@ -61,6 +61,10 @@ class RandomBot(Bot):
         ``random.Random`` chooses by drawing ``getrandbits`` of the list length's bit
         length until the number is below the length: the same draws are made here."""
         n = len(legal_actions)
+        if n == 1:  # a forced move, often: one bit is drawn until it is 0, as choice does
+            while rng.getrandbits(1):
+                pass
+            return legal_actions[0]
         k = n.bit_length()
         r = rng.getrandbits(k)
         while r >= n:
