@@ -517,13 +517,14 @@ class State(base.State):
         used, thrown = [], []
         table = self.table
         for c in hand:
-            capturable = CAPTURABLE[c]
-            if capturable is None:
+            plays = DATASET_PLAYS[c]
+            if plays is None:
                 self._special_actions(s, c, KIND[c], used, thrown)
-            elif capturable.isdisjoint(table):  # most often: one test in C, no loop
-                thrown.append(LAY_ACTIONS[c])
+                continue
+            capturable, lay, captures = plays
+            if capturable.isdisjoint(table):  # most often: one test in C, no loop
+                thrown.append(lay)
             else:
-                captures = CAPTURE_ACTIONS[c]
                 for t in table:
                     if t in capturable:
                         used.append(captures[t])
@@ -1213,9 +1214,13 @@ ACCEPT = {"type": "accept"}
 FREEZE_ACTIONS = {c: {"type": "freeze", "card": c} for c in KIND}
 LOSE_DATASETS = {"type": "lose", "what": "datasets"}
 END_TURN = {"type": "end_turn"}
-# The cards each card captures, None for a special card: every card id is a key, so the
-# legal-action list reads it by subscript, not by a call to get.
-CAPTURABLE = {c: CAPTURES[c] if c in CAPTURE_ACTIONS else None for c in KIND}
+# A Dataset card's plays in one look-up: the cards it captures, its lay action and its
+# capture actions; None for a special card. Every card id is a key, so the legal-action
+# list reads it by subscript, not by a call to get.
+DATASET_PLAYS = {
+    c: (CAPTURES[c], LAY_ACTIONS[c], CAPTURE_ACTIONS[c]) if c in CAPTURE_ACTIONS else None
+    for c in KIND
+}
 
 
 class _Plays(NamedTuple):
