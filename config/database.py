@@ -1,6 +1,4 @@
-"""The database connections of the servers' threads.
-
-An HTTP request's: closed when the request ends.
+"""The database connection of an HTTP request: closed when the request ends.
 
 The servers keep their database connections between uses (``DB_CONN_MAX_AGE`` in the
 settings). Django's ASGI handler runs each HTTP request in a thread of its own, so a
@@ -11,8 +9,6 @@ gives each request's connection back to the pool when the request ends.)
 """
 
 from __future__ import annotations
-
-import threading
 
 from django.core.signals import request_finished
 from django.db import connections
@@ -29,17 +25,3 @@ def close_request_connections(**kwargs) -> None:
 def install() -> None:
     """Close each HTTP request's kept database connections when it ends."""
     request_finished.connect(close_request_connections, dispatch_uid="close_request_connections")
-
-
-def keep_database_connection() -> None:
-    """Mark this thread as one that keeps a database connection of its own between uses,
-    on PostgreSQL too, where the ASGI server's other threads share a pool: a thread that
-    lives as long as the server and does its sockets' work (``ThreadPoolExecutor``'s
-    ``initializer``). Its work then never waits for the pool, which a burst of HTTP
-    requests (a class joining) may hold."""
-    threading.current_thread().keeps_database_connection = True
-
-
-def keeps_database_connection() -> bool:
-    """Whether this thread keeps a database connection of its own between uses."""
-    return getattr(threading.current_thread(), "keeps_database_connection", False)

@@ -172,7 +172,7 @@ DATABASES = {
 # connections (psycopg's pool, through Django's ``OPTIONS["pool"]``). The ASGI service
 # sets it (config/services.py): there every HTTP request runs in a thread of its own and
 # would open, and close, a connection of its own; the threads of its sockets' work keep
-# theirs (config.database.keep_database_connection). 0: no pool (Celery's pool processes
+# theirs (live.sockets.keep_database_connection). 0: no pool (Celery's pool processes
 # run one task at a time and keep their one connection, and a pool must not be shared
 # across the fork that starts them).
 DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "0"))

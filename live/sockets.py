@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import threading
 import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +30,6 @@ from django.conf import settings
 
 from classroom import broadcast
 from classroom.services import describe, is_service_failure
-from config.database import keep_database_connection
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +65,13 @@ def group_changes() -> asyncio.Semaphore:
 # (settings.LIVE_DRAWING_THREADS: one on SQLite, two on PostgreSQL, where a drawing waits
 # for each statement's round trip) keeps one database connection more; a session's
 # drawings all go to the same one, one after another.
+def keep_database_connection() -> None:
+    """Mark this thread (a table or drawing thread: ``ThreadPoolExecutor``'s initializer)
+    as one that keeps its database connection between uses, on PostgreSQL too, where the
+    server's passing threads share a pool (config/postgresql/base.py reads the mark)."""
+    threading.current_thread().keeps_database_connection = True
+
+
 DRAWING_THREADS = tuple(
     ThreadPoolExecutor(
         max_workers=1,

@@ -10,16 +10,16 @@ before. A connection that failed meanwhile is still found: the failed query mark
 
 The same rule checks a connection of a pool (``OPTIONS["pool"]``, which the ASGI
 server's HTTP requests share: config/settings.py; its sockets' threads keep their own)
-when the pool hands it out (Django's pool
-would check every time, or never); the pool itself discards one returned broken. A
-thread that finds no free connection within the pool's timeout opens one of its own,
-so that a database that is away refuses at once and one that is back serves at once,
-where the pool alone would make every piece of work wait out its timeout, and after an
-outage reconnect only on its back-off schedule.
+when the pool hands it out (Django's pool would check every time, or never); the pool
+itself discards one returned broken. A thread that finds no free connection within the
+pool's timeout opens one of its own, so that a database that is away refuses at once
+and one that is back serves at once, where the pool alone would make every piece of
+work wait out its timeout, and after an outage reconnect only on its back-off schedule.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 
 import psycopg
@@ -27,8 +27,6 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool, PoolTimeout
-
-from config.database import keeps_database_connection
 
 # A dropped connection (a database restart, a network or proxy timeout) is most often
 # one that sat idle; one in use a moment ago answered then.
@@ -50,6 +48,15 @@ def alive(connection: psycopg.Connection) -> bool:
     return True
 
 
+def keeps_database_connection() -> bool:
+    """Whether this thread keeps a database connection of its own between uses, on
+    PostgreSQL too, where the ASGI server's other threads share a pool: a thread that
+    lives as long as the server and does its sockets' work, marked so by live.sockets.
+    Its work then never waits for the pool, which a burst of HTTP requests (a class
+    joining) may hold."""
+    return getattr(threading.current_thread(), "keeps_database_connection", False)
+
+
 # After the database refused a connection, the threads open their own (refused at once
 # while it is away, taken at once when it is back) instead of waiting for the pool,
 # which reconnects on its own schedule, backing off, for this long.
@@ -69,8 +76,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
     own_connection = False
 
     def __init__(self, settings_dict: dict, alias: str = DEFAULT_DB_ALIAS) -> None:
-        """A thread that keeps its connection (config.database.keep_database_connection)
-        takes none from the pool: it keeps one for DB_CONN_MAX_AGE seconds, checked by
+        """A thread that keeps its connection (``keeps_database_connection``) takes none
+        from the pool: it keeps one for DB_CONN_MAX_AGE seconds, checked by
         the rule above."""
         if settings_dict["OPTIONS"].get("pool") and keeps_database_connection():
             options = {k: v for k, v in settings_dict["OPTIONS"].items() if k != "pool"}
