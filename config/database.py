@@ -3,9 +3,9 @@
 The servers keep their database connections between uses (``DB_CONN_MAX_AGE`` in the
 settings). Django's ASGI handler runs each HTTP request in a thread of its own, so a
 connection kept there would be used once and then wait for the thread to be collected;
-this closes it when the request is over, as a connection age of 0 would. (A process
-that shares a pool of connections, the ASGI server on PostgreSQL, keeps none: Django
-gives each request's connection back to the pool when the request ends.)
+this closes it when the request is over, as a connection age of 0 would. (Where the
+requests share a pool of connections, the ASGI server on PostgreSQL, Django gives each
+request's connection back to the pool when the request ends.)
 """
 
 from __future__ import annotations

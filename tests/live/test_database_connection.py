@@ -1,6 +1,8 @@
 """A server's kept PostgreSQL connection is health-checked (``SELECT 1``, one round trip
 to the database) only after it sat idle, not before every piece of a socket's database
-work: a move is one round trip shorter. One that broke is still found and replaced."""
+work: a move is one round trip shorter. One that broke is still found and replaced. The
+same holds for a connection of the pool an ASGI server's HTTP requests share, and a
+thread that finds the pool busy, or the database away, does not wait out its timeout."""
 
 import tempfile
 import time
@@ -41,6 +43,17 @@ def kept(monkeypatch):
     wrapper.is_usable = counted
     yield wrapper, checks
     wrapper.close()
+
+
+def pooled_settings(**pool) -> dict:
+    """The test database's settings with a pool of connections, as an ASGI server's
+    HTTP requests share theirs on PostgreSQL (``DB_POOL_SIZE``)."""
+    return {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
+        "OPTIONS": {**connection.settings_dict["OPTIONS"], "pool": pool},
+    }
 
 
 def backend_pid(wrapper) -> int:
@@ -103,8 +116,7 @@ def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(kep
 
 @pytest.fixture
 def pooled(monkeypatch):
-    """A connection from a pool, as the ASGI server's threads share theirs
-    (``DB_POOL_SIZE``), counting the checks made when the pool hands one out."""
+    """A connection from a pool, counting the checks made when the pool hands one out."""
     monkeypatch.setattr(base, "HEALTH_CHECK_IDLE_SECONDS", IDLE)
     checks = []
     alive = base.alive
@@ -114,12 +126,7 @@ def pooled(monkeypatch):
         return alive(raw)
 
     monkeypatch.setattr(base, "alive", counted)
-    settings = {
-        **connection.settings_dict,
-        "CONN_MAX_AGE": 0,
-        "CONN_HEALTH_CHECKS": False,
-        "OPTIONS": {**connection.settings_dict["OPTIONS"], "pool": {"min_size": 1, "max_size": 2}},
-    }
+    settings = pooled_settings(min_size=1, max_size=2)
     wrapper = connections["default"].__class__(settings, alias="pooled")
     wrapper.pool.open(wait=True)  # its one connection ready: none opened as the test goes
     yield wrapper, checks
@@ -158,15 +165,7 @@ def test_a_pooled_connection_dropped_in_steady_use_fails_one_query_then_is_repla
 
 
 def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
-    settings = {
-        **connection.settings_dict,
-        "CONN_MAX_AGE": 0,
-        "CONN_HEALTH_CHECKS": False,
-        "OPTIONS": {
-            **connection.settings_dict["OPTIONS"],
-            "pool": {"min_size": 1, "max_size": 1, "timeout": 0.2},
-        },
-    }
+    settings = pooled_settings(min_size=1, max_size=1, timeout=0.2)
     holder = connections["default"].__class__(settings, alias="busy")
     other = connections["default"].__class__(settings, alias="busy")
     try:
@@ -191,12 +190,7 @@ def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_clo
 def test_the_threads_of_the_sockets_work_keep_their_connections_beside_the_pool(settings):
     """A burst of HTTP requests (a class joining) may hold every connection of the pool:
     the sockets' moves and drawings never wait for it."""
-    pooled = {
-        **connection.settings_dict,
-        "CONN_MAX_AGE": 0,
-        "CONN_HEALTH_CHECKS": False,
-        "OPTIONS": {**connection.settings_dict["OPTIONS"], "pool": {"min_size": 1, "max_size": 2}},
-    }
+    pooled = pooled_settings(min_size=1, max_size=2)
 
     def wrapper():
         return connections["default"].__class__(pooled, alias="beside")
@@ -226,19 +220,9 @@ def test_a_pool_refuses_at_once_while_the_database_is_away_and_serves_when_it_is
     try:
         wait_until(lambda: postgres_answers(port), 30, "PostgreSQL", [server])
         pool = {"min_size": 1, "max_size": 2, "timeout": 5.0, "reconnect_timeout": 2.0}
+        away = {"NAME": "postgres", "USER": "postgres", "PASSWORD": "", "HOST": "127.0.0.1"}
         wrapper = connections["default"].__class__(
-            {
-                **connection.settings_dict,
-                "NAME": "postgres",
-                "USER": "postgres",
-                "PASSWORD": "",
-                "HOST": "127.0.0.1",
-                "PORT": port,
-                "CONN_MAX_AGE": 0,
-                "CONN_HEALTH_CHECKS": False,
-                "OPTIONS": {"pool": pool},
-            },
-            alias="away",
+            {**pooled_settings(**pool), **away, "PORT": port}, alias="away"
         )
         wrapper.pool.open(wait=True)
         backend_pid(wrapper)

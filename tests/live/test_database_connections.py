@@ -1,6 +1,6 @@
 """The servers keep their database connections between uses instead of opening one for
-every message, task or request: a Celery pool process keeps its one; on PostgreSQL an
-ASGI process's threads (its sockets' and its HTTP requests') share a pool."""
+every message, task or request: a Celery pool process and an ASGI process's socket
+threads keep theirs; on PostgreSQL an ASGI process's HTTP requests share a pool."""
 
 import json
 import random
