@@ -21,16 +21,21 @@ def check_database() -> str:
 def database_pool() -> dict | None:
     """The pool of this process's database connections, when it has one (PostgreSQL, an
     ASGI server): the connections it holds, how many of them are free, the most it may
-    hold, and the threads waiting for one (a pool too small for the work)."""
+    hold, the threads waiting for one (a pool too small for the work), and the
+    connections open beside it (``beside``, at most ``beside_max``) for threads that
+    found it busy."""
     pool = getattr(connection, "pool", None)
     if pool is None:
         return None
     stats = pool.get_stats()
+    overflow = connection.overflow
     return {
         "connections": stats["pool_size"],
         "free": stats["pool_available"],
         "max": pool.max_size,
         "waiting": stats.get("requests_waiting", 0),
+        "beside": overflow.open,
+        "beside_max": overflow.size,
     }
 
 

@@ -176,6 +176,10 @@ DATABASES = {
 # run one task at a time and keep their one connection, and a pool must not be shared
 # across the fork that starts them).
 DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "0"))
+# A thread that finds the pool busy opens a connection beside it: at most this many at
+# once a process, so that a burst cannot pass the database's max_connections
+# (docs/deploy.md sizes it); past that, a thread waits for one of either kind.
+DB_POOL_OVERFLOW = int(os.environ.get("DB_POOL_OVERFLOW", str(DB_POOL_SIZE)))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's PostgreSQL backend, with no health-check round trip for a connection in
     # steady use (config/postgresql/base.py).
@@ -185,6 +189,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # A connection the pool hands out is checked if it sat idle (Django's check of
         # a pool's connections would make a round trip every time: config/postgresql/).
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        DATABASES["default"]["POOL_OVERFLOW"] = DB_POOL_OVERFLOW
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, DB_POOL_SIZE),
             "max_size": DB_POOL_SIZE,

@@ -15,6 +15,9 @@ itself discards one returned broken. A thread that finds no free connection with
 pool's timeout opens one of its own, so that a database that is away refuses at once
 and one that is back serves at once, where the pool alone would make every piece of
 work wait out its timeout, and after an outage reconnect only on its back-off schedule.
+Those connections beside the pool are at most ``POOL_OVERFLOW`` a process (the
+database's ``max_connections`` is shared by every process): past that a thread waits
+for a connection of either kind, and is refused after ``BUSY_SECONDS``.
 """
 
 from __future__ import annotations
@@ -71,6 +74,41 @@ def refused_lately(alias: str) -> bool:
     return refused is not None and time.monotonic() - refused < REFUSED_SECONDS
 
 
+# A thread that finds the pool busy and every connection beside it open waits this long
+# for either, then is refused (an HTTP request gets the 503 page): the requests holding
+# them take some milliseconds each, so this is a database that does not answer.
+BUSY_SECONDS = 5.0
+
+
+class Overflow:
+    """The connections a process opens beside a pool: at most ``size`` open at once."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.open = size, 0
+        self._closed = threading.Condition()
+
+    def take(self, timeout: float) -> bool:
+        """Count one more open, waiting up to ``timeout`` seconds for room; say if done."""
+        with self._closed:
+            if not self._closed.wait_for(self._has_room, timeout):
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        """Count one fewer open (closed, or never opened)."""
+        with self._closed:
+            self.open -= 1
+            self._closed.notify()
+
+    def _has_room(self) -> bool:
+        return self.open < self.size
+
+
+# Each pooled database's overflow (by alias), as Django keeps each one's pool.
+overflows: dict[str, Overflow] = {}
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     # The connection was opened beside the pool (closed after its use, not given back).
     own_connection = False
@@ -101,11 +139,37 @@ class DatabaseWrapper(base.DatabaseWrapper):
         """
         if self.pool is None:
             return super().get_new_connection(conn_params)
-        if not refused_lately(self.alias):
-            connection = self._pooled_connection(conn_params)
-            if connection is not None:
-                return connection
-        return self._own_connection(conn_params)
+        overflow = self.overflow
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            if refused_lately(self.alias):
+                wait = self.pool.timeout  # the pool is skipped: wait for room here
+            else:
+                connection = self._pooled_connection(conn_params)
+                if connection is not None:
+                    return connection
+                wait = 0.0  # the pool's timeout was just waited
+            if overflow.take(wait):
+                return self._own_connection(conn_params)
+            if time.monotonic() >= deadline:
+                raise self.Database.OperationalError(
+                    f"every database connection of this process is busy "
+                    f"({self.pool.max_size} pooled, {overflow.size} beside the pool)"
+                )
+
+    @property
+    def overflow(self) -> Overflow:
+        """This database's connections beside the pool (``POOL_OVERFLOW``, at least 1:
+        the one that finds a database away)."""
+        overflow = overflows.get(self.alias)
+        if overflow is None:
+            size = max(1, self.settings_dict.get("POOL_OVERFLOW", self.pool.max_size))
+            overflow = overflows.setdefault(self.alias, Overflow(size))
+        return overflow
+
+    def close_pool(self) -> None:
+        super().close_pool()
+        overflows.pop(self.alias, None)
 
     def _pooled_connection(self, conn_params: dict) -> psycopg.Connection | None:
         pool = self.pool
@@ -120,23 +184,32 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return None
 
     def _own_connection(self, conn_params: dict) -> psycopg.Connection:
+        """Open a connection beside the pool (its room in ``overflow`` taken)."""
         try:
             connection = self.Database.connect(**conn_params, autocommit=True)
         except psycopg.OperationalError:
             refused_at[self.alias] = time.monotonic()
+            self.overflow.give_back()
             raise
         refused_at.pop(self.alias, None)
-        # What the pool does to each connection it opens (the time zone, the role).
-        self._configure_connection(connection)
+        try:
+            # What the pool does to each connection it opens (the time zone, the role).
+            self._configure_connection(connection)
+        except Exception:
+            connection.close()
+            self.overflow.give_back()
+            raise
         self.own_connection = True
         return connection
 
     def _close(self) -> None:
-        if self.own_connection and self.connection is not None:
+        if self.own_connection:
             self.own_connection = False
-            with self.wrap_database_errors:
-                self.connection.close()
-            self.connection = None
+            self.overflow.give_back()
+            if self.connection is not None:
+                with self.wrap_database_errors:
+                    self.connection.close()
+                self.connection = None
             return
         super()._close()
 

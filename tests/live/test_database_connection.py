@@ -6,6 +6,7 @@ thread that finds the pool busy, or the database away, does not wait out its tim
 
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -185,6 +186,59 @@ def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_clo
         other.close()
         holder.close()
         holder.close_pool()
+
+
+def test_the_connections_beside_a_busy_pool_are_capped_and_a_thread_past_them_waits(
+    monkeypatch,
+):
+    """A burst of requests (a class joining) opened a connection each beside a busy pool,
+    past what the database allows: now at most ``POOL_OVERFLOW`` a process, and the next
+    thread waits for a connection of either kind, refused only after ``BUSY_SECONDS``."""
+    monkeypatch.setattr(base, "BUSY_SECONDS", 1.0)
+    settings = {**pooled_settings(min_size=1, max_size=1, timeout=0.2), "POOL_OVERFLOW": 1}
+
+    def wrapper():
+        return connections["default"].__class__(settings, alias="capped")
+
+    def waiting_thread():
+        waiter = wrapper()
+        try:
+            return backend_pid(waiter), waiter.own_connection
+        finally:
+            waiter.close()
+
+    holder, beside = wrapper(), wrapper()
+    try:
+        holder.pool.open(wait=True)
+        held = backend_pid(holder)  # the pool's one connection, out of the pool
+        own = backend_pid(beside)  # the one room beside it
+        assert beside.own_connection and own != held
+        assert beside.overflow.open == 1
+
+        started = time.monotonic()
+        with pytest.raises(OperationalError, match="busy"):
+            waiting_thread()  # no third connection: refused after waiting
+        assert 1.0 <= time.monotonic() - started < 2.5
+        assert beside.overflow.open == 1
+
+        with ThreadPoolExecutor(1) as thread:
+            waiting = thread.submit(waiting_thread)
+            time.sleep(0.5)
+            assert not waiting.done()
+            beside.close()  # its room is free: the waiting thread opens one there
+            assert waiting.result(timeout=5)[1]
+            assert beside.overflow.open == 0  # and closed it after its use
+
+            backend_pid(beside)  # the room taken again
+            waiting = thread.submit(waiting_thread)
+            time.sleep(0.5)
+            holder.close()  # back to the pool: the waiting thread takes it
+            assert waiting.result(timeout=5) == (held, False)
+    finally:
+        beside.close()
+        holder.close()
+        holder.close_pool()
+    assert base.overflows.get("capped") is None  # gone with its pool
 
 
 def test_the_threads_of_the_sockets_work_keep_their_connections_beside_the_pool(settings):

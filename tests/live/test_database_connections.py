@@ -83,6 +83,8 @@ def test_the_health_check_tells_how_the_server_s_pool_is_used(live_server_url, c
     assert 1 <= pool["connections"] <= pool["max"]
     assert 0 <= pool["free"] < pool["connections"]
     assert pool["waiting"] == 0
+    assert pool["beside"] == 0  # opened only when the pool is busy
+    assert pool["beside_max"] == ASGI_DB_POOL_SIZE  # DB_POOL_OVERFLOW: as the pool
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a pool on PostgreSQL only")
