@@ -987,10 +987,8 @@ class State(base.State):
         return taken + rest
 
     def _return(self, cards):
-        """Put ``cards`` back into the deck and shuffle it."""
-        if cards:
-            self.deck += cards
-            self.rng.shuffle(self.deck)
+        """Shuffle ``cards`` back into the deck: each at a random place in it."""
+        self.rng.shuffle_in(self.deck, cards)
 
     # --------------------------------------------------------------- turn flow
 

@@ -47,6 +47,18 @@ class Rng:
             i -= 1
             items[i], items[j] = items[j], items[i]
 
+    def shuffle_in(self, items, new):
+        """Put each of ``new`` at a random place in ``items``, the ends included.
+
+        When nobody knows the order of ``items`` (a shuffled deck, unseen), every order
+        of the whole comes out as likely as with ``items += new`` and a shuffle: a
+        uniform order of n items with one more at a uniform place of the n + 1 is a
+        uniform order of n + 1. It costs a draw per new item, not one per item."""
+        size = len(items)
+        for item, draw in zip(new, self.draws(len(new)), strict=True):
+            size += 1
+            items.insert(draw % size, item)
+
     def draws(self, count: int) -> Sequence[int]:
         """Return the next ``count`` numbers of ``next`` and advance the state past them.
 
