@@ -1,6 +1,6 @@
 """The floor of the platform's stack: a bare Channels consumer on its channel layer.
 
-    .venv/bin/python -m benchmarks.bare [--tables 10] [--seconds 20]
+    .venv/bin/python -m benchmarks.bare [--tables 10] [--seconds 20] [--platform]
     BARE_LAYER=core .venv/bin/python -m benchmarks.bare   # channels-redis's core layer
 
 Starts its own Redis and one uvicorn process serving ``benchmarks.bare_app`` (a Channels
@@ -12,6 +12,12 @@ all 4 sockets have it the next seat acts: every table plays as fast as it is ans
 as ``benchmarks.live`` does on the platform. Prints the actions per second, the act to
 every view latency (p50, p95, max) and the CPU time of uvicorn per action, so that the
 platform's per-process throughput can be compared with its own stack's.
+
+``--platform`` then plays the platform the same way (``benchmarks.live``: as many
+tables of 4 students, every seat a random client answering as soon as its state comes,
+one uvicorn process, until every game is over) and prints the comparison: how many
+times the floor's throughput is the platform's, and its CPU an action (the target is
+within 2).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathlib import Path
 import orjson
 import websockets
 
+from benchmarks import live
 from benchmarks.load import CLK_TCK, HOST, process_usage
 from config.services import (
     free_port,
@@ -79,11 +86,10 @@ async def play(base: str, tables: int, seconds: float, pid: int) -> tuple[int, l
     return done, sorted(latencies[:done]), elapsed, cpu
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    args = parser.parse_args()
+def run(tables: int, seconds: float) -> tuple[int, list, float, float]:
+    """Start Redis and the bare consumer, play ``tables`` tables flat out for ``seconds``,
+    stop everything; return the actions, their latencies (ms, sorted), the seconds
+    measured and uvicorn's CPU seconds meanwhile."""
     folder = Path(tempfile.mkdtemp(prefix="dp-bare-"))
     redis_port, web_port = free_port(), free_port()
     env = {**os.environ, "REDIS_URL": f"redis://{HOST}:{redis_port}/0", "PYTHONUNBUFFERED": "1"}
@@ -100,14 +106,23 @@ def main() -> None:
             env,
         ).start()
         wait_until(lambda: port_open(HOST, web_port), 30, "uvicorn", [redis, server])
-        done, ms, elapsed, cpu = asyncio.run(
-            play(f"ws://{HOST}:{web_port}", args.tables, args.seconds, server.process.pid)
-        )
+        return asyncio.run(play(f"ws://{HOST}:{web_port}", tables, seconds, server.process.pid))
     finally:
         for service in (server, redis):
             if service is not None:
                 service.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--platform", action="store_true", help="then the platform, and the comparison"
+    )
+    args = parser.parse_args()
+    done, ms, elapsed, cpu = run(args.tables, args.seconds)
     print(
         f"bare Channels consumer on the {os.environ.get('BARE_LAYER', 'platform')} channel "
         f"layer, one uvicorn process, {args.tables} tables "
@@ -120,6 +135,24 @@ def main() -> None:
             f"p95 {ms[min(len(ms) - 1, int(len(ms) * 0.95))]:.1f} ms, max {ms[-1]:.1f} ms"
         )
     print(f"uvicorn CPU: {cpu:.1f} s, {1000 * cpu / max(1, done):.2f} ms per action")
+    if not args.platform:
+        return
+    platform = live.run(args.tables * SEATS)
+    rate, floor = platform.actions / platform.seconds, done / elapsed
+    per_action, floor_per_action = platform.uvicorn_cpu / platform.actions, cpu / done
+    round_trips = sorted(platform.round_trips)
+    print(
+        f"the platform, one uvicorn process, {args.tables} tables of {SEATS} random clients "
+        f"(Data-Tycoon expert) to the end of their games: {platform.actions} actions in "
+        f"{platform.seconds:.1f} s: {rate:.0f} actions/s, act -> own new state p50 "
+        f"{1000 * round_trips[len(round_trips) // 2]:.1f} ms; uvicorn CPU: "
+        f"{platform.uvicorn_cpu:.1f} s, {1000 * per_action:.2f} ms per action"
+    )
+    print(
+        f"the floor's throughput is {floor / rate:.1f} times the platform's, and the "
+        f"platform's uvicorn CPU an action {per_action / floor_per_action:.1f} times the "
+        f"floor's (the target: within 2)"
+    )
 
 
 if __name__ == "__main__":

@@ -5,9 +5,11 @@
 Starts the services on free ports with a temporary database, opens a session, joins
 every student through ``POST /join/`` like ``clients/random_client.py``, starts the
 session, and lets every seat play uniformly random legal actions as fast as the
-server answers, until every table's game is over. Prints the actions per second and
-the round trip of an action: from sending ``act`` to receiving the ``state`` with the
-new version, at the seat that acted (median, 95th percentile, maximum).
+server answers, until every table's game is over. Prints the actions per second, the
+round trip of an action: from sending ``act`` to receiving the ``state`` with the
+new version, at the seat that acted (median, 95th percentile, maximum), and the CPU
+time of the one uvicorn process per action (``benchmarks.bare --platform`` sets it
+beside its stack's floor).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import websockets
 
-from benchmarks.load import environment
+from benchmarks.load import CLK_TCK, environment, process_usage
 from config.services import (
     BASE_DIR,
     asgi_service,
@@ -97,14 +100,19 @@ async def play_all(base: str, joined: list[dict], rtts: list[float]) -> int:
     return sum(counts)
 
 
-def main() -> None:
-    """Start the services, play a session, print the figures, stop everything."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=12)
-    parser.add_argument("--table-size", type=int, default=4)
-    parser.add_argument("--variant", default="expert")
-    args = parser.parse_args()
+@dataclass
+class Figures:
+    """What a run measured: the actions sent, the seconds of play, each action's round
+    trip (seconds), and the CPU seconds of the uvicorn process meanwhile."""
 
+    actions: int
+    seconds: float
+    round_trips: list[float]
+    uvicorn_cpu: float
+
+
+def run(students: int, table_size: int = 4, variant: str = "expert") -> Figures:
+    """Start the services, play a session to its end, stop everything; return the figures."""
     with tempfile.TemporaryDirectory(prefix="dp-bench-") as var:
         redis_port, web_port = free_port(), free_port()
         # As the load benchmark's: every student joins from 127.0.0.1, so the
@@ -128,9 +136,9 @@ def main() -> None:
             "--game",
             "data_tycoon",
             "--variant",
-            args.variant,
+            variant,
             "--table-size",
-            str(args.table_size),
+            str(table_size),
             # Call windows shortened so that a seat that misses its call does not hold
             # the table for the default 15 s; the sweeper fires them.
             *("--option", "time_mode=turns", "--option", "call_seconds=1"),
@@ -139,12 +147,13 @@ def main() -> None:
         services = [redis_service(redis_port, Path(var) / "redis", persist=False).start()]
         try:
             wait_until(lambda: redis_answers(env["REDIS_URL"]), 15, "Redis", services)
-            for service in (celery_worker_service(env), asgi_service(env, "127.0.0.1", web_port)):
+            asgi = asgi_service(env, "127.0.0.1", web_port)
+            for service in (celery_worker_service(env), asgi):
                 services.append(service.start())
             wait_until(lambda: port_open("127.0.0.1", web_port), 30, "uvicorn", services)
             wait_for_celery(env, 60, services)
             base = f"http://127.0.0.1:{web_port}"
-            joined = [join(base, code, f"Student {n:02d}") for n in range(args.students)]
+            joined = [join(base, code, f"Student {n:02d}") for n in range(students)]
             manage(
                 env,
                 "shell",
@@ -154,23 +163,39 @@ def main() -> None:
                 f"do_start_session(ClassSession.objects.get(join_code='{code}'))",
             )
             rtts: list[float] = []
+            ticks = process_usage(asgi.process.pid)[0]
             started = time.perf_counter()
             actions = asyncio.run(play_all(base, joined, rtts))
             elapsed = time.perf_counter() - started
+            cpu = (process_usage(asgi.process.pid)[0] - ticks) / CLK_TCK
         finally:
             for service in reversed(services):
                 service.stop()
+    return Figures(actions, elapsed, rtts, cpu)
 
-    ms = sorted(r * 1000 for r in rtts)
+
+def main() -> None:
+    """Play a session flat out and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=12)
+    parser.add_argument("--table-size", type=int, default=4)
+    parser.add_argument("--variant", default="expert")
+    args = parser.parse_args()
+    figures = run(args.students, args.table_size, args.variant)
+    ms = sorted(r * 1000 for r in figures.round_trips)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
     tables = -(-args.students // args.table_size)
     print(
-        f"{args.students} students at {tables} tables ({args.variant}): {actions} actions "
-        f"in {elapsed:.1f} s, {actions / elapsed:.0f} actions/s"
+        f"{args.students} students at {tables} tables ({args.variant}): {figures.actions} "
+        f"actions in {figures.seconds:.1f} s, {figures.actions / figures.seconds:.0f} actions/s"
     )
     print(
         f"act -> own new state: median {statistics.median(ms):.1f} ms, "
         f"p95 {p95:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} round trips)"
+    )
+    print(
+        f"uvicorn CPU: {figures.uvicorn_cpu:.1f} s, "
+        f"{1000 * figures.uvicorn_cpu / max(1, figures.actions):.2f} ms per action"
     )
 
 
