@@ -105,16 +105,6 @@ def test_a_connection_dropped_while_idle_is_replaced_before_its_next_use(kept):
     assert len(checks) == 1
 
 
-def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(kept):
-    wrapper, checks = kept
-    pid = backend_pid(wrapper)
-    terminate(pid)
-    with pytest.raises(OperationalError):
-        backend_pid(wrapper)  # the one query the skipped check would have saved
-    assert backend_pid(wrapper) != pid  # the failed query marked it: checked, replaced
-    assert len(checks) == 1
-
-
 @pytest.fixture
 def pooled(monkeypatch):
     """A connection from a pool, counting the checks made when the pool hands one out."""
@@ -155,14 +145,26 @@ def test_a_pooled_connection_dropped_while_idle_is_replaced_before_its_next_use(
     assert len(checks) == 3  # the first use, the dropped one, the one opened instead
 
 
-def test_a_pooled_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(pooled):
-    wrapper, checks = pooled
+@pytest.mark.parametrize(
+    ("connection_kind", "checks_made"),
+    [
+        # the failed query marked it: checked before the next use, and replaced
+        ("kept", 1),
+        # the pool discarded it when it came back; the one opened instead is checked
+        # when handed out, as new, after the first use's
+        ("pooled", 2),
+    ],
+)
+def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(
+    request, connection_kind, checks_made
+):
+    wrapper, checks = request.getfixturevalue(connection_kind)
     pid = backend_pid(wrapper)
     terminate(pid)
     with pytest.raises(OperationalError):
         backend_pid(wrapper)  # the one query the skipped check would have saved
-    assert backend_pid(wrapper) != pid  # the pool discarded it when it came back
-    assert len(checks) == 2  # the first use and the one opened instead
+    assert backend_pid(wrapper) != pid
+    assert len(checks) == checks_made
 
 
 def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
