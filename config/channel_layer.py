@@ -151,6 +151,15 @@ class PlatformLoopLayer(RedisPubSubLoopLayer):
             raise lost_error(message.error)
         return message  # decoded as it arrived (Shard._receive_message)
 
+    async def group_add(self, group: str, channel: str) -> None:
+        """Add channel to group. A channel dropped because its subscription was lost (its
+        receive failed) fails here as its receive did, with a service error: a socket
+        still setting itself up when Redis went away (joining its table's group) then
+        closes and its client comes back, as every other socket of the process does."""
+        if channel not in self.channels:
+            raise RedisConnectionError(f"the channel layer lost the subscription of {channel}")
+        await super().group_add(group, channel)
+
     def _forget(self, channel: str) -> None:
         """Drop a channel and unsubscribe from it, without waiting for Redis."""
         if self.channels.pop(channel, None) is None:

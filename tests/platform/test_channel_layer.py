@@ -172,6 +172,10 @@ async def test_a_subscription_lost_to_a_restart_is_never_mended_in_silence(own_r
         client.publish("asgi__group__table-1", b"sent while the subscriber was away")
     _error, took = await fails_within(waiting, NOTICED_WITHIN)
     assert took <= NOTICED_WITHIN
+    # A socket still setting itself up (joining its table's group) when the loss came
+    # fails there too, as a service failure: its client comes back.
+    with pytest.raises(RedisError):
+        await layer.group_add("table-2", listening)
     # redis-py subscribed the failed connection again before it raised: it is closed.
     deadline = time.monotonic() + PONG_TIMEOUT + 2
     while own_redis.subscribers("asgi__group__table-1") and time.monotonic() < deadline:
