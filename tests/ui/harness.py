@@ -25,9 +25,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth.models import AnonymousUser
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.utils import translation
+from django.views.i18n import JavaScriptCatalog
 
+from games.describe import event_line, how_to_play
 from games.engine import IllegalAction
 from games.registry import get_game
+from live.views import game_stylesheet
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://harness.test"
@@ -226,11 +233,10 @@ class FakeTable:
         def card_name(card_id):
             return self.cards[card_id]["name"].get(self.language, self.cards[card_id]["name"]["en"])
 
-        lines = []
-        for event in events:
-            template, params = self.game.describe_event(event, name, card_name)
-            lines.append(template % params)
-        return lines
+        # as the server writes them (live.messages.event_lines): in the page's language
+        with translation.override(self.language):
+            lines = [event_line(self.game.slug, event, name, card_name) for event in events]
+        return [line for line in lines if line is not None]
 
     def state_message(self, events=None):
         view = self.state.view(self.seat)
@@ -354,9 +360,6 @@ class FakeTable:
 
 def serve_page(page, table, role="seat", template="games/play.html"):
     """Route the harness origin to the real templates, static files and the JS catalog."""
-    from django.contrib.auth.models import AnonymousUser
-    from django.test import RequestFactory
-    from django.utils import translation
 
     factory = RequestFactory()
     request = factory.get("/play/TEST/")
@@ -390,8 +393,6 @@ KIT_PAGE = """<!doctype html>
 
 def serve_kit_page(page, language="en"):
     """Open the kit's test page; tests/ui/*.js is served under /test-js/."""
-    from django.test import RequestFactory
-    from django.utils import translation
 
     with translation.override(language):
         catalog = _catalog(RequestFactory())
@@ -430,11 +431,6 @@ def _handler(html, catalog):
 
 def _page_and_catalog(factory, request, table, role, template):
     """Render the page and the JavaScript catalog in the active language."""
-    from django.template.loader import render_to_string
-
-    from games.describe import how_to_play
-    from live.views import game_stylesheet
-
     ws_path = "/ws/play/TEST/" if role == "seat" else "/ws/table/1/watch/"
     html = render_to_string(
         template,
@@ -465,7 +461,6 @@ def _name(table):
 
 def _catalog(factory):
     """Return the JavaScript catalog in the active language."""
-    from django.views.i18n import JavaScriptCatalog
 
     return JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
 

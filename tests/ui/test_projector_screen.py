@@ -28,7 +28,11 @@ SCENARIOS = {
     "data_tycoon-rich": dict(
         game="data_tycoon",
         variant="expert",
-        predicate=lambda s: len(s.view(0)["players"][0]["collection"]) >= 10,
+        # a crowded board: many cards collected, and cards on the table (the full-size
+        # cards measured below)
+        predicate=lambda s: (
+            len(s.view(0)["players"][0]["collection"]) >= 10 and len(s.view(None)["table"]) >= 3
+        ),
     ),
     "data_tycoon-first": dict(game="data_tycoon", variant="expert", predicate=lambda s: s.ply == 3),
     "conspiranoia-play": dict(
