@@ -135,7 +135,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
         within the pool's timeout (every one busy, or the database gone: the pool's
         wait would end only with its timeout, and after the database is back the pool
         reconnects only on its back-off schedule) the thread opens its own, as it would
-        without a pool: a database that is away refuses it at once.
+        without a pool: a database that is away refuses it at once. Those are at most
+        ``overflow.size`` at once; with none free the thread tries both again, and after
+        ``BUSY_SECONDS`` is refused.
         """
         if self.pool is None:
             return super().get_new_connection(conn_params)
