@@ -57,6 +57,13 @@ def group_changes() -> asyncio.Semaphore:
     return bound
 
 
+def keep_database_connection() -> None:
+    """Mark this thread (a table or drawing thread: ``ThreadPoolExecutor``'s initializer)
+    as one that keeps its database connection between uses, on PostgreSQL too, where the
+    server's passing threads share a pool (config/postgresql/base.py reads the mark)."""
+    threading.current_thread().keeps_database_connection = True
+
+
 # The teachers' pages (the live dashboard, the join screen) are drawn in threads of
 # their own. In the database thread that every move goes through, a move waited behind
 # them: a drawing is milliseconds of queries and templates for each table that changed,
@@ -65,13 +72,6 @@ def group_changes() -> asyncio.Semaphore:
 # (settings.LIVE_DRAWING_THREADS: one on SQLite, two on PostgreSQL, where a drawing waits
 # for each statement's round trip) keeps one database connection more; a session's
 # drawings all go to the same one, one after another.
-def keep_database_connection() -> None:
-    """Mark this thread (a table or drawing thread: ``ThreadPoolExecutor``'s initializer)
-    as one that keeps its database connection between uses, on PostgreSQL too, where the
-    server's passing threads share a pool (config/postgresql/base.py reads the mark)."""
-    threading.current_thread().keeps_database_connection = True
-
-
 DRAWING_THREADS = tuple(
     ThreadPoolExecutor(
         max_workers=1,
