@@ -38,7 +38,7 @@ from live.views import game_stylesheet
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://harness.test"
-NAMES = ["Alice Fox", "Bob Owl", "Robo"]
+NAMES = ["Alice Fox", "Bob Owl", "Robo", "Chloé Lynx", "Dev Heron", "Eva Wren"]
 SANCTION_LESSON = {
     "slug": "sanctions",
     "title": "Sanctions: warnings, bans and big fines",

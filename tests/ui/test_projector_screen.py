@@ -23,6 +23,9 @@ MIN_CARD_PX = 200
 # back row is a blur).
 MIN_NAME_FONT_PX = 30
 MIN_LOG_FONT_PX = 22
+# The players' panels drawn smaller to fit a crowded board stop here (16.5 px at the
+# panel's smallest scale; its chips' words are a little smaller still).
+MIN_PLAYER_FONT_PX = 16
 
 SCENARIOS = {
     "data_tycoon-rich": dict(
@@ -32,6 +35,16 @@ SCENARIOS = {
         # cards measured below)
         predicate=lambda s: (
             len(s.view(0)["players"][0]["collection"]) >= 10 and len(s.view(None)["table"]) >= 3
+        ),
+    ),
+    # a full table of the platform's size, late in the game
+    "data_tycoon-four": dict(
+        game="data_tycoon",
+        variant="expert",
+        players=4,
+        predicate=lambda s: (
+            sum(len(p["collection"]) for p in s.view(None)["players"]) >= 36
+            and len(s.view(None)["table"]) >= 1
         ),
     ),
     "data_tycoon-first": dict(game="data_tycoon", variant="expert", predicate=lambda s: s.ply == 3),
@@ -50,7 +63,12 @@ def states():
     def get(name):
         if name not in cache:
             spec = SCENARIOS[name]
-            cache[name] = find_state(spec["predicate"], game=spec["game"], variant=spec["variant"])
+            cache[name] = find_state(
+                spec["predicate"],
+                game=spec["game"],
+                variant=spec["variant"],
+                players=spec.get("players", 3),
+            )
         found = cache[name]
         return found.game.from_json(found.to_json())
 
@@ -84,6 +102,12 @@ def measures(page) -> dict:
             names: font('.board .player__name'),
             log: font('.game-log li'),
             board: document.querySelector('.game-layout').getBoundingClientRect().toJSON(),
+            // what the board's own box hides below its bottom (nobody scrolls a projector)
+            hidden: (() => {
+              const board = document.querySelector('.board');
+              return board.scrollHeight - board.clientHeight;
+            })(),
+            players: font('.board .panel--player'),
           };
         }"""
     )
@@ -109,5 +133,8 @@ def test_the_projector_fills_a_classroom_screen(browser, states, scenario, artif
             # the board uses the screen: its layout spans most of the width and height
             assert found["board"]["width"] >= 0.9 * viewport["width"]
             assert found["board"]["bottom"] >= 0.85 * viewport["height"]
+            # the whole board shows: a crowded one draws its players smaller, not cut off
+            assert found["hidden"] <= 1, f"{found['hidden']} px of the board hidden"
+            assert min(found["players"]) >= MIN_PLAYER_FONT_PX * scale, found["players"]
             assert page.errors == []
             context.close()

@@ -33,6 +33,10 @@ const MAX_BACKOFF_MS = 5000;
 export const ANSWER_TIMEOUT_MS = 8000;
 /** After this many reconnect attempts in a row, the page says the server is unreachable. */
 const UNREACHABLE_AFTER = 2;
+/** The smallest scale of the players' panels on the classroom screen (their names keep
+ * their size): below it the words no longer read from the back of the room, and the
+ * board's box scrolls instead. */
+const PROJECTOR_FIT_MIN = 0.7;
 
 /** Return a server time (ISO string, epoch seconds or epoch milliseconds) in epoch ms. */
 export function serverTimeMs(value) {
@@ -310,6 +314,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     });
   }
 
+  const projector = document.body.classList.contains("page-projector");
   /* The heights of the sticky bar and of the phone's hand dock, as CSS variables: the
    * page keeps room under the dock, and focus scrolls clear of both. */
   function measure() {
@@ -318,6 +323,19 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     const dock = els.board.querySelector(".panel--hand");
     const docked = dock && getComputedStyle(dock).position === "fixed";
     style.setProperty("--dock-h", `${docked ? dock.offsetHeight : 0}px`);
+    if (projector) fitBoard();
+  }
+  /* The classroom screen never scrolls and nobody there can scroll the board: a crowded
+   * board (many cards collected, five players) draws its players smaller, a step at a
+   * time, until the whole board shows. */
+  function fitBoard() {
+    const board = els.board;
+    let fit = 1;
+    board.style.setProperty("--fit", "1");
+    while (board.scrollHeight > board.clientHeight + 1 && fit > PROJECTOR_FIT_MIN + 0.001) {
+      fit = Math.round(fit * 100 - 5) / 100;
+      board.style.setProperty("--fit", String(fit));
+    }
   }
   let measuring = 0;
   const remeasure = () => {
