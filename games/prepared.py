@@ -53,6 +53,7 @@ class _Compiled:
     init_list: list[str]
     model_cols: tuple[int, int]
     populators: list
+    converters: dict  # the ORM's converters of the selected columns, by position
 
 
 class PreparedQuery:
@@ -114,7 +115,9 @@ class PreparedQuery:
         with compiled.connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
-        return list(compiled.compiler.results_iter([rows]))
+        if not compiled.converters:
+            return rows
+        return list(compiled.compiler.apply_converters(rows, compiled.converters))
 
     def _compile(self) -> _Compiled:
         connection = connections[self.using]
@@ -141,6 +144,11 @@ def _compile(build: Callable[..., QuerySet], arity: int, connection, using: str)
     slots = [(i, stand_ins.index(p)) for i, p in enumerate(params) if p in stand_ins]
     if sorted(value for _i, value in slots) != list(range(arity)):
         raise TypeError(f"each value of {build.__qualname__} must be one SQL parameter")
+    # What ``results_iter`` works out at every run (0.1 ms for the seats query), once.
+    columns = [column[0] for column in compiler.select[: compiler.col_count]]
+    if compiler.has_composite_fields(columns):
+        raise TypeError("a prepared query selects no composite field")
+    converters = compiler.get_converters(columns)
     init_list, model_cols, populators = [], (0, 0), []
     if models:
         select, klass_info = compiler.select, compiler.klass_info
@@ -149,7 +157,16 @@ def _compile(build: Callable[..., QuerySet], arity: int, connection, using: str)
         init_list = [column[0].target.attname for column in select[model_cols[0] : model_cols[1]]]
         populators = get_related_populators(klass_info, select, using)
     return _Compiled(
-        connection, compiler, sql, params, slots, models, init_list, model_cols, populators
+        connection,
+        compiler,
+        sql,
+        params,
+        slots,
+        models,
+        init_list,
+        model_cols,
+        populators,
+        converters,
     )
 
 

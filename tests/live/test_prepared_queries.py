@@ -102,15 +102,21 @@ def test_the_match_under_its_lock_its_timers_and_its_version_are_the_orm_s(schoo
 
 def test_a_move_compiles_no_read_query(school_class, monkeypatch):
     """The write path's reads (the table's seats, the match under its lock, its timers,
-    its version after the commit) run as compiled once: a move builds no SELECT."""
+    its version after the commit) run as compiled once: a move builds no SELECT and
+    works out no column's converters (JSON, times) again."""
     table = started_table(school_class, options={"call_seconds": 60})
     compiled = []
     original = SQLCompiler.as_sql
+    original_converters = SQLCompiler.get_converters
 
     def as_sql(self, *args, **kwargs):
         if type(self) is SQLCompiler:
             compiled.append(self.query.model.__name__)
         return original(self, *args, **kwargs)
+
+    def get_converters(self, expressions):
+        compiled.append(f"converters of {self.query.model.__name__}")
+        return original_converters(self, expressions)
 
     def move() -> tuple[int, bool]:
         match = Match.objects.get(pk=table.match_id)
@@ -126,6 +132,7 @@ def test_a_move_compiles_no_read_query(school_class, monkeypatch):
     move()  # the first reads the session once for the process (messages.kept_session)
     drive_to_call_window(Match.objects.get(pk=table.match_id), seed=3)
     monkeypatch.setattr(SQLCompiler, "as_sql", as_sql)
+    monkeypatch.setattr(SQLCompiler, "get_converters", get_converters)
     moves = []
     for _move in range(6):
         moves.append(move())
