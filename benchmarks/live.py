@@ -8,8 +8,10 @@ session, and lets every seat play uniformly random legal actions as fast as the
 server answers, until every table's game is over. Prints the actions per second, the
 round trip of an action: from sending ``act`` to receiving the ``state`` with the
 new version, at the seat that acted (median, 95th percentile, maximum), and the CPU
-time of the one uvicorn process per action (``benchmarks.bare --platform`` sets it
-beside its stack's floor).
+time of the one uvicorn process per action: over the whole run, and in steady play,
+from the moment every seat has its first state to the end of the first game
+(``benchmarks.bare --platform`` sets the latter beside its stack's floor, measured the
+same way).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
@@ -67,48 +69,87 @@ def join(base: str, code: str, nickname: str) -> dict:
         return json.load(response)
 
 
-async def seat(base: str, joined: dict, rng: random.Random, rtts: list[float]) -> int:
-    """Play one seat to the end; return the number of actions it sent."""
+@dataclass
+class Play:
+    """What the seats share while they play: the actions sent so far, each action's
+    round trip (seconds), the seats that have their first state, and an event set when
+    the first game is over."""
+
+    seats: int
+    acted: int = 0
+    round_trips: list[float] = field(default_factory=list)
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    first_over: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def seat(base: str, joined: dict, rng: random.Random, play: Play) -> None:
+    """Play one seat to the end."""
     host = base.split("://", 1)[1]
     url = f"ws://{host}{joined['ws']}"
     sent_at: dict[int, float] = {}
-    acted = 0
+    first = True
     async with websockets.connect(url, max_size=2**23, origin=base) as ws:
         await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), 120))
             if message.get("type") != "state":
                 continue
+            if first:
+                first, play.ready = False, play.ready + 1
+                if play.ready == play.seats:
+                    play.all_ready.set()
             version = message["version"]
             for acted_version in [v for v in sent_at if v < version]:
-                rtts.append(time.perf_counter() - sent_at.pop(acted_version))
+                play.round_trips.append(time.perf_counter() - sent_at.pop(acted_version))
             if message.get("over"):
-                return acted
+                play.first_over.set()
+                return
             legal = message.get("legal_actions") or []
             if legal and version not in sent_at:
                 sent_at[version] = time.perf_counter()
-                acted += 1
+                play.acted += 1
                 action = legal[rng.randrange(len(legal))]
                 await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
 
-async def play_all(base: str, joined: list[dict], rtts: list[float]) -> int:
-    """Play every seat concurrently; return the total of actions sent."""
-    counts = await asyncio.gather(
-        *(seat(base, j, random.Random(i), rtts) for i, j in enumerate(joined))
-    )
-    return sum(counts)
-
-
 @dataclass
 class Figures:
-    """What a run measured: the actions sent, the seconds of play, each action's round
-    trip (seconds), and the CPU seconds of the uvicorn process meanwhile."""
+    """What a run measured, from the first connection to the last game's end: the
+    actions sent, the seconds of play, each action's round trip (seconds), and the CPU
+    seconds of the uvicorn process meanwhile; and the same in steady play (``steady_``),
+    from the moment every seat has its first state to the end of the first game, when
+    every table is playing: what ``benchmarks.bare`` measures of its floor (connecting,
+    the first states and the games' ends left out)."""
 
     actions: int
     seconds: float
     round_trips: list[float]
     uvicorn_cpu: float
+    steady_actions: int
+    steady_seconds: float
+    steady_cpu: float
+
+
+async def play_all(base: str, joined: list[dict], pid: int) -> Figures:
+    """Play every seat concurrently to the end; return the figures."""
+    play = Play(len(joined))
+    ticks, started = process_usage(pid)[0], time.perf_counter()
+    seats = asyncio.gather(*(seat(base, j, random.Random(i), play) for i, j in enumerate(joined)))
+    await play.all_ready.wait()
+    steady = (process_usage(pid)[0], time.perf_counter(), play.acted)
+    await play.first_over.wait()
+    steady_end = (process_usage(pid)[0], time.perf_counter(), play.acted)
+    await seats
+    return Figures(
+        actions=play.acted,
+        seconds=time.perf_counter() - started,
+        round_trips=play.round_trips,
+        uvicorn_cpu=(process_usage(pid)[0] - ticks) / CLK_TCK,
+        steady_actions=steady_end[2] - steady[2],
+        steady_seconds=steady_end[1] - steady[1],
+        steady_cpu=(steady_end[0] - steady[0]) / CLK_TCK,
+    )
 
 
 def run(students: int, table_size: int = 4, variant: str = "expert") -> Figures:
@@ -162,16 +203,10 @@ def run(students: int, table_size: int = 4, variant: str = "expert") -> Figures:
                 "from classroom.actions import do_start_session;"
                 f"do_start_session(ClassSession.objects.get(join_code='{code}'))",
             )
-            rtts: list[float] = []
-            ticks = process_usage(asgi.process.pid)[0]
-            started = time.perf_counter()
-            actions = asyncio.run(play_all(base, joined, rtts))
-            elapsed = time.perf_counter() - started
-            cpu = (process_usage(asgi.process.pid)[0] - ticks) / CLK_TCK
+            return asyncio.run(play_all(base, joined, asgi.process.pid))
         finally:
             for service in reversed(services):
                 service.stop()
-    return Figures(actions, elapsed, rtts, cpu)
 
 
 def main() -> None:
@@ -196,6 +231,13 @@ def main() -> None:
     print(
         f"uvicorn CPU: {figures.uvicorn_cpu:.1f} s, "
         f"{1000 * figures.uvicorn_cpu / max(1, figures.actions):.2f} ms per action"
+    )
+    print(
+        f"in steady play (every seat connected, every table playing): "
+        f"{figures.steady_actions} actions in {figures.steady_seconds:.1f} s, "
+        f"{figures.steady_actions / figures.steady_seconds:.0f} actions/s; uvicorn CPU "
+        f"{figures.steady_cpu:.1f} s, "
+        f"{1000 * figures.steady_cpu / max(1, figures.steady_actions):.2f} ms per action"
     )
 
 
