@@ -101,9 +101,10 @@ OVER_GRACE = 30.0
 EXPECTED_NOISE = [
     # The worker lost its broker: it logs the lost connection with its traceback (kept
     # with its warning line, WARNED_TRACEBACKS) and reconnects, retrying until Redis is
-    # back ("Cannot connect to redis://... Trying again").
+    # back ("Cannot connect to redis://... Trying again"; kombu names the broker by the
+    # project's transport, config.broker).
     r"WARNING/MainProcess\] consumer: Connection to broker lost",
-    r"ERROR/MainProcess\] consumer: Cannot connect to redis://",
+    r"ERROR/MainProcess\] consumer: Cannot connect to (redis|config\.broker:Transport)://",
     # Killed while it holds a task with an eta (a timer, most of the time), the worker
     # cannot put it back: kombu's known failure on broker loss ends the worker, and its
     # bootsteps fail the same way on the way out. supervisord starts it again, and its

@@ -286,6 +286,10 @@ CHANNEL_LAYERS = {
 }
 
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport, one redis-py client per channel (config.broker); a rediss://
+# address keeps kombu's own choice of transport, which turns its TLS on.
+if REDIS_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {

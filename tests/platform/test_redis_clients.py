@@ -12,7 +12,9 @@ from channels.layers import get_channel_layer
 from channels_redis.utils import create_pool
 from django.core.cache import cache, caches
 from django.test import override_settings
+from kombu.transport import redis as kombu_redis
 
+from config import broker
 from config.celery import app
 from config.services import free_port
 from live.write import REDIS_PROBE_KEY
@@ -49,6 +51,33 @@ def test_the_cache_and_celery_have_short_deliberate_timeouts(settings):
         assert options["socket_timeout"] > connection.default_channel.brpop_timeout
     assert app.conf.redis_socket_timeout == settings.CELERY_REDIS_READ_TIMEOUT
     assert app.conf.redis_socket_connect_timeout == settings.REDIS_CONNECT_TIMEOUT
+
+
+def test_the_broker_sends_its_commands_through_one_client_per_channel(monkeypatch):
+    """kombu's Redis channel made a redis-py client for every message it published;
+    the project's (config.broker) makes one, and the messages still arrive."""
+    made = []
+    create = kombu_redis.Channel._create_client
+
+    def counted(channel, asynchronous=False):
+        if not asynchronous:
+            made.append(channel)
+        return create(channel, asynchronous)
+
+    monkeypatch.setattr(kombu_redis.Channel, "_create_client", counted)
+    with app.connection_for_write() as connection:
+        assert isinstance(connection.default_channel, broker.Channel)
+        with connection.SimpleQueue("dp-test-broker") as queue:
+            for number in range(5):
+                queue.put({"number": number})
+            received = []
+            for _ in range(5):
+                message = queue.get(timeout=5)
+                received.append(message.payload["number"])
+                message.ack()
+            queue.clear()
+    assert received == [0, 1, 2, 3, 4]
+    assert len(made) == len(set(made)) == 1, made
 
 
 @in_own_event_loop
