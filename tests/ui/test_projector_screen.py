@@ -27,6 +27,12 @@ MIN_LOG_FONT_PX = 22
 # panel's smallest scale; its chips' words are a little smaller still).
 MIN_PLAYER_FONT_PX = 16
 
+
+def late_at_four(game: str, ply: int, **spec) -> dict:
+    """A table of four (the platform's size) of ``game``'s standard rules past move ``ply``."""
+    return dict(game=game, variant="standard", players=4, predicate=lambda s: s.ply >= ply, **spec)
+
+
 SCENARIOS = {
     "data_tycoon-rich": dict(
         game="data_tycoon",
@@ -51,23 +57,9 @@ SCENARIOS = {
     # every game's full table of four, late in the game, fits the screen (Data Monsters'
     # and Data Thief's boards are laid out in their own way, their cards and names
     # measured by tests/ui/test_data_monsters_board.py and test_data_thief_board.py)
-    "data_monsters-four": dict(
-        game="data_monsters",
-        variant="standard",
-        players=4,
-        predicate=lambda s: s.ply >= 60,
-        sizes=False,
-    ),
-    "data_thief-four": dict(
-        game="data_thief",
-        variant="standard",
-        players=4,
-        predicate=lambda s: s.ply >= 24,
-        sizes=False,
-    ),
-    "conspiranoia-four": dict(
-        game="conspiranoia", variant="standard", players=4, predicate=lambda s: s.ply >= 40
-    ),
+    "data_monsters-four": late_at_four("data_monsters", 60, sizes=False),
+    "data_thief-four": late_at_four("data_thief", 24, sizes=False),
+    "conspiranoia-four": late_at_four("conspiranoia", 40),
     "conspiranoia-play": dict(
         game="conspiranoia",
         variant="quick",
