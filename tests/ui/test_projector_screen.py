@@ -132,24 +132,28 @@ def test_the_projector_fills_a_classroom_screen(browser, states, scenario, artif
             context, page = open_projector(browser, states(scenario), viewport, language)
             page.wait_for_timeout(300)  # the log's first lines
             page.screenshot(path=artifacts_dir / f"{scenario}-{name}-{language}.png")
-            found = measures(page)
-            scale = viewport["width"] / HD["width"]
+            found, errors = measures(page), page.errors
+            context.close()
             assert found["scrollWidth"] <= viewport["width"], "the page scrolls sideways"
             assert found["scrollHeight"] <= viewport["height"], "the page scrolls down"
             # the whole board shows: a crowded one draws its players smaller, not cut off
             assert found["hidden"] <= 1, f"{found['hidden']} px of the board hidden"
-            assert page.errors == []
-            if not SCENARIOS[scenario].get("sizes", True):
-                context.close()
-                continue
-            assert found["cards"], "no full-size card on the projector"
-            assert min(found["cards"]) >= MIN_CARD_PX * scale, found["cards"]
-            assert found["names"], "no player's name on the projector"
-            assert min(found["names"]) >= MIN_NAME_FONT_PX * scale, found["names"]
-            assert found["log"], "the game log is empty"
-            assert min(found["log"]) >= MIN_LOG_FONT_PX * scale, found["log"]
-            # the board uses the screen: its layout spans most of the width and height
-            assert found["board"]["width"] >= 0.9 * viewport["width"]
-            assert found["board"]["bottom"] >= 0.85 * viewport["height"]
-            assert min(found["players"]) >= MIN_PLAYER_FONT_PX * scale, found["players"]
-            context.close()
+            assert errors == []
+            if SCENARIOS[scenario].get("sizes", True):
+                assert_read_from_the_back(found, viewport)
+
+
+def assert_read_from_the_back(found: dict, viewport: dict) -> None:
+    """Cards, names, the log and the players large enough for the back row, and the
+    board using the screen."""
+    scale = viewport["width"] / HD["width"]
+    assert found["cards"], "no full-size card on the projector"
+    assert min(found["cards"]) >= MIN_CARD_PX * scale, found["cards"]
+    assert found["names"], "no player's name on the projector"
+    assert min(found["names"]) >= MIN_NAME_FONT_PX * scale, found["names"]
+    assert found["log"], "the game log is empty"
+    assert min(found["log"]) >= MIN_LOG_FONT_PX * scale, found["log"]
+    assert min(found["players"]) >= MIN_PLAYER_FONT_PX * scale, found["players"]
+    # the board uses the screen: its layout spans most of the width and height
+    assert found["board"]["width"] >= 0.9 * viewport["width"]
+    assert found["board"]["bottom"] >= 0.85 * viewport["height"]
