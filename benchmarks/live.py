@@ -134,21 +134,24 @@ class Figures:
 async def play_all(base: str, joined: list[dict], pid: int) -> Figures:
     """Play every seat concurrently to the end; return the figures."""
     play = Play(len(joined))
-    ticks, started = process_usage(pid)[0], time.perf_counter()
+
+    def mark() -> tuple[int, float, float]:
+        """The actions sent, the clock, and uvicorn's CPU seconds, now."""
+        return play.acted, time.perf_counter(), process_usage(pid)[0] / CLK_TCK
+
+    start = mark()
     seats = asyncio.gather(*(seat(base, j, random.Random(i), play) for i, j in enumerate(joined)))
     await play.all_ready.wait()
-    steady = (process_usage(pid)[0], time.perf_counter(), play.acted)
+    steady_start = mark()
     await play.first_over.wait()
-    steady_end = (process_usage(pid)[0], time.perf_counter(), play.acted)
+    steady_end = mark()
     await seats
+    (actions, seconds, cpu), (steady_actions, steady_seconds, steady_cpu) = (
+        [b - a for a, b in zip(first, last, strict=True)]
+        for first, last in ((start, mark()), (steady_start, steady_end))
+    )
     return Figures(
-        actions=play.acted,
-        seconds=time.perf_counter() - started,
-        round_trips=play.round_trips,
-        uvicorn_cpu=(process_usage(pid)[0] - ticks) / CLK_TCK,
-        steady_actions=steady_end[2] - steady[2],
-        steady_seconds=steady_end[1] - steady[1],
-        steady_cpu=(steady_end[0] - steady[0]) / CLK_TCK,
+        actions, seconds, play.round_trips, cpu, steady_actions, steady_seconds, steady_cpu
     )
 
 
