@@ -33,6 +33,7 @@ from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from classroom.presence import seat_players, table_seats
 from classroom.services import SERVICE_ERRORS, describe
+from config.database import again_on_lost_connection
 from games import clock
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
@@ -260,7 +261,7 @@ class TableConsumer(PlatformConsumer):
         """Send this seat's state, unless that version was sent already."""
         if state is None:
             since = None if force else self.last_version
-            state = await self.in_database(self.build_state)(since)
+            state = await self.in_database(again_on_lost_connection(self.build_state))(since)
         if not force and state["version"] == self.last_version:
             return
         self.last_version = state["version"]
@@ -344,7 +345,9 @@ class TableConsumer(PlatformConsumer):
             return
         try:
             loop = asyncio.get_running_loop()
-            error = await self.in_database(self.apply)(version, action, loop)
+            error = await self.in_database(again_on_lost_connection(self.apply))(
+                version, action, loop
+            )
         except SERVICE_ERRORS as failure:
             # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.

@@ -6,10 +6,12 @@ import json
 import random
 
 from channels.testing import WebsocketCommunicator
+from django.db import connection, connections
 from django.test import Client
 
 from classroom.identity import seat_token
 from config.asgi import application
+from config.services import wait_until
 from games.matches import apply_action, load_state
 from games.models import Match
 
@@ -121,3 +123,41 @@ def drive_to_call_window(match: Match, seed: int = 1, limit: int = 2000) -> int:
             break
         random_step(match, rng)
     raise AssertionError("no call window opened")
+
+
+def database_process() -> int:
+    """Return the PostgreSQL server process of this thread's database connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def database_process_alive(pid: int) -> bool:
+    """Tell whether PostgreSQL's server process ``pid`` still runs."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+        return cursor.fetchone()[0] == 1
+
+
+def end_database_process(pid: int) -> None:
+    """End PostgreSQL's server process ``pid`` from this thread's connection, as a
+    database restart or a failover does, and wait until it is gone."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        assert cursor.fetchone()[0], f"no PostgreSQL process {pid} to end"
+    wait_until(lambda: not database_process_alive(pid), TIMEOUT, f"PostgreSQL's process {pid}")
+
+
+def keep_database_connection(keep: bool) -> None:
+    """Make this thread keep its database connection between uses as the servers do
+    (``DB_CONN_MAX_AGE``, checked only after it sat idle), or stop: pytest's own process
+    closes its connections after each use."""
+    connection.close()
+    if keep:
+        connection.settings_dict = {
+            **connection.settings_dict,
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+        }
+    else:
+        connection.settings_dict = connections.settings[connection.alias]

@@ -4,6 +4,7 @@ work: a move is one round trip shorter. One that broke is still found and replac
 same holds for a connection of the pool an ASGI server's HTTP requests share, and a
 thread that finds the pool busy, or the database away, does not wait out its timeout."""
 
+import random
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,9 +13,22 @@ from pathlib import Path
 import pytest
 from django.db import OperationalError, connection, connections
 
+from classroom import actions
+from classroom.models import Table
 from config.postgresql import base
 from config.services import free_port, postgres_answers, postgres_service, wait_until
+from games.matches import load_state
+from games.models import Match, MatchAction
+from live import tasks
 from live.sockets import DRAWING_THREADS, TABLE_THREADS
+from tests.live.conftest import open_session, seat_students
+from tests.live.helpers import (
+    database_process,
+    database_process_alive,
+    end_database_process,
+    keep_database_connection,
+    random_step,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -65,19 +79,6 @@ def backend_pid(wrapper) -> int:
         return cursor.fetchone()[0]
 
 
-def backend_alive(pid: int) -> bool:
-    """Tell whether PostgreSQL's server process ``pid`` still runs."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
-        return cursor.fetchone()[0] == 1
-
-
-def terminate(pid: int) -> None:
-    """End a server process from another connection, as a database restart would."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
-
-
 def test_a_connection_in_steady_use_is_not_checked_before_each_use(kept):
     wrapper, checks = kept
     pid = backend_pid(wrapper)
@@ -99,7 +100,7 @@ def test_a_connection_that_sat_idle_is_checked_first(kept):
 def test_a_connection_dropped_while_idle_is_replaced_before_its_next_use(kept):
     wrapper, checks = kept
     pid = backend_pid(wrapper)
-    terminate(pid)
+    end_database_process(pid)
     time.sleep(IDLE + 0.1)
     assert backend_pid(wrapper) != pid  # no error: the check found it closed
     assert len(checks) == 1
@@ -139,7 +140,7 @@ def test_a_pooled_connection_dropped_while_idle_is_replaced_before_its_next_use(
     wrapper, checks = pooled
     pid = backend_pid(wrapper)
     assert backend_pid(wrapper) == pid
-    terminate(pid)
+    end_database_process(pid)
     time.sleep(IDLE + 0.1)
     assert backend_pid(wrapper) != pid  # no error: the check found it closed
     assert len(checks) == 3  # the first use, the dropped one, the one opened instead
@@ -160,11 +161,40 @@ def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(
 ):
     wrapper, checks = request.getfixturevalue(connection_kind)
     pid = backend_pid(wrapper)
-    terminate(pid)
+    end_database_process(pid)
     with pytest.raises(OperationalError):
         backend_pid(wrapper)  # the one query the skipped check would have saved
     assert backend_pid(wrapper) != pid
     assert len(checks) == checks_made
+
+
+def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_new_one(
+    school_class,
+):
+    """A Celery worker keeps its connection as the servers do: the bot's move that meets
+    it dropped runs again on a new connection, where it used to wait for the sweeper.
+    (The task's function runs here in a thread of its own, as a worker's pool process
+    runs it; a version-checked move is safe to run twice.)"""
+    session = open_session(school_class, table_size=2, bots=True)
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    bot = table.seats.get(participant__isnull=True).number
+    match = Match.objects.get(pk=table.match_id)
+    rng = random.Random(3)
+    while bot not in load_state(match).to_move():
+        random_step(match, rng)
+    worker = ThreadPoolExecutor(max_workers=1)
+    try:
+        worker.submit(keep_database_connection, True).result()
+        end_database_process(worker.submit(database_process).result())
+        played = worker.submit(tasks.bot_move, match.pk, bot, match.version, match.seed)
+        assert played.result() is True
+    finally:
+        worker.submit(keep_database_connection, False).result()
+        worker.shutdown()
+    moved = MatchAction.objects.get(match=match, version=match.version + 1)
+    assert moved.seat == bot
 
 
 def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
@@ -180,7 +210,7 @@ def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_clo
         other.close()
         assert other.connection is None
         # Closed, not left to the pool (its server process ends a moment later).
-        wait_until(lambda: not backend_alive(own), 5, "the connection's server process to end")
+        wait_until(lambda: not database_process_alive(own), 5, "its server process to end")
         holder.close()  # back to the pool
         assert backend_pid(other) == held
         assert not other.own_connection

@@ -14,9 +14,17 @@ from django.db import connection, connections, transaction
 
 from classroom.models import Seat
 from games.models import Match
-from live.sockets import TABLE_THREADS
+from live.sockets import TABLE_THREADS, in_table_thread
 from tests.classroom.channels_testing import in_own_event_loop
-from tests.live.helpers import TIMEOUT, connect, play_socket, receive
+from tests.live.helpers import (
+    TIMEOUT,
+    connect,
+    database_process,
+    end_database_process,
+    keep_database_connection,
+    play_socket,
+    receive,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -141,3 +149,35 @@ async def test_a_socket_connecting_waits_for_no_other_table(started):
     assert (hello["table"], hello["seat"]) == (slow, number)
     for socket in [waiting, *quick_sockets]:
         await socket.disconnect()
+
+
+@in_own_event_loop
+async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on_a_new_one(
+    started,
+):
+    """A table thread's connection in steady use is not checked before each use
+    (config/postgresql/base.py): the move that meets it dropped (a database restart, a
+    failover) runs again on a new connection. A move is safe to run twice: its version
+    tells whether the first run was stored."""
+    tables = await sync_to_async(seats_by_table)(started)
+    table = min(tables)
+    await in_table_thread(table, keep_database_connection)(True)
+    try:
+        sockets, states = {}, {}
+        for number, student in tables[table].items():
+            sockets[number] = play_socket(started, student)
+            states[number] = (await connect(sockets[number]))[1]
+        mover = next(number for number, state in states.items() if state["legal_actions"])
+        pid = await in_table_thread(table, database_process)()
+        await sync_to_async(end_database_process)(pid)
+        version = await make_move(sockets[mover], states[mover])
+        answer = await receive(sockets[mover])
+        assert answer["type"] == "state", answer  # not the error "not_stored"
+        assert answer["version"] == version + 1
+        assert await in_table_thread(table, database_process)() != pid
+        match = await sync_to_async(Match.objects.get)(table__pk=table)
+        assert match.version == version + 1
+        for socket in sockets.values():
+            await socket.disconnect()
+    finally:
+        await in_table_thread(table, keep_database_connection)(False)
