@@ -53,6 +53,20 @@ SCENARIOS = {
             and len(s.view(None)["table"]) >= 1
         ),
     ),
+    # five and six players late in the game: too tall even at the smallest fit, so the
+    # players take the screen's whole width, under the log (client.js, "crowded")
+    "data_tycoon-five": dict(
+        game="data_tycoon",
+        variant="expert",
+        players=5,
+        predicate=lambda s: sum(len(p["collection"]) for p in s.view(None)["players"]) >= 45,
+    ),
+    "data_tycoon-six": dict(
+        game="data_tycoon",
+        variant="expert",
+        players=6,
+        predicate=lambda s: sum(len(p["collection"]) for p in s.view(None)["players"]) >= 50,
+    ),
     "data_tycoon-first": dict(game="data_tycoon", variant="expert", predicate=lambda s: s.ply == 3),
     # every game's full table of four, late in the game, fits the screen (Data Monsters'
     # and Data Thief's boards are laid out in their own way, their cards and names
@@ -120,6 +134,14 @@ def measures(page) -> dict:
               return board.scrollHeight - board.clientHeight;
             })(),
             players: font('.board .panel--player'),
+            // the log's newest line shows in its box (the box scrolls, the screen not)
+            newestLogShown: (() => {
+              const box = document.querySelector('.game-log__scroll').getBoundingClientRect();
+              const line = document.querySelector('.game-log li:last-child');
+              if (!line) return false;
+              const rect = line.getBoundingClientRect();
+              return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1;
+            })(),
           };
         }"""
     )
@@ -138,6 +160,7 @@ def test_the_projector_fills_a_classroom_screen(browser, states, scenario, artif
             assert found["scrollHeight"] <= viewport["height"], "the page scrolls down"
             # the whole board shows: a crowded one draws its players smaller, not cut off
             assert found["hidden"] <= 1, f"{found['hidden']} px of the board hidden"
+            assert found["newestLogShown"], "the log's newest line is out of sight"
             assert errors == []
             if SCENARIOS[scenario].get("sizes", True):
                 assert_read_from_the_back(found, viewport)

@@ -327,15 +327,42 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
   }
   /* The classroom screen never scrolls and nobody there can scroll the board: a crowded
    * board (many cards collected, five players) draws its players smaller, a step at a
-   * time, until the whole board shows. */
+   * time, until the whole board shows. One still too tall at the smallest step (five or
+   * six players late in a game) gives its players the screen's whole width, under the
+   * log, which keeps the top row beside the table; it stays so for the rest of the game
+   * (a layout that flipped back and forth between moves would be hard to follow). */
+  let crowded = false;
   function fitBoard() {
     const board = els.board;
+    const layout = board.parentElement;
+    if (crowded) placeLog(board, layout);
+    if (fitPlayers(board) || crowded || !board.querySelector(".panel--others")) return;
+    crowded = true;
+    layout.classList.add("game-layout--crowded");
+    placeLog(board, layout);
+    fitPlayers(board);
+  }
+  function fitPlayers(board) {
     let fit = 1;
     board.style.setProperty("--fit", "1");
     while (board.scrollHeight > board.clientHeight + 1 && fit > PROJECTOR_FIT_MIN + 0.001) {
       fit = Math.round(fit * 100 - 5) / 100;
       board.style.setProperty("--fit", String(fit));
     }
+    return board.scrollHeight <= board.clientHeight + 1;
+  }
+  /* The log of a crowded board is as tall as the board's top row (the players' panel
+   * starts below it), its newest line in view once its height changed. */
+  function placeLog(board, layout) {
+    const others = board.querySelector(".panel--others");
+    if (!others) return;
+    const gap = parseFloat(getComputedStyle(board).rowGap) || 0;
+    const top = others.getBoundingClientRect().top - board.getBoundingClientRect().top - gap;
+    const height = `${Math.max(0, Math.floor(top))}px`;
+    if (layout.style.getPropertyValue("--top-row-h") === height) return;
+    layout.style.setProperty("--top-row-h", height);
+    const scroll = layout.querySelector(".game-log__scroll");
+    if (scroll) scroll.scrollTop = scroll.scrollHeight;
   }
   let measuring = 0;
   const remeasure = () => {
