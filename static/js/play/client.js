@@ -329,8 +329,8 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
    * board (many cards collected, five players) draws its players smaller, a step at a
    * time, until the whole board shows. One still too tall at the smallest step (five or
    * six players late in a game) gives its players the screen's whole width, under the
-   * log, which keeps the top row beside the table; it stays so for the rest of the game
-   * (a layout that flipped back and forth between moves would be hard to follow). */
+   * log, which keeps the top row beside the table; it stays so while the page is open (a
+   * layout that flipped back and forth between moves would be hard to follow). */
   let crowded = false;
   function fitBoard() {
     const board = els.board;
