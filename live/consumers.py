@@ -32,8 +32,7 @@ from classroom.models import ClassSession, Participant, Seat, Table
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from classroom.presence import seat_players, table_seats
-from classroom.services import SERVICE_ERRORS, describe
-from config.database import again_on_lost_connection
+from classroom.services import SERVICE_ERRORS, again_on_lost_connection, describe
 from games import clock
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion

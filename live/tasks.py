@@ -17,8 +17,7 @@ from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 
 from classroom.broadcast import send_from_own_loop
-from classroom.services import SERVICE_ERRORS, describe
-from config.database import again_on_lost_connection
+from classroom.services import SERVICE_ERRORS, again_on_lost_connection, describe
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
 from live import background
