@@ -2,16 +2,20 @@
 
     .venv/bin/python -m benchmarks.chaos [--seed N] [--students 4] [--table-size 3]
         [--asgi 2] [--every 5] [--chaos 60] [--timeout 180] [--variant beginner]
-        [--logs DIR]
+        [--postgres] [--logs DIR]
 
 Starts the platform as ``make run`` does, under supervisord (which starts a dead
 service again at once): Redis (with its append-only file), a Celery worker, beat and
-``--asgi`` uvicorn processes, on a temporary SQLite database, loopback only. Opens a
+``--asgi`` uvicorn processes, on a temporary SQLite database (``--postgres``: a
+throwaway PostgreSQL server), loopback only. Opens a
 session whose tables seat students (clients of the table protocol, built on
 ``benchmarks/load.py``'s) and a bot each, with short timers. For ``--chaos`` seconds,
 every ``--every`` seconds, it kills (SIGKILL to its whole process group) one service
 picked at random among the ASGI processes, the worker and Redis that have run for
-UPTIME seconds; then the games play on to their end. A student whose socket closes
+UPTIME seconds; with ``--postgres`` the database may be picked too: it drops every
+connection of the platform at once, as a restart or a failover does (the server itself
+keeps running: reconnecting is the platform's part). Then the games play on to their
+end. A student whose socket closes
 reconnects as the browser client does (a growing wait, the next server when one does
 not answer) and plays on; a move answered neither way within PONG_WAIT closes the
 socket, as the browser's 8-second wait does.
@@ -58,6 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+import psycopg
 import websockets
 
 from benchmarks.load import HOST, Stats, Student, environment, open_classes
@@ -70,6 +75,8 @@ from config.services import (
     celery_worker_service,
     free_port,
     port_open,
+    postgres_answers,
+    postgres_service,
     redis_answers,
     redis_service,
     wait_for_celery,
@@ -81,6 +88,11 @@ TRACEBACK_LINE = TRACEBACK + ":"
 
 # The services a kill picks from (beat is left alone: the task asks for the rest).
 TARGETS = ("redis", "celery-worker", "asgi")
+# With --postgres: the database, which drops every connection of the platform.
+DATABASE = "database"
+# The run's own connections (its checks, in this process) have this name, and are
+# left alone when the database drops the platform's.
+CHECKS_APPLICATION = "chaos-checks"
 # A service is killed again only after it has run this long (started, and serving).
 UPTIME = 15.0
 # Short windows, so that the timers fire often during a short run.
@@ -246,14 +258,26 @@ def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list
 
 def kind_of(name: str) -> str:
     """Return the target's kind: "asgi" for every ASGI process, else its name."""
-    return next(kind for kind in TARGETS if name.startswith(kind))
+    return next(kind for kind in (*TARGETS, DATABASE) if name.startswith(kind))
+
+
+def drop_connections(database_url: str) -> int:
+    """End every connection of the platform to its database (not this run's own), as a
+    database restart or failover does; return how many."""
+    with psycopg.connect(database_url, autocommit=True) as db:
+        return db.execute(
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND application_name <> %s",
+            [CHECKS_APPLICATION],
+        ).fetchone()[0]
 
 
 async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None:
     """Every ``args.every`` seconds for ``args.chaos`` seconds, SIGKILL the process group
     of one target that has run for UPTIME seconds at least (a service killed while it
     still starts would only be killed again, not tested again), of a kind killed least
-    so far (ASGI, worker, Redis)."""
+    so far (ASGI, worker, Redis, and with ``--postgres`` the database's connections)."""
     rng = random.Random(args.seed)
     while time.monotonic() - t0 + args.every <= args.chaos:
         await asyncio.sleep(args.every)
@@ -264,6 +288,8 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
             and info["name"].startswith(TARGETS)
             and info["now"] - info["start"] >= UPTIME
         ]
+        if args.database_url:
+            running.append({"name": DATABASE})
         if not running:
             continue
         # At random among the kinds killed least so far: every kind gets its turns.
@@ -271,10 +297,15 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
         fewest = min(killed[kind_of(info["name"])] for info in running)
         running = [info for info in running if killed[kind_of(info["name"])] == fewest]
         victim = running[rng.randrange(len(running))]
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(victim["pid"], signal.SIGKILL)
-        chaos.kills.append((time.monotonic() - t0, victim["name"]))
-        print(f"  {time.monotonic() - t0:6.1f} s  kill -9 {victim['name']}", flush=True)
+        at = time.monotonic() - t0
+        if victim["name"] == DATABASE:
+            dropped = await asyncio.to_thread(drop_connections, args.database_url)
+            print(f"  {at:6.1f} s  the database drops its {dropped} connections", flush=True)
+        else:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(victim["pid"], signal.SIGKILL)
+            print(f"  {at:6.1f} s  kill -9 {victim['name']}", flush=True)
+        chaos.kills.append((at, victim["name"]))
     print(f"  {time.monotonic() - t0:6.1f} s  no more kills: the games finish", flush=True)
 
 
@@ -429,20 +460,32 @@ def run(args) -> list[str]:
     args.asgi_ports = [free_port() for _ in range(args.asgi)]
     env = environment(folder, redis_port)
     env.update(BOT_DELAY_SECONDS=str(args.bot_delay), LIVE_SWEEP_SECONDS="1")
-    services = services_for(env, folder, redis_port, args.asgi_ports)
-    config = supervisor_config(services, folder / "supervisor", logs)
-    supervisord = Service(
-        "supervisord",
-        [sys.executable, "-m", "supervisor.supervisord", "-c", str(config)],
-        env,
-        log_path=logs / "supervisord.out",
-    )
+    database, postgres_folder = None, None
+    args.database_url = None
     chaos = Chaos()
     try:
+        if args.postgres:
+            # PostgreSQL, run as its own user when this runs as root, gets a folder it
+            # may enter.
+            postgres_folder = Path(tempfile.mkdtemp(prefix="dp-chaos-pg-"))
+            database, args.database_url = start_postgres(postgres_folder, logs)
+            env["DATABASE_URL"] = args.database_url
+        services = services_for(env, folder, redis_port, args.asgi_ports)
+        config = supervisor_config(services, folder / "supervisor", logs)
+        supervisord = Service(
+            "supervisord",
+            [sys.executable, "-m", "supervisor.supervisord", "-c", str(config)],
+            env,
+            log_path=logs / "supervisord.out",
+        )
         failures, stats, played = play_through(args, env, config, supervisord, chaos)
         failures += check_service_logs(logs)
     finally:
+        if database is not None:
+            database.stop()
         shutil.rmtree(folder, ignore_errors=True)
+        if postgres_folder is not None:
+            shutil.rmtree(postgres_folder, ignore_errors=True)
     outcomes = Counter(act.outcome for act in chaos.acts)
     codes = Counter(act.code for act in chaos.acts if act.outcome == "refused")
     print(
@@ -454,12 +497,32 @@ def run(args) -> list[str]:
     return failures
 
 
+def start_postgres(folder: Path, logs: Path) -> tuple[Service, str]:
+    """Start a throwaway PostgreSQL server in ``folder`` (the tests' settings: durability
+    off), not under supervisord (its connections are dropped, the server is not killed),
+    and create the platform's database; return the server and the database's address."""
+    port = free_port()
+    server = postgres_service(folder, port)
+    # Not a *.log: the run checks those for errors, and each dropped connection is a
+    # line of PostgreSQL's.
+    server.log_path = logs / "postgres.out"
+    server.start()
+    wait_until(lambda: postgres_answers(port), 30, "PostgreSQL", [server])
+    with psycopg.connect(
+        host=HOST, port=port, user="postgres", dbname="postgres", autocommit=True
+    ) as db:
+        db.execute("CREATE DATABASE dataprotect")
+    return server, f"postgres://postgres@{HOST}:{port}/dataprotect"
+
+
 def play_through(args, env: dict[str, str], config: Path, supervisord: Service, chaos: Chaos):
     """Set up the database, start the services, open the session, play with the kills,
     check; stop every service whatever happens. Return the failures, the students'
     counts and the seconds of play."""
     try:
-        use_database(env)
+        # This run's own connections are named, and left alone by the database's drops.
+        checks = f"?application_name={CHECKS_APPLICATION}" if args.database_url else ""
+        use_database({**env, "DATABASE_URL": env["DATABASE_URL"] + checks})
         import games.matches
 
         supervisord.start()
@@ -506,6 +569,11 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--think", type=float, nargs=2, default=(0.1, 0.4), metavar=("MIN", "MAX"))
     parser.add_argument("--bot-delay", type=float, default=0.1, help="BOT_DELAY_SECONDS")
     parser.add_argument("--variant", default="beginner")
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="a throwaway PostgreSQL server, whose connections the database drops too",
+    )
     parser.add_argument("--logs", help="keep the services' logs here")
     return parser
 
