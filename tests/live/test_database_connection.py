@@ -169,7 +169,7 @@ def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(
 
 
 def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_new_one(
-    school_class,
+    school_class, caplog
 ):
     """A Celery worker keeps its connection as the servers do: the bot's move that meets
     it dropped runs again on a new connection, where it used to wait for the sweeper.
@@ -190,6 +190,7 @@ def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_ne
         end_database_process(worker.submit(database_process).result())
         played = worker.submit(tasks.bot_move, match.pk, bot, match.version, match.seed)
         assert played.result() is True
+        assert "database connection lost" in caplog.text  # its second try
     finally:
         worker.submit(keep_database_connection, False).result()
         worker.shutdown()

@@ -153,7 +153,7 @@ async def test_a_socket_connecting_waits_for_no_other_table(started):
 
 @in_own_event_loop
 async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on_a_new_one(
-    started,
+    started, caplog
 ):
     """A table thread's connection in steady use is not checked before each use
     (config/postgresql/base.py): the move that meets it dropped (a database restart, a
@@ -174,6 +174,8 @@ async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on
         answer = await receive(sockets[mover])
         assert answer["type"] == "state", answer  # not the error "not_stored"
         assert answer["version"] == version + 1
+        # Played on its second try, not after a check of the connection (it was in use).
+        assert "database connection lost" in caplog.text
         assert await in_table_thread(table, database_process)() != pid
         match = await sync_to_async(Match.objects.get)(table__pk=table)
         assert match.version == version + 1
