@@ -33,6 +33,18 @@ def late_at_four(game: str, ply: int, **spec) -> dict:
     return dict(game=game, variant="standard", players=4, predicate=lambda s: s.ply >= ply, **spec)
 
 
+def crowded(players: int, collected: int) -> dict:
+    """A Data-Tycoon expert table of ``players`` with ``collected`` cards in the players'
+    collections, in Russian too (its long words put the colour chips on two lines)."""
+    return dict(
+        game="data_tycoon",
+        variant="expert",
+        players=players,
+        languages=("en", "fr", "ru"),
+        predicate=lambda s: sum(len(p["collection"]) for p in s.view(None)["players"]) >= collected,
+    )
+
+
 SCENARIOS = {
     "data_tycoon-rich": dict(
         game="data_tycoon",
@@ -55,21 +67,8 @@ SCENARIOS = {
     ),
     # five and six players late in the game: too tall even at the smallest fit, so the
     # players take the screen's whole width, under the log (client.js, "crowded")
-    "data_tycoon-five": dict(
-        game="data_tycoon",
-        variant="expert",
-        players=5,
-        languages=("en", "fr", "ru"),
-        predicate=lambda s: sum(len(p["collection"]) for p in s.view(None)["players"]) >= 45,
-    ),
-    "data_tycoon-six": dict(
-        game="data_tycoon",
-        variant="expert",
-        players=6,
-        # Russian's long words put the players' colour chips on two lines
-        languages=("en", "fr", "ru"),
-        predicate=lambda s: sum(len(p["collection"]) for p in s.view(None)["players"]) >= 50,
-    ),
+    "data_tycoon-five": crowded(5, collected=45),
+    "data_tycoon-six": crowded(6, collected=50),
     "data_tycoon-first": dict(game="data_tycoon", variant="expert", predicate=lambda s: s.ply == 3),
     # every game's full table of four, late in the game, fits the screen (Data Monsters'
     # and Data Thief's boards are laid out in their own way, their cards and names
