@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from classroom.actions import do_forget_stale_connections
 from classroom.models import Seat
+from classroom.services import again_on_lost_connection
 from games import clock
 from games.engine import IllegalAction
 from games.matches import MatchPaused, load_state
@@ -23,6 +24,7 @@ from live.write import act, release_expired_lesson_pauses
 logger = logging.getLogger(__name__)
 
 
+@again_on_lost_connection  # version-checked: safe to run twice
 def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
     """Play one bot move at ``seat`` if the match is still at ``version``; tell if played.
 
@@ -48,6 +50,7 @@ def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) ->
     return True
 
 
+@again_on_lost_connection  # a fired timer is gone: safe to run twice
 def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
     timers = MatchTimer.objects.filter(match_id=match_id, timer_id=timer_id)

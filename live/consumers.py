@@ -252,6 +252,7 @@ class TableConsumer(PlatformConsumer):
         self.catalogue_sent = deck
         return hello, state
 
+    @again_on_lost_connection  # a read: safe to run twice
     def build_state(self, since: int | None = None) -> dict:
         snap = messages.load_table(self.table_id)
         return messages.state_message(snap, self.seat, self.language, since)
@@ -260,7 +261,7 @@ class TableConsumer(PlatformConsumer):
         """Send this seat's state, unless that version was sent already."""
         if state is None:
             since = None if force else self.last_version
-            state = await self.in_database(again_on_lost_connection(self.build_state))(since)
+            state = await self.in_database(self.build_state)(since)
         if not force and state["version"] == self.last_version:
             return
         self.last_version = state["version"]
@@ -344,9 +345,7 @@ class TableConsumer(PlatformConsumer):
             return
         try:
             loop = asyncio.get_running_loop()
-            error = await self.in_database(again_on_lost_connection(self.apply))(
-                version, action, loop
-            )
+            error = await self.in_database(self.apply)(version, action, loop)
         except SERVICE_ERRORS as failure:
             # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.
@@ -363,6 +362,7 @@ class TableConsumer(PlatformConsumer):
             if error["code"] == "stale_version":
                 await self.send_state(force=True)
 
+    @again_on_lost_connection  # a move carries its version: safe to run twice
     def apply(
         self, version: int, action: dict, loop: asyncio.AbstractEventLoop | None = None
     ) -> dict | None:

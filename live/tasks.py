@@ -17,7 +17,7 @@ from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 
 from classroom.broadcast import send_from_own_loop
-from classroom.services import SERVICE_ERRORS, again_on_lost_connection, describe
+from classroom.services import SERVICE_ERRORS, describe
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
 from live import background
@@ -30,7 +30,7 @@ logger = logging.getLogger(__name__)
 def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
     """Play a bot seat's move if the match (of ``seed``) is still at ``version``."""
     try:
-        return again_on_lost_connection(background.play_bot)(match_id, seat, version, seed)
+        return background.play_bot(match_id, seat, version, seed)
     except (StaleVersion, MatchPaused, Match.DoesNotExist):
         return False
     except SERVICE_ERRORS as error:
@@ -44,7 +44,7 @@ def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) ->
 def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
     try:
-        return again_on_lost_connection(background.fire_timer)(match_id, timer_id, seed)
+        return background.fire_timer(match_id, timer_id, seed)
     except SERVICE_ERRORS as error:  # the sweeper fires a due timer that is still stored
         logger.warning("timer %s of match %s not fired: %s", timer_id, match_id, describe(error))
         return False
