@@ -7,7 +7,9 @@ and the broadcasts catch these, and the project's middleware
 with a 503. They live in the lowest app that catches them, so that no app imports the
 project package (config imports the apps, for its routes). Work that may run twice
 runs once more when it met a kept database connection that was lost
-(``again_on_lost_connection``).
+(``again_on_lost_connection``); a move's second run asks ``running_again`` whether its
+first may have been stored. Work that may not run twice checks its connection first
+(``close_if_lost``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import ParamSpec, TypeVar
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
@@ -47,27 +50,62 @@ def describe(error: BaseException) -> str:
     return f"{error.__class__.__module__}.{error.__class__.__name__}: {error}"
 
 
+# True while work decorated with ``again_on_lost_connection`` runs its second time.
+_RUNNING_AGAIN: ContextVar[bool] = ContextVar("running_again", default=False)
+
+
+def running_again() -> bool:
+    """Tell whether this is the second run of work that met a lost connection
+    (``again_on_lost_connection``). A move's first run may then have been stored: the
+    connection can be lost during its COMMIT, after the database stored it and before
+    its answer came back. The second run finds the move stored rather than refused as
+    stale, and finishes what follows it (games.matches.stored_move)."""
+    return _RUNNING_AGAIN.get()
+
+
 def again_on_lost_connection(func: Callable[P, R]) -> Callable[P, R]:
     """Return ``func`` run once more, on a new database connection, when the kept one it
     met turns out lost: the database restarted, failed over or dropped it while the
     thread used it steadily, and no health check runs before each use then
     (config/postgresql/base.py). Only for work that may run twice: a read, or a move,
-    whose version compare-and-set refuses a second run as stale if the first was stored
-    after all (its commit's answer lost with the connection)."""
+    whose version tells whether the first run was stored (its commit's answer lost with
+    the connection: ``running_again``)."""
 
     @functools.wraps(func)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        kept = connection.connection is not None and not connection.in_atomic_block
+        met = None if connection.in_atomic_block else connection.connection
         try:
             return func(*args, **kwargs)
         except (OperationalError, InterfaceError) as error:
-            # A failed transaction's rollback closed a lost connection; one found lost
-            # outside a transaction fails its check (psycopg refuses a broken
-            # connection at once: no round trip).
-            if not kept or (connection.connection is not None and connection.is_usable()):
+            if met is None or not lost(met):
                 raise
             logger.warning("database connection lost (%s): once more on a new one", error)
             connection.close()
-        return func(*args, **kwargs)
+        again = _RUNNING_AGAIN.set(True)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _RUNNING_AGAIN.reset(again)
 
     return run
+
+
+def lost(met: object) -> bool:
+    """Tell whether the database connection ``met`` (the driver's) was lost: Django
+    replaced it, or it fails its check.
+
+    A transaction whose COMMIT or ROLLBACK failed on a lost connection had it closed,
+    and Django opened the next one at once to restore autocommit; one found lost outside
+    a transaction fails its check (psycopg refuses a broken connection at once: no
+    round trip)."""
+    return met is not connection.connection or not connection.is_usable()
+
+
+def close_if_lost() -> None:
+    """Close this thread's kept database connection when it no longer answers (one round
+    trip on PostgreSQL; none on SQLite), so that work which may not run twice, such as
+    counting a socket on its seat, begins on a sound connection rather than failing
+    on a dropped one."""
+    kept = connection.connection is not None and not connection.in_atomic_block
+    if kept and not connection.is_usable():
+        connection.close()

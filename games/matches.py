@@ -196,6 +196,36 @@ def apply_action(
     return Applied(match=match, state=state, events=events, version=version, timers=timers)
 
 
+def stored_move(
+    match_id: int, seat: int | None, version: int | None, action: dict | None = None
+) -> Applied | None:
+    """Return the move ``seat`` made at ``version`` as ``apply_action`` returned it, when
+    it is the match's last one (the match is at ``version + 1``; ``None``: at any
+    version) and, with ``action`` given, that action; else None.
+
+    For the second try of a move whose first try lost its database connection during
+    the COMMIT: the move may have been stored with the commit's answer lost. The second
+    try, refused as stale, then finds its own move and finishes what follows it (the
+    table's states, the followers, the scheduling) instead of leaving that undone."""
+    with transaction.atomic():
+        match = MATCH_TO_WRITE.first(match_id)
+        if match is None or (version is not None and match.version != version + 1):
+            return None
+        entry = MatchAction.objects.filter(match_id=match_id, version=match.version).first()
+        if entry is None or entry.seat != seat:
+            return None
+        if action is not None and not same_json(entry.action, action):
+            return None
+        timers = sorted(TIMERS_OF.objects(match_id), key=lambda timer: (timer.due_at, timer.pk))
+    return Applied(
+        match=match,
+        state=load_state(match),
+        events=entry.events,
+        version=match.version,
+        timers=timers,
+    )
+
+
 def same_json(a: Any, b: Any) -> bool:
     """Tell whether two JSON values are the same, types included: Python's ``==`` holds
     for ``1``, ``1.0`` and ``true``, which JSON tells apart."""

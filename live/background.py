@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from classroom.actions import do_forget_stale_connections
 from classroom.models import Seat
-from classroom.services import again_on_lost_connection
+from classroom.services import again_on_lost_connection, running_again
 from games import clock
 from games.engine import IllegalAction
 from games.matches import MatchPaused, load_state
@@ -19,7 +19,7 @@ from games.models import Match, MatchTimer
 from games.registry import get_game
 from live import scheduling
 from live.messages import bot_kinds
-from live.write import act, release_expired_lesson_pauses
+from live.write import act, finish_stored, release_expired_lesson_pauses
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +34,9 @@ def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) ->
     match = Match.objects.get(pk=match_id)
     if seed is not None and match.seed != seed:
         return False
+    if match.version == version + 1 and running_again():
+        # The first try lost its connection: during its COMMIT, the move may be stored.
+        return finish_stored(match_id, seat, version)
     if match.version != version or match.status != Match.Status.RUNNING:
         return False  # a newer schedule exists, or the resume will schedule again
     kind = scheduling.bot_seats(match).get(seat)
@@ -50,15 +53,21 @@ def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) ->
     return True
 
 
-@again_on_lost_connection  # a fired timer is gone: safe to run twice
 def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
+    action = due_timer_action(match_id, timer_id, seed)
+    return action is not None and expire(match_id, timer_id, action)
+
+
+@again_on_lost_connection  # a read
+def due_timer_action(match_id: int, timer_id: str, seed: int | None = None) -> dict | None:
+    """Return the expiry action of the timer if it still runs and is due, else None."""
     timers = MatchTimer.objects.filter(match_id=match_id, timer_id=timer_id)
     if seed is not None:  # the match the task was queued for, not a new one with its id
         timers = timers.filter(match__seed=seed)
     timer = timers.first()
     if timer is None:
-        return False  # the timer ended (answered in time) or fired already
+        return None  # the timer ended (answered in time) or fired already
     if timer.due_at > clock.now():
         # Early: a pause pushed the timer back, or the worker ran the task a little
         # before its eta (Celery's timer may). Queue it again for the due time, so that
@@ -68,9 +77,17 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
             (match_id, timer_id, seed),
             countdown=clock.until(timer.due_at),
         )
-        return False
+        return None
+    return timer.action
+
+
+@again_on_lost_connection  # an expiry is played once: its timer ends with it
+def expire(match_id: int, timer_id: str, action: dict) -> bool:
+    """Play the expiry ``action`` of timer ``timer_id`` as the referee; tell if played."""
+    if running_again() and finish_stored(match_id, None, None, action):
+        return True  # the first try's COMMIT stored it and lost its answer
     try:
-        act(match_id, None, timer.action, None)
+        act(match_id, None, action, None)
     except IllegalAction as refusal:
         if refusal.code != "stale_timer":
             logger.warning("timer %s of match %s refused: %s", timer_id, match_id, refusal.code)

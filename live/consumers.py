@@ -32,7 +32,13 @@ from classroom.models import ClassSession, Participant, Seat, Table
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from classroom.presence import seat_players, table_seats
-from classroom.services import SERVICE_ERRORS, again_on_lost_connection, describe
+from classroom.services import (
+    SERVICE_ERRORS,
+    again_on_lost_connection,
+    close_if_lost,
+    describe,
+    running_again,
+)
 from games import clock
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
@@ -176,7 +182,7 @@ class TableConsumer(PlatformConsumer):
         heartbeat.leave(self)
         if self.seat_pk is not None:
             seat_pk, self.seat_pk = self.seat_pk, None
-            await self.in_database(do_seat_connected)(seat_pk, -1)
+            await self.in_database(self.count_on_seat)(seat_pk, -1)
 
     async def on_failure(self, message: dict, code: str) -> None:
         """A service failed while handling a message: say so; the socket stays open."""
@@ -214,6 +220,7 @@ class TableConsumer(PlatformConsumer):
         await self.send_json(hello)
         await self.send_state(state, force=True)
 
+    @again_on_lost_connection  # a read: safe to run twice
     def locate_seat(self) -> None:
         """Find this socket's table (a student's seat); spectators know it already."""
         seat = Seat.objects.filter(
@@ -222,13 +229,21 @@ class TableConsumer(PlatformConsumer):
         if seat is not None:
             self.table_id, self.seat, self.located_seat_pk = seat.table_id, seat.number, seat.pk
 
+    @staticmethod
+    def count_on_seat(seat_pk: int, delta: int) -> None:
+        """Count this socket on (+1) or off (-1) its seat, on a connection checked first:
+        a count may not run twice, as the reads around it do on a dropped connection."""
+        close_if_lost()
+        do_seat_connected(seat_pk, delta)
+
     def count_in_and_build(self) -> tuple[dict, dict]:
         """Count this socket on its seat, then build its ``hello`` and ``state``."""
-        do_seat_connected(self.located_seat_pk, +1)
+        self.count_on_seat(self.located_seat_pk, +1)
         # Counted: from here on, release() takes the socket off the count again.
         self.seat_pk = self.located_seat_pk
         return self.build_full()
 
+    @again_on_lost_connection  # a read: safe to run twice
     def session_state(self) -> str:
         return ClassSession.objects.values_list("state", flat=True).get(pk=self.session_id)
 
@@ -239,6 +254,7 @@ class TableConsumer(PlatformConsumer):
         message.setdefault("version", self.last_version)
         await self.send(text_data=message_text(message))
 
+    @again_on_lost_connection  # a read: safe to run twice
     def build_full(self) -> tuple[dict, dict]:
         snap = messages.load_table(self.table_id)
         self.bot_playing = self.seat is not None and snap.bot_plays(self.seat)
@@ -385,7 +401,9 @@ class TableConsumer(PlatformConsumer):
                 messages.stored_version(match_id),
             )
         try:
-            write.act(match_id, self.seat, action, version, loop=loop, found=found)
+            write.act(
+                match_id, self.seat, action, version, loop=loop, found=found, resent=running_again()
+            )
         except StaleVersion as stale:
             return self.error(
                 "stale_version",
@@ -615,6 +633,7 @@ class PlayConsumer(TableConsumer):
             token = ""
         await self.take_token(token if isinstance(token, str) else "")
 
+    @again_on_lost_connection  # reads, and a student's last seen: safe to run twice
     def authenticate(self) -> None:
         """Admit the seat the credential names when it is in this open session; else
         count a wrong attempt and refuse. The code itself is never looked up, so the
@@ -653,6 +672,7 @@ class PlayConsumer(TableConsumer):
 class WatchConsumer(TableConsumer):
     """The projector: the public view of one table, for the teacher who owns the session."""
 
+    @again_on_lost_connection  # a read: safe to run twice
     def authenticate(self) -> None:
         user = self.scope.get("user")
         table = (

@@ -25,10 +25,12 @@ from classroom.services import SERVICE_ERRORS, describe
 from games.matches import (
     Applied,
     Released,
+    StaleVersion,
     apply_action,
     dismiss_lessons,
     expired_holds,
     release_expired,
+    stored_move,
 )
 from games.models import Match, MatchHold
 from games.signals import action_stored
@@ -46,6 +48,7 @@ def act(
     loop: asyncio.AbstractEventLoop | None = None,
     *,
     found: messages.ActionTable | None = None,
+    resent: bool = False,
 ) -> Applied:
     """Apply an action as the match's one writer, then tell the table and schedule.
 
@@ -60,11 +63,58 @@ def act(
     event loop of the socket that called this from the server's database thread; the
     messages are then sent there without this thread waiting for them
     (``classroom.broadcast.send_groups``).
+
+    ``resent``: the second try of a move whose first try lost its database connection
+    (``classroom.services.running_again``). When the first was stored after all (its
+    commit's answer lost), the move is found in the log rather than refused as stale,
+    and what follows it is done now.
     """
     _require_redis()
     if found is None:
         found = messages.action_table(match_id=match_id)
-    applied = apply_action(match_id, seat, action, expected_version)
+    try:
+        applied = apply_action(match_id, seat, action, expected_version)
+    except StaleVersion:
+        if not resent or expected_version is None:
+            raise
+        applied = stored_move(match_id, seat, expected_version, action)
+        if applied is None:
+            raise
+        logger.warning(
+            "match %s: move %s was stored before its answer was lost", match_id, applied.version
+        )
+    return after_move(applied, found, loop)
+
+
+def finish_stored(
+    match_id: int, seat: int | None, version: int | None, action: dict | None = None
+) -> bool:
+    """Do what follows the move ``seat`` made at ``version`` (``None``: at any version;
+    ``action``: only that action) when it is the match's last one
+    (``games.matches.stored_move``); tell whether it was.
+
+    For a bot's move or a timer's expiry tried again after a lost database connection:
+    the first try's commit may have stored it and lost its answer. A bot's action is
+    not known without the state it was chosen in, and a timer's record is gone with
+    its expiry: neither is refused as stale, as a socket's move is."""
+    applied = stored_move(match_id, seat, version, action)
+    if applied is None:
+        return False
+    logger.warning(
+        "match %s: move %s was stored before its answer was lost", match_id, applied.version
+    )
+    after_move(applied, messages.action_table(match_id=match_id))
+    return True
+
+
+def after_move(
+    applied: Applied,
+    found: messages.ActionTable | None,
+    loop: asyncio.AbstractEventLoop | None = None,
+) -> Applied:
+    """Tell the table and the followers of a stored move, and schedule what follows it
+    (``act``); return ``applied``."""
+    match_id = applied.match.pk
     # The move is stored: a service failing from here on must not make it look refused.
     # A socket that misses a state notices the gap at the next one and reads the table
     # itself; the sweeper schedules the bots and timers again within LIVE_SWEEP_SECONDS.

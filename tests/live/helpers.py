@@ -148,16 +148,18 @@ def end_database_process(pid: int) -> None:
     wait_until(lambda: not database_process_alive(pid), TIMEOUT, f"PostgreSQL's process {pid}")
 
 
-def keep_database_connection(keep: bool) -> None:
+def keep_database_connection(keep: bool, port: int | None = None) -> None:
     """Make this thread keep its database connection between uses as the servers do
     (``DB_CONN_MAX_AGE``, checked only after it sat idle), or stop: pytest's own process
-    closes its connections after each use."""
+    closes its connections after each use. ``port``: connect there on loopback (a
+    relay, tests.live.database_relay), not to the database's own port."""
     connection.close()
     if keep:
         connection.settings_dict = {
             **connection.settings_dict,
             "CONN_MAX_AGE": 60,
             "CONN_HEALTH_CHECKS": True,
+            **({"HOST": "127.0.0.1", "PORT": port} if port is not None else {}),
         }
     else:
         connection.settings_dict = connections.settings[connection.alias]

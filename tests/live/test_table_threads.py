@@ -13,9 +13,11 @@ from asgiref.sync import sync_to_async
 from django.db import connection, connections, transaction
 
 from classroom.models import Seat
-from games.models import Match
+from games.models import Match, MatchAction
+from games.signals import action_stored
 from live.sockets import TABLE_THREADS, in_table_thread
 from tests.classroom.channels_testing import in_own_event_loop
+from tests.live.database_relay import DatabaseRelay
 from tests.live.helpers import (
     TIMEOUT,
     connect,
@@ -183,3 +185,75 @@ async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on
             await socket.disconnect()
     finally:
         await in_table_thread(table, keep_database_connection)(False)
+
+
+@in_own_event_loop
+async def test_a_move_whose_commit_answer_is_lost_is_told_to_the_table_as_played(started, caplog):
+    """The connection drops during the move's COMMIT, after the database stored it: the
+    second try finds the move stored (not a stale version) and does what follows it.
+    The mover and the other seats get the new state at once, and the apps that follow
+    the moves hear of it, as after any move."""
+    tables = await sync_to_async(seats_by_table)(started)
+    table = min(tables)
+    relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
+    heard = []
+
+    def follower(sender, match, **kwargs):
+        heard.append(match.version)
+
+    action_stored.connect(follower)
+    await in_table_thread(table, keep_database_connection)(True, relay.port)
+    try:
+        sockets, states = {}, {}
+        for number, student in tables[table].items():
+            sockets[number] = play_socket(started, student)
+            states[number] = (await connect(sockets[number]))[1]
+        mover = next(number for number, state in states.items() if state["legal_actions"])
+        relay.lose_next_commit_answer()
+        version = await make_move(sockets[mover], states[mover])
+        answer = await receive(sockets[mover])
+        assert answer["type"] == "state", answer  # not the error "stale_version"
+        assert answer["version"] == version + 1
+        assert relay.cuts == 1
+        assert "database connection lost" in caplog.text
+        assert f"move {version + 1} was stored before its answer was lost" in caplog.text
+        for number, socket in sockets.items():
+            if number != mover:  # at once, not when the heartbeat finds the gap
+                assert (await receive(socket, "state"))["version"] == version + 1
+        assert heard == [version + 1]
+        moves = await sync_to_async(list)(
+            MatchAction.objects.filter(match__table__pk=table, version__gt=version)
+        )
+        assert [(move.version, move.seat) for move in moves] == [(version + 1, mover)]
+        for socket in sockets.values():
+            await socket.disconnect()
+    finally:
+        action_stored.disconnect(follower)
+        await in_table_thread(table, keep_database_connection)(False)
+        relay.stop()
+
+
+@in_own_event_loop
+async def test_a_socket_that_meets_its_table_thread_s_connection_dropped_connects_on_a_new_one(
+    started, caplog
+):
+    """A socket's connect reads the seat's credential, its seat and the table in a table
+    thread; meeting that thread's connection dropped it reads again on a new one, where
+    the socket was closed with 1013 (try again) and the page had to come back."""
+    tables = await sync_to_async(seats_by_table)(started)
+    number, student = next(iter(tables[min(tables)].items()))
+    processes = []
+    for thread in TABLE_THREADS:  # the connect's first work runs in any of them
+        await asyncio.wrap_future(thread.submit(keep_database_connection, True))
+        processes.append(await asyncio.wrap_future(thread.submit(database_process)))
+    try:
+        for pid in processes:
+            await sync_to_async(end_database_process)(pid)
+        socket = play_socket(started, student)
+        hello, state = await connect(socket)
+        assert hello["seat"] == state["seat"] == number
+        assert "database connection lost" in caplog.text
+        await socket.disconnect()
+    finally:
+        for thread in TABLE_THREADS:
+            await asyncio.wrap_future(thread.submit(keep_database_connection, False))
