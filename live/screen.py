@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from classroom.models import ClassSession
+from classroom.services import again_on_lost_connection
 from live.dashboard import session_with_class, tables_context
 
 
@@ -24,6 +25,7 @@ def screen_context(session: ClassSession) -> dict:
     }
 
 
+@again_on_lost_connection  # a read: safe to run twice
 def render_screen(session_id: int) -> str | None:
     """Render the live part of a session's join screen, in the session's language; None
     once the session was deleted."""

@@ -28,6 +28,7 @@ from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
+from classroom.services import again_on_lost_connection
 from live.dashboard import session_with_class, table_items, tables_context
 from live.sockets import SOCKET_NUMBERS, PlatformConsumer, in_drawing_thread, in_table_thread
 
@@ -230,6 +231,7 @@ class SessionConsumer(PlatformConsumer):
             await self.close(code=close_code)
 
 
+@again_on_lost_connection  # a read: safe to run twice
 def render_dashboard(session_id: int, language: str) -> str | None:
     """Render the live tables fragment of a session's dashboard; None once the session
     was deleted (the teacher's "delete now", the retention purge)."""
@@ -242,6 +244,7 @@ def render_dashboard(session_id: int, language: str) -> str | None:
         )
 
 
+@again_on_lost_connection  # a read: safe to run twice
 def render_tables(session_id: int, language: str, table_ids: set[int]) -> str | None:
     """Render only the dashboard's parts of these tables, each swapped in by its id; the
     whole fragment when one of them is gone; None once the session was deleted."""

@@ -17,14 +17,20 @@ from classroom import actions
 from classroom.models import Table
 from config.postgresql import base
 from config.services import free_port, postgres_answers, postgres_service, wait_until
+from games import clock
 from games.matches import load_state
-from games.models import Match, MatchAction
+from games.models import Match, MatchAction, MatchTimer
+from games.signals import action_stored
 from live import tasks
+from live.screen import render_screen
+from live.session_sockets import render_dashboard, render_tables
 from live.sockets import DRAWING_THREADS, TABLE_THREADS
 from tests.live.conftest import open_session, seat_students
+from tests.live.database_relay import DatabaseRelay
 from tests.live.helpers import (
     database_process,
     database_process_alive,
+    drive_to_call_window,
     end_database_process,
     keep_database_connection,
     random_step,
@@ -196,6 +202,120 @@ def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_ne
         worker.shutdown()
     moved = MatchAction.objects.get(match=match, version=match.version + 1)
     assert moved.seat == bot
+
+
+def test_a_bot_move_whose_commit_answer_is_lost_is_finished_on_its_second_try(school_class, caplog):
+    """The worker's connection drops during the bot move's COMMIT, after the database
+    stored it: the second try finds the move stored and does what follows it (the
+    followers, the table, the next bot or timer), which used to be left undone."""
+    session = open_session(school_class, table_size=2, bots=True)
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    table = Table.objects.get(session=session)
+    bot = table.seats.get(participant__isnull=True).number
+    match = Match.objects.get(pk=table.match_id)
+    rng = random.Random(3)
+    while bot not in load_state(match).to_move():
+        random_step(match, rng)
+    relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
+    heard = []
+
+    def follower(sender, match, **kwargs):
+        heard.append((match.pk, match.version))
+
+    action_stored.connect(follower)
+    worker = ThreadPoolExecutor(max_workers=1)
+    try:
+        worker.submit(keep_database_connection, True, relay.port).result()
+        worker.submit(database_process).result()  # connected, as a worker in steady use
+        relay.lose_next_commit_answer()
+        played = worker.submit(tasks.bot_move, match.pk, bot, match.version, match.seed)
+        assert played.result() is True
+        assert relay.cuts == 1
+        assert "database connection lost" in caplog.text
+        assert f"move {match.version + 1} was stored before its answer was lost" in caplog.text
+    finally:
+        action_stored.disconnect(follower)
+        worker.submit(keep_database_connection, False).result()
+        worker.shutdown()
+        relay.stop()
+    assert heard == [(match.pk, match.version + 1)]
+    moved = MatchAction.objects.filter(match=match, version__gt=match.version)
+    assert [(entry.version, entry.seat) for entry in moved] == [(match.version + 1, bot)]
+
+
+def test_a_timer_expiry_whose_commit_answer_is_lost_is_finished_on_its_second_try(
+    school_class, caplog
+):
+    """The same for a timer's expiry: its timer's record is gone with the first try's
+    commit, so the second try used to find nothing to fire and leave the move untold."""
+    session = open_session(school_class, table_size=2, bots=False)
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    match = Match.objects.get(pk=Table.objects.get(session=session).match_id)
+    drive_to_call_window(match)
+    timer = MatchTimer.objects.get(match=match)
+    clock.advance(timer.seconds + 1)
+    relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
+    heard = []
+
+    def follower(sender, match, **kwargs):
+        heard.append((match.pk, match.version))
+
+    action_stored.connect(follower)
+    worker = ThreadPoolExecutor(max_workers=1)
+    try:
+        worker.submit(keep_database_connection, True, relay.port).result()
+        worker.submit(database_process).result()  # connected, as a worker in steady use
+        relay.lose_next_commit_answer()
+        fired = worker.submit(tasks.fire_timer, match.pk, timer.timer_id, match.seed)
+        assert fired.result() is True
+        assert relay.cuts == 1
+        assert "database connection lost" in caplog.text
+        assert f"move {match.version + 1} was stored before its answer was lost" in caplog.text
+    finally:
+        action_stored.disconnect(follower)
+        worker.submit(keep_database_connection, False).result()
+        worker.shutdown()
+        relay.stop()
+    assert heard == [(match.pk, match.version + 1)]
+    moved = MatchAction.objects.filter(match=match, version__gt=match.version)
+    assert [(entry.version, entry.seat, entry.action) for entry in moved] == [
+        (match.version + 1, None, timer.action)
+    ]
+    assert not MatchTimer.objects.filter(match=match, timer_id=timer.timer_id).exists()
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda session, tables: render_dashboard(session.pk, "en"),
+        lambda session, tables: render_tables(session.pk, "en", tables),
+        lambda session, tables: render_screen(session.pk),
+    ],
+    ids=["dashboard", "dashboard tables", "join screen"],
+)
+def test_a_drawing_that_meets_its_connection_dropped_is_drawn_on_a_new_one(
+    school_class, caplog, draw
+):
+    """A drawing thread keeps its connection: a teacher's dashboard or the join screen
+    drawn on one dropped in steady use is drawn again on a new connection (a read),
+    where it failed and waited for the next change."""
+    session = open_session(school_class, table_size=2, bots=True)
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    tables = set(session.tables.values_list("pk", flat=True))
+    assert tables
+    worker = ThreadPoolExecutor(max_workers=1)
+    try:
+        worker.submit(keep_database_connection, True).result()
+        end_database_process(worker.submit(database_process).result())
+        html = worker.submit(draw, session, tables).result()
+        assert "Ana" in html
+        assert "database connection lost" in caplog.text  # its second try
+    finally:
+        worker.submit(keep_database_connection, False).result()
+        worker.shutdown()
 
 
 def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
