@@ -180,10 +180,32 @@ DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "0"))
 # once a process, so that a burst cannot pass the database's max_connections
 # (docs/deploy.md sizes it); past that, a thread waits for one of either kind.
 DB_POOL_OVERFLOW = int(os.environ.get("DB_POOL_OVERFLOW", str(DB_POOL_SIZE)))
+# PostgreSQL: seconds a connection attempt may take (libpq's connect_timeout): a
+# database server that accepts and never answers (stalled, or a proxy in front of a dead
+# one) refuses the work at once rather than holding its thread, and every table whose
+# work that thread does, for good.
+DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))
+# Seconds a session may sit idle inside a transaction before the server ends it
+# (PostgreSQL's idle_in_transaction_session_timeout). The platform's transactions never
+# wait on anything but the database (its broadcasts are sent after the commit): one
+# that idles is a process frozen mid-move (stopped, swapping, a paused machine), whose
+# lock on the match would otherwise hold every other move of that table until it woke.
+# Shorter than a page's wait for an answer (static/js/play/client.js, 8 s).
+DB_IDLE_IN_TRANSACTION_SECONDS = int(os.environ.get("DB_IDLE_IN_TRANSACTION_SECONDS", "5"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's PostgreSQL backend, with no health-check round trip for a connection in
     # steady use (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
+    database_options = DATABASES["default"].setdefault("OPTIONS", {})
+    database_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    database_options["options"] = " ".join(
+        option
+        for option in (
+            f"-c idle_in_transaction_session_timeout={DB_IDLE_IN_TRANSACTION_SECONDS}s",
+            database_options.get("options", ""),  # the DATABASE_URL's own come last
+        )
+        if option
+    )
     if DB_POOL_SIZE > 0:
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # a connection goes back to the pool
         # A connection the pool hands out is checked if it sat idle (Django's check of

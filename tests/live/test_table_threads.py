@@ -7,10 +7,13 @@ the database server."""
 import asyncio
 import json
 import threading
+import time
+from socket import create_server
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, connections, transaction
+from django.conf import settings
+from django.db import DatabaseError, connection, connections, transaction
 
 from classroom.models import Seat
 from games.models import Match, MatchAction
@@ -257,3 +260,81 @@ async def test_a_socket_that_meets_its_table_thread_s_connection_dropped_connect
     finally:
         for thread in TABLE_THREADS:
             await asyncio.wrap_future(thread.submit(keep_database_connection, False))
+
+
+def freeze_inside_transaction(rows, locked: threading.Event, woken: threading.Event, ended):
+    """Lock the row of ``rows`` and sit idle inside the transaction until ``woken``, as a
+    process frozen in the middle of a move would; put what its commit raised in ``ended``."""
+    try:
+        with transaction.atomic():
+            rows.select_for_update().get()
+            locked.set()
+            woken.wait(3 * TIMEOUT)
+    except DatabaseError as error:  # psycopg's IdleInTransactionSessionTimeout
+        ended.append(error)
+    finally:
+        connections.close_all()
+
+
+@in_own_event_loop
+async def test_a_process_frozen_inside_a_move_holds_its_table_until_the_database_ends_it(started):
+    """The database ends a session idle inside a transaction after
+    DB_IDLE_IN_TRANSACTION_SECONDS: the frozen process's lock on the match goes with it,
+    and the table's next move is played, where it waited for the process to wake."""
+    tables = await sync_to_async(seats_by_table)(started)
+    table = min(tables)
+    sockets, states = {}, {}
+    for number, student in tables[table].items():
+        sockets[number] = play_socket(started, student)
+        states[number] = (await connect(sockets[number]))[1]
+    mover = next(number for number, state in states.items() if state["legal_actions"])
+    match = await sync_to_async(lambda: Match.objects.get(table__pk=table).pk)()
+    locked, woken, ended = threading.Event(), threading.Event(), []
+    frozen = threading.Thread(
+        target=freeze_inside_transaction,
+        args=(Match.objects.filter(pk=match), locked, woken, ended),
+    )
+    frozen.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, TIMEOUT)
+        started_at = time.monotonic()
+        version = await make_move(sockets[mover], states[mover])
+        answer = await receive(sockets[mover])
+        waited = time.monotonic() - started_at
+        assert answer["type"] == "state", answer
+        assert answer["version"] == version + 1
+        assert waited >= settings.DB_IDLE_IN_TRANSACTION_SECONDS - 0.5  # it did wait
+    finally:
+        woken.set()
+        await asyncio.to_thread(frozen.join, TIMEOUT)
+    assert len(ended) == 1, "the frozen transaction was not ended by the database"
+    assert "idle-in-transaction" in str(ended[0])
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+@in_own_event_loop
+async def test_a_database_that_never_answers_a_connection_refuses_the_move_in_time(started):
+    """A database server that accepts the connection and never answers (stalled, or a
+    proxy in front of a dead one): the move is refused, with its message, once
+    DB_CONNECT_TIMEOUT has passed, where the table's thread waited for good."""
+    tables = await sync_to_async(seats_by_table)(started)
+    table = min(tables)
+    sockets, states = {}, {}
+    for number, student in tables[table].items():
+        sockets[number] = play_socket(started, student)
+        states[number] = (await connect(sockets[number]))[1]
+    mover = next(number for number, state in states.items() if state["legal_actions"])
+    silent = create_server(("127.0.0.1", 0))  # accepts, never answers
+    await in_table_thread(table, keep_database_connection)(True, silent.getsockname()[1])
+    try:
+        started_at = time.monotonic()
+        await make_move(sockets[mover], states[mover])
+        answer = await receive(sockets[mover])
+        assert answer["type"] == "error" and answer["code"] == "not_stored", answer
+        assert time.monotonic() - started_at >= settings.DB_CONNECT_TIMEOUT - 0.5
+    finally:
+        await in_table_thread(table, keep_database_connection)(False)
+        silent.close()
+    for each in sockets.values():
+        await each.disconnect()
