@@ -14,8 +14,9 @@ every ``--every`` seconds, it kills (SIGKILL to its whole process group) one ser
 picked at random among the ASGI processes, the worker and Redis that have run for
 UPTIME seconds; with ``--postgres`` the database may be picked too: it drops every
 connection of the platform at once, as a restart or a failover does (the server itself
-keeps running: reconnecting is the platform's part). Then the games play on to their
-end. A student whose socket closes
+keeps running: reconnecting is the platform's part). One more kind freezes an ASGI
+process or the worker (SIGSTOP, as a paused machine does) and lets it go on
+FREEZE_SECONDS later. Then the games play on to their end. A student whose socket closes
 reconnects as the browser client does (a growing wait, the next server when one does
 not answer) and plays on; a move answered neither way within PONG_WAIT closes the
 socket, as the browser's 8-second wait does.
@@ -90,6 +91,14 @@ TRACEBACK_LINE = TRACEBACK + ":"
 TARGETS = ("redis", "celery-worker", "asgi")
 # With --postgres: the database, which drops every connection of the platform.
 DATABASE = "database"
+# A process frozen (SIGSTOP to its group, as a paused virtual machine or a swap storm
+# does) and let go (SIGCONT) this many seconds later: longer than the database lets a
+# transaction sit idle (DB_IDLE_IN_TRANSACTION_SECONDS, 5 s on PostgreSQL), shorter than
+# a page's wait for a move's answer (PONG_WAIT). Picked, as a kind of its own, among the
+# ASGI processes and the worker that run.
+FREEZE = "freeze"
+FREEZE_SECONDS = 6.0
+FROZEN_KINDS = ("asgi", "celery-worker")
 # The run's own connections (its checks, in this process) have this name, and are
 # left alone when the database drops the platform's.
 CHECKS_APPLICATION = "chaos-checks"
@@ -258,7 +267,7 @@ def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list
 
 def kind_of(name: str) -> str:
     """Return the target's kind: "asgi" for every ASGI process, else its name."""
-    return next(kind for kind in (*TARGETS, DATABASE) if name.startswith(kind))
+    return next(kind for kind in (*TARGETS, DATABASE, FREEZE) if name.startswith(kind))
 
 
 def drop_connections(database_url: str) -> int:
@@ -277,8 +286,10 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
     """Every ``args.every`` seconds for ``args.chaos`` seconds, SIGKILL the process group
     of one target that has run for UPTIME seconds at least (a service killed while it
     still starts would only be killed again, not tested again), of a kind killed least
-    so far (ASGI, worker, Redis, and with ``--postgres`` the database's connections)."""
+    so far (ASGI, worker, Redis, a freeze of an ASGI process or the worker, and with
+    ``--postgres`` the database's connections)."""
     rng = random.Random(args.seed)
+    thawing: list[asyncio.Task] = []
     while time.monotonic() - t0 + args.every <= args.chaos:
         await asyncio.sleep(args.every)
         running = [
@@ -288,6 +299,9 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
             and info["name"].startswith(TARGETS)
             and info["now"] - info["start"] >= UPTIME
         ]
+        freezable = [info for info in running if kind_of(info["name"]) in FROZEN_KINDS]
+        if freezable:
+            running.append({"name": FREEZE})
         if args.database_url:
             running.append({"name": DATABASE})
         if not running:
@@ -301,12 +315,28 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
         if victim["name"] == DATABASE:
             dropped = await asyncio.to_thread(drop_connections, args.database_url)
             print(f"  {at:6.1f} s  the database drops its {dropped} connections", flush=True)
+        elif victim["name"] == FREEZE:
+            victim = freezable[rng.randrange(len(freezable))]
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(victim["pid"], signal.SIGSTOP)
+            thawing.append(asyncio.create_task(thaw(victim["pid"], FREEZE_SECONDS)))
+            print(f"  {at:6.1f} s  freeze {victim['name']} for {FREEZE_SECONDS:.0f} s", flush=True)
+            victim = {"name": f"{FREEZE} {victim['name']}"}
         else:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(victim["pid"], signal.SIGKILL)
             print(f"  {at:6.1f} s  kill -9 {victim['name']}", flush=True)
         chaos.kills.append((at, victim["name"]))
+    await asyncio.gather(*thawing)
     print(f"  {time.monotonic() - t0:6.1f} s  no more kills: the games finish", flush=True)
+
+
+async def thaw(pid: int, seconds: float) -> None:
+    """Let the frozen process group ``pid`` go on after ``seconds`` (killed meanwhile,
+    it is gone: nothing to do)."""
+    await asyncio.sleep(seconds)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGCONT)
 
 
 def unfinished() -> list[int]:
