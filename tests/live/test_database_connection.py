@@ -174,13 +174,9 @@ def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(
     assert len(checks) == checks_made
 
 
-def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_new_one(
-    school_class, caplog
-):
-    """A Celery worker keeps its connection as the servers do: the bot's move that meets
-    it dropped runs again on a new connection, where it used to wait for the sweeper.
-    (The task's function runs here in a thread of its own, as a worker's pool process
-    runs it; a version-checked move is safe to run twice.)"""
+def match_waiting_for_its_bot(school_class) -> tuple[Match, int]:
+    """Start a session of one student and a bot; play until the bot is to move; return
+    the match and the bot's seat."""
     session = open_session(school_class, table_size=2, bots=True)
     seat_students(session, "Ana")
     actions.do_start_session(session)
@@ -190,6 +186,17 @@ def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_ne
     rng = random.Random(3)
     while bot not in load_state(match).to_move():
         random_step(match, rng)
+    return match, bot
+
+
+def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_new_one(
+    school_class, caplog
+):
+    """A Celery worker keeps its connection as the servers do: the bot's move that meets
+    it dropped runs again on a new connection, where it used to wait for the sweeper.
+    (The task's function runs here in a thread of its own, as a worker's pool process
+    runs it; a version-checked move is safe to run twice.)"""
+    match, bot = match_waiting_for_its_bot(school_class)
     worker = ThreadPoolExecutor(max_workers=1)
     try:
         worker.submit(keep_database_connection, True).result()
@@ -204,19 +211,10 @@ def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_ne
     assert moved.seat == bot
 
 
-def test_a_bot_move_whose_commit_answer_is_lost_is_finished_on_its_second_try(school_class, caplog):
-    """The worker's connection drops during the bot move's COMMIT, after the database
-    stored it: the second try finds the move stored and does what follows it (the
-    followers, the table, the next bot or timer), which used to be left undone."""
-    session = open_session(school_class, table_size=2, bots=True)
-    seat_students(session, "Ana")
-    actions.do_start_session(session)
-    table = Table.objects.get(session=session)
-    bot = table.seats.get(participant__isnull=True).number
-    match = Match.objects.get(pk=table.match_id)
-    rng = random.Random(3)
-    while bot not in load_state(match).to_move():
-        random_step(match, rng)
+def with_commit_answer_lost(caplog, match: Match, task, *args):
+    """Run ``task(*args)`` in a thread of its own, as a worker's pool process runs it, its
+    connection kept and through a relay that loses the next COMMIT's answer; return what
+    it returned and the ``(match, version)`` the apps that follow the moves heard of."""
     relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
     heard = []
 
@@ -229,16 +227,27 @@ def test_a_bot_move_whose_commit_answer_is_lost_is_finished_on_its_second_try(sc
         worker.submit(keep_database_connection, True, relay.port).result()
         worker.submit(database_process).result()  # connected, as a worker in steady use
         relay.lose_next_commit_answer()
-        played = worker.submit(tasks.bot_move, match.pk, bot, match.version, match.seed)
-        assert played.result() is True
+        result = worker.submit(task, *args).result()
         assert relay.cuts == 1
-        assert "database connection lost" in caplog.text
+        assert "database connection lost" in caplog.text  # its second try
         assert f"move {match.version + 1} was stored before its answer was lost" in caplog.text
     finally:
         action_stored.disconnect(follower)
         worker.submit(keep_database_connection, False).result()
         worker.shutdown()
         relay.stop()
+    return result, heard
+
+
+def test_a_bot_move_whose_commit_answer_is_lost_is_finished_on_its_second_try(school_class, caplog):
+    """The worker's connection drops during the bot move's COMMIT, after the database
+    stored it: the second try finds the move stored and does what follows it (the
+    followers, the table, the next bot or timer), which used to be left undone."""
+    match, bot = match_waiting_for_its_bot(school_class)
+    played, heard = with_commit_answer_lost(
+        caplog, match, tasks.bot_move, match.pk, bot, match.version, match.seed
+    )
+    assert played is True
     assert heard == [(match.pk, match.version + 1)]
     moved = MatchAction.objects.filter(match=match, version__gt=match.version)
     assert [(entry.version, entry.seat) for entry in moved] == [(match.version + 1, bot)]
@@ -256,28 +265,10 @@ def test_a_timer_expiry_whose_commit_answer_is_lost_is_finished_on_its_second_tr
     drive_to_call_window(match)
     timer = MatchTimer.objects.get(match=match)
     clock.advance(timer.seconds + 1)
-    relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
-    heard = []
-
-    def follower(sender, match, **kwargs):
-        heard.append((match.pk, match.version))
-
-    action_stored.connect(follower)
-    worker = ThreadPoolExecutor(max_workers=1)
-    try:
-        worker.submit(keep_database_connection, True, relay.port).result()
-        worker.submit(database_process).result()  # connected, as a worker in steady use
-        relay.lose_next_commit_answer()
-        fired = worker.submit(tasks.fire_timer, match.pk, timer.timer_id, match.seed)
-        assert fired.result() is True
-        assert relay.cuts == 1
-        assert "database connection lost" in caplog.text
-        assert f"move {match.version + 1} was stored before its answer was lost" in caplog.text
-    finally:
-        action_stored.disconnect(follower)
-        worker.submit(keep_database_connection, False).result()
-        worker.shutdown()
-        relay.stop()
+    fired, heard = with_commit_answer_lost(
+        caplog, match, tasks.fire_timer, match.pk, timer.timer_id, match.seed
+    )
+    assert fired is True
     assert heard == [(match.pk, match.version + 1)]
     moved = MatchAction.objects.filter(match=match, version__gt=match.version)
     assert [(entry.version, entry.seat, entry.action) for entry in moved] == [

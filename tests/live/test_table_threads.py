@@ -59,6 +59,17 @@ def seats_by_table(session) -> dict[int, dict[int, object]]:
     return tables
 
 
+async def seat_table(started, seated: dict) -> tuple[dict, dict, int]:
+    """Connect a socket for each ``{seat number: student}``; return the sockets and their
+    first states by seat number, and a seat that may move."""
+    sockets, states = {}, {}
+    for number, student in seated.items():
+        sockets[number] = play_socket(started, student)
+        states[number] = (await connect(sockets[number]))[1]
+    mover = next(number for number, state in states.items() if state["legal_actions"])
+    return sockets, states, mover
+
+
 async def make_move(socket, state: dict) -> int:
     """Send the first legal action of ``state``; return the version it was made at."""
     action = state["legal_actions"][0]
@@ -168,11 +179,7 @@ async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on
     table = min(tables)
     await in_table_thread(table, keep_database_connection)(True)
     try:
-        sockets, states = {}, {}
-        for number, student in tables[table].items():
-            sockets[number] = play_socket(started, student)
-            states[number] = (await connect(sockets[number]))[1]
-        mover = next(number for number, state in states.items() if state["legal_actions"])
+        sockets, states, mover = await seat_table(started, tables[table])
         pid = await in_table_thread(table, database_process)()
         await sync_to_async(end_database_process)(pid)
         version = await make_move(sockets[mover], states[mover])
@@ -207,11 +214,7 @@ async def test_a_move_whose_commit_answer_is_lost_is_told_to_the_table_as_played
     action_stored.connect(follower)
     await in_table_thread(table, keep_database_connection)(True, relay.port)
     try:
-        sockets, states = {}, {}
-        for number, student in tables[table].items():
-            sockets[number] = play_socket(started, student)
-            states[number] = (await connect(sockets[number]))[1]
-        mover = next(number for number, state in states.items() if state["legal_actions"])
+        sockets, states, mover = await seat_table(started, tables[table])
         relay.lose_next_commit_answer()
         version = await make_move(sockets[mover], states[mover])
         answer = await receive(sockets[mover])
@@ -283,11 +286,7 @@ async def test_a_process_frozen_inside_a_move_holds_its_table_until_the_database
     and the table's next move is played, where it waited for the process to wake."""
     tables = await sync_to_async(seats_by_table)(started)
     table = min(tables)
-    sockets, states = {}, {}
-    for number, student in tables[table].items():
-        sockets[number] = play_socket(started, student)
-        states[number] = (await connect(sockets[number]))[1]
-    mover = next(number for number, state in states.items() if state["legal_actions"])
+    sockets, states, mover = await seat_table(started, tables[table])
     match = await sync_to_async(lambda: Match.objects.get(table__pk=table).pk)()
     locked, woken, ended = threading.Event(), threading.Event(), []
     frozen = threading.Thread(
@@ -320,11 +319,7 @@ async def test_a_database_that_never_answers_a_connection_refuses_the_move_in_ti
     DB_CONNECT_TIMEOUT has passed, where the table's thread waited for good."""
     tables = await sync_to_async(seats_by_table)(started)
     table = min(tables)
-    sockets, states = {}, {}
-    for number, student in tables[table].items():
-        sockets[number] = play_socket(started, student)
-        states[number] = (await connect(sockets[number]))[1]
-    mover = next(number for number, state in states.items() if state["legal_actions"])
+    sockets, states, mover = await seat_table(started, tables[table])
     silent = create_server(("127.0.0.1", 0))  # accepts, never answers
     await in_table_thread(table, keep_database_connection)(True, silent.getsockname()[1])
     try:
