@@ -311,22 +311,22 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
         fewest = min(killed[kind_of(info["name"])] for info in running)
         running = [info for info in running if killed[kind_of(info["name"])] == fewest]
         victim = running[rng.randrange(len(running))]
-        at = time.monotonic() - t0
-        if victim["name"] == DATABASE:
+        at, name = time.monotonic() - t0, victim["name"]
+        if name == DATABASE:
             dropped = await asyncio.to_thread(drop_connections, args.database_url)
             print(f"  {at:6.1f} s  the database drops its {dropped} connections", flush=True)
-        elif victim["name"] == FREEZE:
-            victim = freezable[rng.randrange(len(freezable))]
+        elif name == FREEZE:
+            frozen = freezable[rng.randrange(len(freezable))]
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(victim["pid"], signal.SIGSTOP)
-            thawing.append(asyncio.create_task(thaw(victim["pid"], FREEZE_SECONDS)))
-            print(f"  {at:6.1f} s  freeze {victim['name']} for {FREEZE_SECONDS:.0f} s", flush=True)
-            victim = {"name": f"{FREEZE} {victim['name']}"}
+                os.killpg(frozen["pid"], signal.SIGSTOP)
+            thawing.append(asyncio.create_task(thaw(frozen["pid"], FREEZE_SECONDS)))
+            name = f"{FREEZE} {frozen['name']}"
+            print(f"  {at:6.1f} s  {name} for {FREEZE_SECONDS:.0f} s", flush=True)
         else:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(victim["pid"], signal.SIGKILL)
-            print(f"  {at:6.1f} s  kill -9 {victim['name']}", flush=True)
-        chaos.kills.append((at, victim["name"]))
+            print(f"  {at:6.1f} s  kill -9 {name}", flush=True)
+        chaos.kills.append((at, name))
     await asyncio.gather(*thawing)
     print(f"  {time.monotonic() - t0:6.1f} s  no more kills: the games finish", flush=True)
 

@@ -198,14 +198,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "config.postgresql"
     database_options = DATABASES["default"].setdefault("OPTIONS", {})
     database_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
-    database_options["options"] = " ".join(
-        option
-        for option in (
-            f"-c idle_in_transaction_session_timeout={DB_IDLE_IN_TRANSACTION_SECONDS}s",
-            database_options.get("options", ""),  # the DATABASE_URL's own come last
-        )
-        if option
-    )
+    idle_limit = f"-c idle_in_transaction_session_timeout={DB_IDLE_IN_TRANSACTION_SECONDS}s"
+    url_options = database_options.get("options")  # the DATABASE_URL's own come last
+    database_options["options"] = f"{idle_limit} {url_options}" if url_options else idle_limit
     if DB_POOL_SIZE > 0:
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # a connection goes back to the pool
         # A connection the pool hands out is checked if it sat idle (Django's check of

@@ -36,7 +36,7 @@ def play_bot(match_id: int, seat: int, version: int, seed: int | None = None) ->
         return False
     if match.version == version + 1 and running_again():
         # The first try lost its connection: during its COMMIT, the move may be stored.
-        return finish_stored(match_id, seat, version)
+        return finish_stored(match_id, seat, version) is not None
     if match.version != version or match.status != Match.Status.RUNNING:
         return False  # a newer schedule exists, or the resume will schedule again
     kind = scheduling.bot_seats(match).get(seat)
@@ -84,7 +84,7 @@ def due_timer_action(match_id: int, timer_id: str, seed: int | None = None) -> d
 @again_on_lost_connection  # an expiry is played once: its timer ends with it
 def expire(match_id: int, timer_id: str, action: dict) -> bool:
     """Play the expiry ``action`` of timer ``timer_id`` as the referee; tell if played."""
-    if running_again() and finish_stored(match_id, None, None, action):
+    if running_again() and finish_stored(match_id, None, None, action) is not None:
         return True  # the first try's COMMIT stored it and lost its answer
     try:
         act(match_id, None, action, None)

@@ -75,36 +75,41 @@ def act(
     try:
         applied = apply_action(match_id, seat, action, expected_version)
     except StaleVersion:
-        if not resent or expected_version is None:
+        stored = None
+        if resent and expected_version is not None:
+            stored = finish_stored(match_id, seat, expected_version, action, found=found, loop=loop)
+        if stored is None:
             raise
-        applied = stored_move(match_id, seat, expected_version, action)
-        if applied is None:
-            raise
-        logger.warning(
-            "match %s: move %s was stored before its answer was lost", match_id, applied.version
-        )
+        return stored
     return after_move(applied, found, loop)
 
 
 def finish_stored(
-    match_id: int, seat: int | None, version: int | None, action: dict | None = None
-) -> bool:
+    match_id: int,
+    seat: int | None,
+    version: int | None,
+    action: dict | None = None,
+    *,
+    found: messages.ActionTable | None = None,
+    loop: asyncio.AbstractEventLoop | None = None,
+) -> Applied | None:
     """Do what follows the move ``seat`` made at ``version`` (``None``: at any version;
     ``action``: only that action) when it is the match's last one
-    (``games.matches.stored_move``); tell whether it was.
+    (``games.matches.stored_move``) and return it; else None.
 
-    For a bot's move or a timer's expiry tried again after a lost database connection:
-    the first try's commit may have stored it and lost its answer. A bot's action is
-    not known without the state it was chosen in, and a timer's record is gone with
-    its expiry: neither is refused as stale, as a socket's move is."""
+    For a move tried again after a lost database connection: the first try's commit
+    may have stored it and lost its answer. A socket's move is then refused as stale; a
+    bot's action is not known without the state it was chosen in, and a timer's record
+    is gone with its expiry."""
     applied = stored_move(match_id, seat, version, action)
     if applied is None:
-        return False
+        return None
     logger.warning(
         "match %s: move %s was stored before its answer was lost", match_id, applied.version
     )
-    after_move(applied, messages.action_table(match_id=match_id))
-    return True
+    if found is None:
+        found = messages.action_table(match_id=match_id)
+    return after_move(applied, found, loop)
 
 
 def after_move(
