@@ -17,6 +17,7 @@ from django.db.models import prefetch_related_objects
 from classroom.broadcast import dashboard_group, send_group
 from classroom.kept import Kept
 from classroom.models import Table
+from classroom.services import again_on_lost_connection
 from games.matches import hold_for_lessons
 from games.models import Match
 from games.registry import get_game
@@ -39,6 +40,9 @@ from lessons.models import Lesson
 from lessons.texts import session_teacher, teacher_overrides
 
 
+# Run right after the move's commit, its first query meets a connection the database
+# dropped, before it recorded anything: run once more on a new one.
+@again_on_lost_connection
 def on_action_stored(
     sender, match: Match, events: list[dict], table=None, seats=None, **kwargs
 ) -> list[dict]:
