@@ -5,12 +5,18 @@ Celery broker unreachable) is a message to the person, never a crash.
 catches them; the middleware answers an HTTP request that met one with a 503 page (or JSON for a
 program) that says to try again, and logs one line, without a traceback: the cause is
 the service, not the code.
+
+A page read (GET, HEAD) that met its database connection dropped (a restart, a failover:
+the connection was in steady use, so no check ran before it) is served once more on a
+new connection instead: reading it twice changes nothing. A form's POST is not: it may
+have been stored before the connection dropped, and its 503 says to try again.
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -21,6 +27,8 @@ logger = logging.getLogger("config.unavailable")
 
 # Seconds a client is asked to wait before trying again.
 RETRY_AFTER_SECONDS = 5
+# The requests that only read, and may be served twice.
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class ServiceUnavailableMiddleware:
@@ -35,6 +43,16 @@ class ServiceUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception):
         if not isinstance(exception, SERVICE_ERRORS):
             return None
+        if self.may_read_again(request, exception):
+            logger.warning(
+                "%s %s: database connection lost (%s): once more on a new one",
+                request.method,
+                request.path,
+                describe(exception),
+            )
+            connection.close()
+            request.read_again = True
+            return self.get_response(request)  # a second failure is answered below
         logger.warning(
             "%s %s: service unavailable: %s", request.method, request.path, describe(exception)
         )
@@ -53,3 +71,18 @@ class ServiceUnavailableMiddleware:
             response = HttpResponse(html, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+    @staticmethod
+    def may_read_again(request: HttpRequest, exception: Exception) -> bool:
+        """Whether ``request`` is a first read that met its database connection lost.
+
+        Not a connection that could not be had (the database away or every connection
+        busy: a second try would wait again for the same answer), nor one Django had
+        replaced (a failed transaction's: a read's view seldom opens one)."""
+        return (
+            request.method in READS
+            and not getattr(request, "read_again", False)
+            and isinstance(exception, OperationalError | InterfaceError)
+            and connection.connection is not None
+            and not connection.is_usable()
+        )

@@ -7,6 +7,9 @@ step of a socket's connect. A connection that ran a query less than
 ``HEALTH_CHECK_IDLE_SECONDS`` ago is taken as alive; one idle longer is checked as
 before. A connection that failed meanwhile is still found: the failed query marks it
 (Django's ``errors_occurred``) and it is checked, and closed, before its next use.
+A restart or a failover drops every connection at once: once one is found dropped, each
+other connection of the process is checked before its next use too (``lost_at``), so
+that one piece of work, not one a connection, meets the drop.
 
 The same rule checks a connection of a pool (``OPTIONS["pool"]``, which the ASGI
 server's HTTP requests share: config/settings.py; its sockets' threads keep their own)
@@ -34,12 +37,22 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 # A dropped connection (a database restart, a network or proxy timeout) is most often
 # one that sat idle; one in use a moment ago answered then.
 HEALTH_CHECK_IDLE_SECONDS = 5.0
+# When each database (by alias) was last found to have dropped a connection of this
+# process. A restart or a failover drops them all at once: every other connection used
+# before that is checked before its next use too, rather than each failing its own
+# query first (a page's 503, a move's second try).
+lost_at: dict[str, float] = {}
 
 
-def used_lately(connection: psycopg.Connection) -> bool:
-    """Whether the connection ran a query less than HEALTH_CHECK_IDLE_SECONDS ago."""
+def used_lately(connection: psycopg.Connection, alias: str) -> bool:
+    """Whether the connection ran a query less than HEALTH_CHECK_IDLE_SECONDS ago, and
+    since the database ``alias`` was last found to have dropped one."""
     used_at = getattr(connection, "used_at", None)
-    return used_at is not None and time.monotonic() - used_at < HEALTH_CHECK_IDLE_SECONDS
+    return (
+        used_at is not None
+        and time.monotonic() - used_at < HEALTH_CHECK_IDLE_SECONDS
+        and used_at > lost_at.get(alias, 0.0)
+    )
 
 
 def alive(connection: psycopg.Connection) -> bool:
@@ -49,6 +62,11 @@ def alive(connection: psycopg.Connection) -> bool:
     except psycopg.Error:
         return False
     return True
+
+
+def found_lost(alias: str) -> None:
+    """Note that the database ``alias`` dropped a connection of this process just now."""
+    lost_at[alias] = time.monotonic()
 
 
 def keeps_database_connection() -> bool:
@@ -180,8 +198,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 connection = super().get_new_connection(conn_params)
             except PoolTimeout:
                 return None
-            if used_lately(connection) or alive(connection):
+            if used_lately(connection, self.alias) or alive(connection):
                 return connection
+            found_lost(self.alias)
             pool.putconn(connection)
         return None
 
@@ -218,9 +237,21 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def close_if_health_check_failed(self) -> None:
         """Check a kept connection only when it sat idle (a new one is not checked before
         the next ``close_old_connections`` anyway)."""
-        if self.connection is not None and not self.pool and used_lately(self.connection):
+        if (
+            self.connection is not None
+            and not self.pool
+            and used_lately(self.connection, self.alias)
+        ):
             self.health_check_done = True
         super().close_if_health_check_failed()
+
+    def is_usable(self) -> bool:
+        """Whether the connection answers; one that does not is noted (``found_lost``)."""
+        if super().is_usable():
+            return True
+        if self.connection is not None:
+            found_lost(self.alias)
+        return False
 
     def _cursor(self, name=None):
         cursor = super()._cursor(name)

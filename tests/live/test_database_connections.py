@@ -5,7 +5,9 @@ threads keep theirs; on PostgreSQL an ASGI process's HTTP requests share a pool.
 import json
 import random
 import time
+import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.signals import request_finished
@@ -104,6 +106,47 @@ def test_a_server_s_pooled_connections_dropped_while_idle_are_replaced_unseen(
     # answered (with a dropped one it would be a 503, "try again").
     join(live_server_url, session.join_code, "Ben")
     assert Participant.objects.filter(session=session).count() == 2
+
+
+def join_page(base_url: str, code: str) -> int:
+    """GET a session's join page, as a student's browser does; return its status."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/join/{code}/", timeout=30) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a pool on PostgreSQL only")
+def test_a_server_s_pooled_connections_dropped_in_steady_use_cost_no_request(
+    school_class, live_server_url, service_logs
+):
+    """A database restart drops every pooled connection at once, each used a moment ago
+    and so handed out unchecked: each one failed a request (a 503 page, "try again").
+    Now the page read that meets the first is read once more on a new connection, and
+    every other connection used before that is checked before it is handed out."""
+    session = open_session(school_class, table_size=4)
+    code = session.join_code
+    with ThreadPoolExecutor(ASGI_DB_POOL_SIZE) as browsers:  # the pool's every connection in use
+        statuses = list(browsers.map(lambda _: join_page(live_server_url, code), range(40)))
+    assert set(statuses) == {200}
+    with connection.cursor() as cursor:  # as a database restart would
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle'"
+            " AND datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        dropped = cursor.rowcount
+    assert dropped >= 2
+    # At once, each dropped connection used less than HEALTH_CHECK_IDLE_SECONDS ago.
+    assert join_page(live_server_url, code) == 200
+    names = [f"Student {number}" for number in range(dropped)]
+    for name in names:  # a form's POST is never sent twice: each met a sound connection
+        join(live_server_url, code, name)
+    assert Participant.objects.filter(session=session, nickname__in=names).count() == dropped
+    service_logs.settle()
+    logged = "".join(log.read(log.checked or 0, log.size()) for log in service_logs.logs)
+    assert logged.count("database connection lost") == 1, logged
 
 
 @pytest.mark.skipif(
