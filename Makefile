@@ -124,6 +124,12 @@ postgresql:
 	    echo "Tests on PostgreSQL need its server: run 'sudo apt-get install postgresql' once."; exit 1; \
 	  fi; \
 	fi
+	@# iproute2's ip: a test cuts a database machine off in a network namespace of its own
+	@if ! command -v ip >/dev/null && [ "$$(id -u)" = "0" ]; then \
+	  echo "Installing Debian's iproute2 with apt-get"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null; \
+	fi
 
 # `make test`: the whole suite, as the parts of TEST_PARTS in config/run.py at once (the
 # browser and engine tests and the rest on SQLite, the match and live-play tests on

@@ -192,12 +192,23 @@ DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))
 # lock on the match would otherwise hold every other move of that table until it woke.
 # Shorter than a page's wait for an answer (static/js/play/client.js, 8 s).
 DB_IDLE_IN_TRANSACTION_SECONDS = int(os.environ.get("DB_IDLE_IN_TRANSACTION_SECONDS", "5"))
+# PostgreSQL: seconds a query sent may stay unacknowledged by the database's machine
+# before the connection is given up (libpq's tcp_user_timeout). A machine gone without a
+# word (powered off, a network cut: no reset comes back) held the thread waiting on it
+# about 15 minutes, the kernel's own limit, and every table that thread serves with it.
+# Idle connections send a keepalive after DB_KEEPALIVE_SECONDS, so that a firewall
+# between the machines does not forget them.
+DB_TCP_USER_TIMEOUT_SECONDS = env_int("DB_TCP_USER_TIMEOUT_SECONDS", 10, minimum=1)
+DB_KEEPALIVE_SECONDS = env_int("DB_KEEPALIVE_SECONDS", 60, minimum=1)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's PostgreSQL backend, with no health-check round trip for a connection in
     # steady use (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
     database_options = DATABASES["default"].setdefault("OPTIONS", {})
     database_options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    database_options.setdefault("tcp_user_timeout", DB_TCP_USER_TIMEOUT_SECONDS * 1000)
+    database_options.setdefault("keepalives", 1)
+    database_options.setdefault("keepalives_idle", DB_KEEPALIVE_SECONDS)
     idle_limit = f"-c idle_in_transaction_session_timeout={DB_IDLE_IN_TRANSACTION_SECONDS}s"
     url_options = database_options.get("options")  # the DATABASE_URL's own come last
     database_options["options"] = f"{idle_limit} {url_options}" if url_options else idle_limit
