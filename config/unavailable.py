@@ -6,10 +6,12 @@ catches them; the middleware answers an HTTP request that met one with a 503 pag
 program) that says to try again, and logs one line, without a traceback: the cause is
 the service, not the code.
 
-A page read (GET, HEAD) that met its database connection dropped (a restart, a failover:
-the connection was in steady use, so no check ran before it) is served once more on a
-new connection instead: reading it twice changes nothing. A form's POST is not: it may
-have been stored before the connection dropped, and its 503 says to try again.
+A request that met its database connection dropped (a restart, a failover: the
+connection was in steady use, so no check ran before it) runs once more on a new
+connection instead, when running it twice changes nothing: a page read (GET, HEAD), or
+any request that had sent the database nothing but reads (``SELECT``) when it met the
+drop, which is how nearly every form's POST begins (its session, its teacher, its
+class). One that had sent a write may have had it stored: its 503 says to try again.
 """
 
 from __future__ import annotations
@@ -31,6 +33,18 @@ RETRY_AFTER_SECONDS = 5
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
+class SentStatements:
+    """Notes whether a request sent the database anything but reads (a Django
+    ``execute_wrapper``: each statement is seen as it is sent, before its answer)."""
+
+    only_reads = True
+
+    def __call__(self, execute, sql, params, many, context):
+        if self.only_reads and sql.lstrip()[:6].upper() != "SELECT":
+            self.only_reads = False
+        return execute(sql, params, many, context)
+
+
 class ServiceUnavailableMiddleware:
     """Turn a service failure during a view into a 503 that says to try again."""
 
@@ -38,12 +52,14 @@ class ServiceUnavailableMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        request.sent_statements = sent = SentStatements()
+        with connection.execute_wrapper(sent):
+            return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         if not isinstance(exception, SERVICE_ERRORS):
             return None
-        if self.may_read_again(request, exception):
+        if self.may_run_again(request, exception):
             logger.warning(
                 "%s %s: database connection lost (%s): once more on a new one",
                 request.method,
@@ -51,7 +67,7 @@ class ServiceUnavailableMiddleware:
                 describe(exception),
             )
             connection.close()
-            request.read_again = True
+            request.ran_again = True
             return self.get_response(request)  # a second failure is answered below
         logger.warning(
             "%s %s: service unavailable: %s", request.method, request.path, describe(exception)
@@ -73,16 +89,19 @@ class ServiceUnavailableMiddleware:
         return response
 
     @staticmethod
-    def may_read_again(request: HttpRequest, exception: Exception) -> bool:
-        """Whether ``request`` is a first read that met its database connection lost.
+    def may_run_again(request: HttpRequest, exception: Exception) -> bool:
+        """Whether ``request`` met its database connection lost on its first run, and
+        running it again changes nothing: a read, or one that had sent only reads.
 
         Not a connection that could not be had (the database away or every connection
         busy: a second try would wait again for the same answer), nor one Django had
-        replaced (a failed transaction's: a read's view seldom opens one)."""
+        replaced (a failed transaction's: its statements were reads, or it is not run
+        again, and a read's view seldom opens one)."""
+        sent = getattr(request, "sent_statements", None)
         return (
-            request.method in READS
-            and not getattr(request, "read_again", False)
+            not getattr(request, "ran_again", False)
             and isinstance(exception, OperationalError | InterfaceError)
+            and (request.method in READS or (sent is not None and sent.only_reads))
             and connection.connection is not None
             and not connection.is_usable()
         )

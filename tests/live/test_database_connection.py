@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 from django.db import OperationalError, connection, connections
+from django.test import RequestFactory
 
 from classroom import actions
 from classroom.models import Table
 from config.postgresql import base
 from config.services import free_port, postgres_answers, postgres_service, wait_until
+from config.unavailable import SentStatements, ServiceUnavailableMiddleware
 from games import clock
 from games.matches import load_state
 from games.models import Match, MatchAction, MatchTimer
@@ -307,6 +309,49 @@ def test_a_drawing_that_meets_its_connection_dropped_is_drawn_on_a_new_one(
     finally:
         worker.submit(keep_database_connection, False).result()
         worker.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("method", "first_statement", "runs_again"),
+    [
+        ("POST", "SELECT 1", True),  # only reads sent: nothing of it was stored
+        ("POST", "UPDATE classroom_table SET number = number WHERE id = -1", False),
+        ("GET", "UPDATE classroom_table SET number = number WHERE id = -1", True),
+    ],
+    ids=["a form that read", "a form that wrote", "a page read that wrote"],
+)
+def test_a_request_runs_again_on_a_dropped_connection_only_if_twice_changes_nothing(
+    method, first_statement, runs_again
+):
+    """A request met its connection dropped: run again when it is a page read, or when
+    it had sent only reads, never when a write it sent may have been stored."""
+    request = getattr(RequestFactory(), method.lower())("/join/")
+
+    def end_from_another_connection(pid: int) -> None:
+        try:
+            end_database_process(pid)
+        finally:
+            connection.close()  # this thread's own
+
+    def run_until_the_drop() -> bool:
+        keep_database_connection(True)
+        try:
+            request.sent_statements = sent = SentStatements()
+            with connection.execute_wrapper(sent):
+                with connection.cursor() as cursor:
+                    cursor.execute(first_statement)
+                    cursor.execute("SELECT pg_backend_pid()")
+                    pid = cursor.fetchone()[0]
+                with ThreadPoolExecutor(1) as other:  # as the database's restart would
+                    other.submit(end_from_another_connection, pid).result()
+                with pytest.raises(OperationalError) as met, connection.cursor() as cursor:
+                    cursor.execute("SELECT 1")
+            return ServiceUnavailableMiddleware.may_run_again(request, met.value)
+        finally:
+            keep_database_connection(False)
+
+    with ThreadPoolExecutor(1) as thread:
+        assert thread.submit(run_until_the_drop).result() is runs_again
 
 
 def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
