@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks.chaos [--seed N] [--students 4] [--table-size 3]
         [--asgi 2] [--every 5] [--chaos 60] [--timeout 180] [--variant beginner]
-        [--postgres] [--logs DIR]
+        [--postgres [--cut]] [--logs DIR]
 
 Starts the platform as ``make run`` does, under supervisord (which starts a dead
 service again at once): Redis (with its append-only file), a Celery worker, beat and
@@ -16,7 +16,11 @@ UPTIME seconds; with ``--postgres`` the database may be picked too: it drops eve
 connection of the platform at once, as a restart or a failover does (the server itself
 keeps running: reconnecting is the platform's part). One more kind freezes an ASGI
 process or the worker (SIGSTOP, as a paused machine does) and lets it go on
-FREEZE_SECONDS later. Then the games play on to their end. A student whose socket closes
+FREEZE_SECONDS later. With ``--cut`` (and ``--postgres``; as root) the run enters a
+network namespace of its own, and one more kind cuts the database off for CUT_SECONDS,
+as a network cut or a machine powered off does: every packet to or from its port is
+discarded, no reset, no answer (the run's own checks reach it on its Unix socket).
+Then the games play on to their end. A student whose socket closes
 reconnects as the browser client does (a growing wait, the next server when one does
 not answer) and plays on; a move answered neither way within PONG_WAIT closes the
 socket, as the browser's 8-second wait does.
@@ -55,12 +59,14 @@ import random
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 import orjson
 import psycopg
@@ -99,8 +105,15 @@ DATABASE = "database"
 FREEZE = "freeze"
 FREEZE_SECONDS = 6.0
 FROZEN_KINDS = ("asgi", "celery-worker")
+# The database cut off (--cut): every packet to or from its port discarded this long,
+# longer than a query may wait unacknowledged (the platform's DB_TCP_USER_TIMEOUT_SECONDS,
+# CUT_QUERY_SECONDS for the run) and than a page's wait for a move's answer.
+CUT = "cut"
+CUT_SECONDS = 9.0
+CUT_QUERY_SECONDS = 3
 # The run's own connections (its checks, in this process) have this name, and are
-# left alone when the database drops the platform's.
+# left alone when the database drops the platform's; they reach it on its Unix socket,
+# which a cut leaves alone.
 CHECKS_APPLICATION = "chaos-checks"
 # A service is killed again only after it has run this long (started, and serving).
 UPTIME = 15.0
@@ -267,7 +280,34 @@ def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list
 
 def kind_of(name: str) -> str:
     """Return the target's kind: "asgi" for every ASGI process, else its name."""
-    return next(kind for kind in (*TARGETS, DATABASE, FREEZE) if name.startswith(kind))
+    return next(kind for kind in (*TARGETS, DATABASE, FREEZE, CUT) if name.startswith(kind))
+
+
+# Set in the run's environment once it runs in a network namespace of its own.
+OWN_NETWORK = "DP_CHAOS_OWN_NETWORK"
+
+
+def own_network() -> bool:
+    """Tell whether this run entered a network namespace of its own (``main``)."""
+    return os.environ.get(OWN_NETWORK) == str(os.getpid())
+
+
+def cut_off(port: int, cut: bool) -> None:
+    """Discard every TCP packet to or from ``port`` on loopback (``cut``), or no more:
+    routing rules before the local table's, which answer nothing. Only ever in the run's
+    own network namespace."""
+    assert own_network(), "a cut is made in the run's own network namespace only"
+    verb = "add" if cut else "del"
+    for pref, direction in (("10", "dport"), ("11", "sport")):
+        rule = ["pref", pref, "to", HOST, "ipproto", "tcp", direction, str(port), "blackhole"]
+        subprocess.run(["ip", "rule", verb, *rule], check=True)
+
+
+def open_own_network() -> None:
+    """Bring up the namespace's loopback, with the local table's rule after the cut's."""
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    subprocess.run(["ip", "rule", "del", "pref", "0", "lookup", "local"], check=True)
+    subprocess.run(["ip", "rule", "add", "pref", "100", "lookup", "local"], check=True)
 
 
 def drop_connections(database_url: str) -> int:
@@ -290,6 +330,7 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
     ``--postgres`` the database's connections)."""
     rng = random.Random(args.seed)
     thawing: list[asyncio.Task] = []
+    cutting: list[asyncio.Task] = []
     while time.monotonic() - t0 + args.every <= args.chaos:
         await asyncio.sleep(args.every)
         running = [
@@ -304,6 +345,8 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
             running.append({"name": FREEZE})
         if args.database_url:
             running.append({"name": DATABASE})
+        if args.cut and not cutting:
+            running.append({"name": CUT})
         if not running:
             continue
         # At random among the kinds killed least so far: every kind gets its turns.
@@ -313,8 +356,12 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
         victim = running[rng.randrange(len(running))]
         at, name = time.monotonic() - t0, victim["name"]
         if name == DATABASE:
-            dropped = await asyncio.to_thread(drop_connections, args.database_url)
+            dropped = await asyncio.to_thread(drop_connections, args.checks_url)
             print(f"  {at:6.1f} s  the database drops its {dropped} connections", flush=True)
+        elif name == CUT:
+            cut_off(args.database_port, True)
+            cutting.append(asyncio.create_task(reconnect(args.database_port, CUT_SECONDS)))
+            print(f"  {at:6.1f} s  cut the database off for {CUT_SECONDS:.0f} s", flush=True)
         elif name == FREEZE:
             frozen = freezable[rng.randrange(len(freezable))]
             with contextlib.suppress(ProcessLookupError):
@@ -327,8 +374,17 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
                 os.killpg(victim["pid"], signal.SIGKILL)
             print(f"  {at:6.1f} s  kill -9 {name}", flush=True)
         chaos.kills.append((at, name))
-    await asyncio.gather(*thawing)
+        cutting[:] = [task for task in cutting if not task.done()]
+    await asyncio.gather(*thawing, *cutting)
     print(f"  {time.monotonic() - t0:6.1f} s  no more kills: the games finish", flush=True)
+
+
+async def reconnect(port: int, seconds: float) -> None:
+    """Let packets to and from the database's ``port`` through again after ``seconds``."""
+    try:
+        await asyncio.sleep(seconds)
+    finally:  # cancelled too: the games must be able to finish
+        cut_off(port, False)
 
 
 async def thaw(pid: int, seconds: float) -> None:
@@ -491,14 +547,23 @@ def run(args) -> list[str]:
     env = environment(folder, redis_port)
     env.update(BOT_DELAY_SECONDS=str(args.bot_delay), LIVE_SWEEP_SECONDS="1")
     database, postgres_folder = None, None
-    args.database_url = None
+    args.database_url = args.checks_url = None
+    if args.cut:
+        open_own_network()
+        env["DB_TCP_USER_TIMEOUT_SECONDS"] = str(CUT_QUERY_SECONDS)
     chaos = Chaos()
     try:
         if args.postgres:
             # PostgreSQL, run as its own user when this runs as root, gets a folder it
             # may enter.
             postgres_folder = Path(tempfile.mkdtemp(prefix="dp-chaos-pg-"))
-            database, args.database_url = start_postgres(postgres_folder, logs)
+            database, args.database_port = start_postgres(postgres_folder, logs)
+            args.database_url = f"postgres://postgres@{HOST}:{args.database_port}/dataprotect"
+            socket = quote(str(postgres_folder), safe="")
+            args.checks_url = (
+                f"postgres://postgres@{socket}:{args.database_port}/dataprotect"
+                f"?application_name={CHECKS_APPLICATION}"
+            )
             env["DATABASE_URL"] = args.database_url
         services = services_for(env, folder, redis_port, args.asgi_ports)
         config = supervisor_config(services, folder / "supervisor", logs)
@@ -527,10 +592,11 @@ def run(args) -> list[str]:
     return failures
 
 
-def start_postgres(folder: Path, logs: Path) -> tuple[Service, str]:
+def start_postgres(folder: Path, logs: Path) -> tuple[Service, int]:
     """Start a throwaway PostgreSQL server in ``folder`` (the tests' settings: durability
-    off), not under supervisord (its connections are dropped, the server is not killed),
-    and create the platform's database; return the server and the database's address."""
+    off; its Unix socket there), not under supervisord (its connections are dropped, the
+    server is not killed), and create the platform's database; return the server and
+    its port."""
     port = free_port()
     server = postgres_service(folder, port)
     # Not a *.log: the run checks those for errors, and each dropped connection is a
@@ -542,7 +608,7 @@ def start_postgres(folder: Path, logs: Path) -> tuple[Service, str]:
         host=HOST, port=port, user="postgres", dbname="postgres", autocommit=True
     ) as db:
         db.execute("CREATE DATABASE dataprotect")
-    return server, f"postgres://postgres@{HOST}:{port}/dataprotect"
+    return server, port
 
 
 def play_through(args, env: dict[str, str], config: Path, supervisord: Service, chaos: Chaos):
@@ -550,9 +616,9 @@ def play_through(args, env: dict[str, str], config: Path, supervisord: Service, 
     check; stop every service whatever happens. Return the failures, the students'
     counts and the seconds of play."""
     try:
-        # This run's own connections are named, and left alone by the database's drops.
-        checks = f"?application_name={CHECKS_APPLICATION}" if args.database_url else ""
-        use_database({**env, "DATABASE_URL": env["DATABASE_URL"] + checks})
+        # This run's own connections are named, and left alone by the database's drops
+        # and cuts.
+        use_database({**env, "DATABASE_URL": args.checks_url or env["DATABASE_URL"]})
         import games.matches
 
         supervisord.start()
@@ -604,6 +670,12 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a throwaway PostgreSQL server, whose connections the database drops too",
     )
+    parser.add_argument(
+        "--cut",
+        action="store_true",
+        help="with --postgres, as root: in a network namespace of its own, cut the database "
+        "off now and then",
+    )
     parser.add_argument("--logs", help="keep the services' logs here")
     return parser
 
@@ -613,8 +685,18 @@ def stop_on_sigterm(signum, frame) -> None:
 
 
 def main() -> None:
+    args = parser().parse_args()
+    if args.cut and not args.postgres:
+        parser().error("--cut cuts the PostgreSQL server off: give --postgres too")
+    if args.cut and not own_network():
+        # The run again in a network namespace of its own: its cuts touch no other
+        # program's traffic (unshare: needs root).
+        os.environ[OWN_NETWORK] = str(os.getpid())  # unshare runs it in this process
+        os.execvp(
+            "unshare", ["unshare", "--net", sys.executable, "-m", "benchmarks.chaos", *sys.argv[1:]]
+        )
     signal.signal(signal.SIGTERM, stop_on_sigterm)
-    failures = run(parser().parse_args())
+    failures = run(args)
     for failure in failures:
         print(f"FAILED: {failure}")
     print("chaos: every check passed" if not failures else f"chaos: {len(failures)} failures")

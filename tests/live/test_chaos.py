@@ -2,10 +2,13 @@
 seconds (the platform under supervisord, as `make run`); every game still finishes and
 every action log agrees with what the students were told (benchmarks/chaos.py). In the
 PostgreSQL part of the suite the platform runs on PostgreSQL, and the database dropping
-every connection of the platform at once is one of the kills. An ASGI process or the
+every connection of the platform at once is one of the kills, and so is the database
+cut off for some seconds (every packet to or from it discarded, as a network cut does,
+in a network namespace the run makes for itself: as root). An ASGI process or the
 worker frozen for some seconds (SIGSTOP, then SIGCONT) is one more."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -36,6 +39,9 @@ def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
     postgres = connection.vendor == "postgresql"
     if postgres:
         argv.append("--postgres")
+    cut = postgres and os.geteuid() == 0 and shutil.which("ip") is not None
+    if cut:
+        argv.append("--cut")
     process = subprocess.Popen(
         argv, cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -51,10 +57,14 @@ def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
     kills = [
         line
         for line in output.splitlines()
-        if "kill -9" in line or "the database drops its" in line or " freeze " in line
+        if "kill -9" in line
+        or "the database drops its" in line
+        or " freeze " in line
+        or "cut the database off" in line
     ]
     # Each kind of target was killed at least once (the seed makes it so here).
     targets = ("kill -9 asgi-", "kill -9 celery-worker", "kill -9 redis", "freeze ")
     targets += ("the database drops its",) if postgres else ()
+    targets += ("cut the database off",) if cut else ()
     for target in targets:
         assert any(target in line for line in kills), kills
