@@ -15,7 +15,7 @@ picked at random among the ASGI processes, the worker and Redis that have run fo
 UPTIME seconds; with ``--postgres`` the database may be picked too: it drops every
 connection of the platform at once, as a restart or a failover does (the server itself
 keeps running: reconnecting is the platform's part). One more kind freezes an ASGI
-process or the worker (SIGSTOP, as a paused machine does) and lets it go on
+process, the worker or Redis (SIGSTOP, as a paused machine does) and lets it go on
 FREEZE_SECONDS later. With ``--cut`` (and ``--postgres``; as root) the run enters a
 network namespace of its own, and one more kind cuts the database off for CUT_SECONDS,
 as a network cut or a machine powered off does: every packet to or from its port is
@@ -101,10 +101,11 @@ DATABASE = "database"
 # does) and let go (SIGCONT) this many seconds later: longer than the database lets a
 # transaction sit idle (DB_IDLE_IN_TRANSACTION_SECONDS, 5 s on PostgreSQL), shorter than
 # a page's wait for a move's answer (PONG_WAIT). Picked, as a kind of its own, among the
-# ASGI processes and the worker that run.
+# ASGI processes, the worker and Redis that run (a stalled Redis: the sockets' channel
+# layer and the worker's broker wait on it).
 FREEZE = "freeze"
 FREEZE_SECONDS = 6.0
-FROZEN_KINDS = ("asgi", "celery-worker")
+FROZEN_KINDS = ("asgi", "celery-worker", "redis")
 # The database cut off (--cut): every packet to or from its port discarded this long,
 # longer than a query may wait unacknowledged (the platform's DB_TCP_USER_TIMEOUT_SECONDS,
 # CUT_QUERY_SECONDS for the run) and than a page's wait for a move's answer.
@@ -326,8 +327,8 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
     """Every ``args.every`` seconds for ``args.chaos`` seconds, SIGKILL the process group
     of one target that has run for UPTIME seconds at least (a service killed while it
     still starts would only be killed again, not tested again), of a kind killed least
-    so far (ASGI, worker, Redis, a freeze of an ASGI process or the worker, and with
-    ``--postgres`` the database's connections)."""
+    so far (ASGI, worker, Redis, a freeze of an ASGI process, the worker or Redis, and
+    with ``--postgres`` the database's connections, with ``--cut`` its cut)."""
     rng = random.Random(args.seed)
     thawing: list[asyncio.Task] = []
     cutting: list[asyncio.Task] = []
@@ -363,6 +364,14 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
             cutting.append(asyncio.create_task(reconnect(args.database_port, CUT_SECONDS)))
             print(f"  {at:6.1f} s  cut the database off for {CUT_SECONDS:.0f} s", flush=True)
         elif name == FREEZE:
+            # Of a kind frozen least so far, as the kills: each gets its turns.
+            frozen_kinds = Counter(
+                kind_of(name.removeprefix(f"{FREEZE} "))
+                for _at, name in chaos.kills
+                if name.startswith(FREEZE)
+            )
+            fewest = min(frozen_kinds[kind_of(info["name"])] for info in freezable)
+            freezable = [i for i in freezable if frozen_kinds[kind_of(i["name"])] == fewest]
             frozen = freezable[rng.randrange(len(freezable))]
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(frozen["pid"], signal.SIGSTOP)
