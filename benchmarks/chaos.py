@@ -123,8 +123,9 @@ OPTIONS = {"time_mode": "turns", "call_seconds": 1, "counter_seconds": 1, "choic
 # A student's reconnection: the browser client's backoff (static/js/play), shortened.
 RECONNECT_FIRST, RECONNECT_MAX = 0.2, 2.0
 # Errors that may answer another message than the move (a table notice's failure, the
-# ping refused as too fast): with one of these, the move's fate stays unknown.
-AMBIGUOUS = {"unavailable", "too_fast"}
+# ping refused as too fast), or that say the server does not know (a COMMIT's answer
+# lost, and the move not found since): with one of these, the move's fate stays unknown.
+AMBIGUOUS = {"unavailable", "too_fast", "unconfirmed"}
 # A move answered neither by a refusal nor by a pong within this: the socket is closed
 # and opened again (the browser client waits 8 s for a move's answer, then reconnects).
 PONG_WAIT = 8.0

@@ -24,6 +24,8 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import RedisError
 
+from games.commit import CommitUnanswered
+
 logger = logging.getLogger(__name__)
 
 P = ParamSpec("P")
@@ -69,7 +71,10 @@ def again_on_lost_connection(func: Callable[P, R]) -> Callable[P, R]:
     thread used it steadily, and no health check runs before each use then
     (config/postgresql/base.py). Only for work that may run twice: a read, or a move,
     whose version tells whether the first run was stored (its commit's answer lost with
-    the connection: ``running_again``)."""
+    the connection: ``running_again``). A first run that lost its connection during its
+    COMMIT (``CommitUnanswered``) and a second that fails on a service as well leave the
+    outcome unknown: CommitUnanswered is raised, never the plain failure, which would
+    say that nothing was stored."""
 
     @functools.wraps(func)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -81,9 +86,15 @@ def again_on_lost_connection(func: Callable[P, R]) -> Callable[P, R]:
                 raise
             logger.warning("database connection lost (%s): once more on a new one", error)
             connection.close()
+            first = error
         again = _RUNNING_AGAIN.set(True)
         try:
             return func(*args, **kwargs)
+        except SERVICE_ERRORS as second:
+            if isinstance(first, CommitUnanswered):
+                # The second run could not look: the first's outcome is still unknown.
+                raise CommitUnanswered(f"{first}; then {describe(second)}") from second
+            raise
         finally:
             _RUNNING_AGAIN.reset(again)
 

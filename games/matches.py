@@ -15,13 +15,16 @@ refuses every action (a player's, a bot's, a timer's) while any hold exists.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from games import clock
+from games.commit import CommitUnanswered
 from games.engine import IllegalAction
 from games.engine.replay import replay
 from games.models import Match, MatchAction, MatchHold, MatchTimer
@@ -162,8 +165,10 @@ def apply_action(
     Raise StaleVersion when expected_version is given and is not the current one,
     MatchPaused while the match has a hold, IllegalAction when the engine refuses; in
     every case nothing is written. The running timers' records follow the new state.
+    Raise CommitUnanswered when the connection was lost during the COMMIT: the move
+    may be stored or not.
     """
-    with transaction.atomic():
+    with committed():
         match = MATCH_TO_WRITE.first(match_id)
         if match is None:
             raise Match.DoesNotExist(f"no match {match_id}")
@@ -194,6 +199,24 @@ def apply_action(
             setattr(match, name, value)
         timers = sync_timers(match, state, had_timers)
     return Applied(match=match, state=state, events=events, version=version, timers=timers)
+
+
+@contextmanager
+def committed() -> Iterator[None]:
+    """A transaction, as ``transaction.atomic``, whose COMMIT that loses its connection
+    raises CommitUnanswered: the database may have stored it before the answer was lost.
+    A COMMIT refused on a sound connection (SQLite's lock) stored nothing: its error
+    stays as it is, and so does one inside a caller's transaction (no COMMIT here)."""
+    outermost, sent = not connection.in_atomic_block, None
+    try:
+        with transaction.atomic():
+            yield
+            if outermost:
+                sent = connection.connection  # the body is done: the COMMIT goes now
+    except (OperationalError, InterfaceError) as error:
+        if sent is not None and (sent is not connection.connection or not connection.is_usable()):
+            raise CommitUnanswered(str(error)) from error
+        raise
 
 
 def stored_move(

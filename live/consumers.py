@@ -40,6 +40,7 @@ from classroom.services import (
     running_again,
 )
 from games import clock
+from games.commit import CommitUnanswered
 from games.engine import IllegalAction
 from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
 from live import heartbeat, messages, write
@@ -362,6 +363,18 @@ class TableConsumer(PlatformConsumer):
         try:
             loop = asyncio.get_running_loop()
             error = await self.in_database(self.apply)(version, action, loop)
+        except CommitUnanswered as failure:
+            # Sent to the database and never answered, and not found since: it may be
+            # stored. The next state the table gets tells.
+            logger.warning("act at table %s of unknown outcome: %s", self.table_id, failure)
+            error = self.error(
+                "unconfirmed",
+                gettext_noop(
+                    "The server could not confirm your move: it may have been played. Your "
+                    "screen will show it as soon as the server answers again."
+                ),
+                self.last_version,
+            )
         except SERVICE_ERRORS as failure:
             # Raised before the move was stored (live.write.act keeps what follows the commit
             # from failing the move): the player must know it was not played.

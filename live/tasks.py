@@ -18,6 +18,7 @@ from celery.signals import worker_process_init, worker_ready
 
 from classroom.broadcast import send_from_own_loop
 from classroom.services import SERVICE_ERRORS, describe
+from games.commit import CommitUnanswered
 from games.matches import MatchPaused, StaleVersion
 from games.models import Match
 from live import background
@@ -33,6 +34,10 @@ def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) ->
         return background.play_bot(match_id, seat, version, seed)
     except (StaleVersion, MatchPaused, Match.DoesNotExist):
         return False
+    except CommitUnanswered as error:
+        # Stored or not: the sweeper finds out from the database and goes on from there.
+        logger.warning("bot move of match %s of unknown outcome: %s", match_id, error)
+        return False
     except SERVICE_ERRORS as error:
         # Redis or the database failed before the move was stored (a stored move's
         # followers never raise): the sweeper plans the move again from the database.
@@ -45,6 +50,9 @@ def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
     try:
         return background.fire_timer(match_id, timer_id, seed)
+    except CommitUnanswered as error:  # stored or not: the sweeper finds out
+        logger.warning("timer %s of match %s of unknown outcome: %s", timer_id, match_id, error)
+        return False
     except SERVICE_ERRORS as error:  # the sweeper fires a due timer that is still stored
         logger.warning("timer %s of match %s not fired: %s", timer_id, match_id, describe(error))
         return False

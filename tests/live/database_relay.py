@@ -19,19 +19,22 @@ class DatabaseRelay:
     """Relay every connection made to ``port`` on to PostgreSQL on ``target``.
 
     ``lose_next_commit_answer()`` arms it: the next connection that sends a COMMIT has it
-    delivered, then the server's answer is dropped and the connection closed both ways.
-    ``cuts`` counts the connections so closed."""
+    delivered, then the server's answer is dropped and the connection closed both ways;
+    with ``then_refuse``, the relay refuses every connection from then on, as a
+    database that cannot be reached any more. ``cuts`` counts the connections so closed."""
 
     def __init__(self, target: int):
         self.target = target
         self.listener = socket.create_server((HOST, 0))
         self.port = self.listener.getsockname()[1]
         self.armed = threading.Event()
+        self.refuse_after_cut = False
         self.cuts = 0
         self.sockets: list[socket.socket] = []
         threading.Thread(target=self.accept, daemon=True, name="database-relay").start()
 
-    def lose_next_commit_answer(self) -> None:
+    def lose_next_commit_answer(self, then_refuse: bool = False) -> None:
+        self.refuse_after_cut = then_refuse
         self.armed.set()
 
     def accept(self) -> None:
@@ -62,6 +65,8 @@ class DatabaseRelay:
             while data := server.recv(65536):
                 if cutting.is_set():  # the client waits for nothing else meanwhile
                     self.cuts += 1
+                    if self.refuse_after_cut:  # before the client hears of the cut
+                        self.listener.close()
                     break
                 client.sendall(data)
         self.close(client, server)

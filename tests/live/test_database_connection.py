@@ -213,10 +213,11 @@ def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_ne
     assert moved.seat == bot
 
 
-def with_commit_answer_lost(caplog, match: Match, task, *args):
+def with_commit_answer_lost(caplog, match: Match, task, *args, then_refuse: bool = False):
     """Run ``task(*args)`` in a thread of its own, as a worker's pool process runs it, its
-    connection kept and through a relay that loses the next COMMIT's answer; return what
-    it returned and the ``(match, version)`` the apps that follow the moves heard of."""
+    connection kept and through a relay that loses the next COMMIT's answer (and with
+    ``then_refuse``, every connection after it); return what it returned and the
+    ``(match, version)`` the apps that follow the moves heard of."""
     relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
     heard = []
 
@@ -228,11 +229,12 @@ def with_commit_answer_lost(caplog, match: Match, task, *args):
     try:
         worker.submit(keep_database_connection, True, relay.port).result()
         worker.submit(database_process).result()  # connected, as a worker in steady use
-        relay.lose_next_commit_answer()
+        relay.lose_next_commit_answer(then_refuse)
         result = worker.submit(task, *args).result()
         assert relay.cuts == 1
         assert "database connection lost" in caplog.text  # its second try
-        assert f"move {match.version + 1} was stored before its answer was lost" in caplog.text
+        stored = f"move {match.version + 1} was stored before its answer was lost"
+        assert (stored in caplog.text) is not then_refuse
     finally:
         action_stored.disconnect(follower)
         worker.submit(keep_database_connection, False).result()
@@ -251,6 +253,23 @@ def test_a_bot_move_whose_commit_answer_is_lost_is_finished_on_its_second_try(sc
     )
     assert played is True
     assert heard == [(match.pk, match.version + 1)]
+    moved = MatchAction.objects.filter(match=match, version__gt=match.version)
+    assert [(entry.version, entry.seat) for entry in moved] == [(match.version + 1, bot)]
+
+
+def test_a_bot_move_whose_commit_answer_is_lost_and_cannot_be_looked_up_is_of_unknown_outcome(
+    school_class, caplog
+):
+    """The database cannot be reached for the second try either: the worker logs the
+    bot's move as of unknown outcome (it was stored), not as "not played"."""
+    match, bot = match_waiting_for_its_bot(school_class)
+    played, heard = with_commit_answer_lost(
+        caplog, match, tasks.bot_move, match.pk, bot, match.version, match.seed, then_refuse=True
+    )
+    assert played is False
+    assert heard == []  # the sweeper goes on from the stored move
+    assert f"bot move of match {match.pk} of unknown outcome" in caplog.text
+    assert "not played" not in caplog.text
     moved = MatchAction.objects.filter(match=match, version__gt=match.version)
     assert [(entry.version, entry.seat) for entry in moved] == [(match.version + 1, bot)]
 

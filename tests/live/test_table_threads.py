@@ -240,6 +240,38 @@ async def test_a_move_whose_commit_answer_is_lost_is_told_to_the_table_as_played
 
 
 @in_own_event_loop
+async def test_a_move_whose_commit_answer_is_lost_and_then_cannot_be_looked_up_is_unconfirmed(
+    started, caplog
+):
+    """The connection drops during the move's COMMIT, after the database stored it, and
+    the database cannot be reached for the second try: nobody can tell whether the move
+    was stored, so the student is told that, where it was told "not stored" for a move
+    the board then showed played."""
+    tables = await sync_to_async(seats_by_table)(started)
+    table = min(tables)
+    relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
+    await in_table_thread(table, keep_database_connection)(True, relay.port)
+    try:
+        sockets, states, mover = await seat_table(started, tables[table])
+        relay.lose_next_commit_answer(then_refuse=True)
+        version = await make_move(sockets[mover], states[mover])
+        answer = await receive(sockets[mover])
+        assert answer["type"] == "error" and answer["code"] == "unconfirmed", answer
+        assert "could not confirm your move" in answer["message"]
+        assert relay.cuts == 1
+        assert "of unknown outcome" in caplog.text
+        moves = await sync_to_async(list)(
+            MatchAction.objects.filter(match__table__pk=table, version__gt=version)
+        )
+        assert [(move.version, move.seat) for move in moves] == [(version + 1, mover)]
+        for socket in sockets.values():
+            await socket.disconnect()
+    finally:
+        await in_table_thread(table, keep_database_connection)(False)
+        relay.stop()
+
+
+@in_own_event_loop
 async def test_a_socket_that_meets_its_table_thread_s_connection_dropped_connects_on_a_new_one(
     started, caplog
 ):
