@@ -197,6 +197,12 @@ async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on
         await in_table_thread(table, keep_database_connection)(False)
 
 
+async def logged_after(table: int, version: int) -> list[tuple[int, int | None]]:
+    """Return the ``(version, seat)`` of the table's logged moves after ``version``."""
+    moves = MatchAction.objects.filter(match__table__pk=table, version__gt=version)
+    return await sync_to_async(list)(moves.order_by("version").values_list("version", "seat"))
+
+
 @in_own_event_loop
 async def test_a_move_whose_commit_answer_is_lost_is_told_to_the_table_as_played(started, caplog):
     """The connection drops during the move's COMMIT, after the database stored it: the
@@ -227,10 +233,7 @@ async def test_a_move_whose_commit_answer_is_lost_is_told_to_the_table_as_played
             if number != mover:  # at once, not when the heartbeat finds the gap
                 assert (await receive(socket, "state"))["version"] == version + 1
         assert heard == [version + 1]
-        moves = await sync_to_async(list)(
-            MatchAction.objects.filter(match__table__pk=table, version__gt=version)
-        )
-        assert [(move.version, move.seat) for move in moves] == [(version + 1, mover)]
+        assert await logged_after(table, version) == [(version + 1, mover)]
         for socket in sockets.values():
             await socket.disconnect()
     finally:
@@ -260,10 +263,7 @@ async def test_a_move_whose_commit_answer_is_lost_and_then_cannot_be_looked_up_i
         assert "could not confirm your move" in answer["message"]
         assert relay.cuts == 1
         assert "of unknown outcome" in caplog.text
-        moves = await sync_to_async(list)(
-            MatchAction.objects.filter(match__table__pk=table, version__gt=version)
-        )
-        assert [(move.version, move.seat) for move in moves] == [(version + 1, mover)]
+        assert await logged_after(table, version) == [(version + 1, mover)]
         for socket in sockets.values():
             await socket.disconnect()
     finally:
