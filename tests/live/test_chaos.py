@@ -8,7 +8,6 @@ in a network namespace the run makes for itself: as root). An ASGI process, the
 worker or Redis frozen for some seconds (SIGSTOP, then SIGCONT) is one more."""
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -17,6 +16,7 @@ from django.db import connection
 
 from config.services import BASE_DIR
 from games import clock
+from tests.namespaces import network_namespaces
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -39,7 +39,7 @@ def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
     postgres = connection.vendor == "postgresql"
     if postgres:
         argv.append("--postgres")
-    cut = postgres and os.geteuid() == 0 and shutil.which("ip") is not None
+    cut = postgres and network_namespaces()
     if cut:
         argv.append("--cut")
     process = subprocess.Popen(

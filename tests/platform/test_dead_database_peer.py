@@ -5,15 +5,16 @@ connections now give up after ``DB_TCP_USER_TIMEOUT_SECONDS``."""
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 from django.conf import settings
 
+from tests.namespaces import network_namespaces
+
 pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("ip") is None,
+    not network_namespaces(),
     reason="a network namespace of the test's own needs root, unshare and ip",
 )
 
