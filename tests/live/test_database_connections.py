@@ -149,9 +149,14 @@ def test_a_server_s_pooled_connections_dropped_in_steady_use_cost_no_request(
     assert Participant.objects.filter(session=session, nickname__in=names).count() == dropped
     service_logs.settle()
     logged = "".join(log.read(log.checked or 0, log.size()) for log in service_logs.logs)
-    assert logged.count("database connection lost") == 1, logged
+    # The requests' second tries (a worker of an earlier test may log its own).
+    again = [
+        line
+        for line in logged.splitlines()
+        if "config.unavailable" in line and "database connection lost" in line
+    ]
     method = "GET" if first == "page" else "POST"
-    assert f"{method} /join/" in logged.split("database connection lost")[0].splitlines()[-1]
+    assert len(again) == 1 and f"{method} /join/" in again[0], logged
 
 
 @pytest.mark.skipif(
