@@ -54,6 +54,18 @@ PONG_TIMEOUT = 5.0
 # A ping's payload, told apart from redis-py's own health-check pings.
 PING_MESSAGE = "dp-channel-layer"
 
+# How asyncio refuses a second reader of one connection. A subscription that comes as
+# the subscription connection drops meets it: redis-py connects the dropped connection
+# again for the subscription while the receiving loop, on the same connection, waits
+# for its next message (found by benchmarks/chaos.py, Redis frozen and killed).
+SECOND_READER = "another coroutine is already waiting for incoming data"
+
+
+def connected(pubsub) -> bool:
+    """Whether a redis-py pub/sub object's connection is up."""
+    connection = pubsub.connection
+    return connection is not None and connection.is_connected
+
 
 class Lost:
     """Put in a socket's queue when the subscription it listened on is gone."""
@@ -235,17 +247,19 @@ class Shard(RedisSingleShardConnection):
             self._confirming[channel] = pending
             subscribed = self._subscribed_to
             subscribed.add(channel)
+            pubsub = None
             try:
                 async with self._lock:
                     self._ensure_redis()
                     self._ensure_receiver()
-                    await asyncio.wait_for(self._pubsub.subscribe(channel), self.pong_timeout)
+                    pubsub = self._pubsub
+                    await asyncio.wait_for(pubsub.subscribe(channel), self.pong_timeout)
             except BaseException as error:
                 subscribed.discard(channel)
                 if self._confirming.get(channel) is pending:
                     del self._confirming[channel]
                 fail_pending(pending, error)
-                failure = self._failure(error)
+                failure = self._failure(error, pubsub)
                 if failure is error:
                     raise
                 raise failure from error
@@ -301,14 +315,23 @@ class Shard(RedisSingleShardConnection):
 
         self._in_background(unsubscribe())
 
-    def _failure(self, error: BaseException) -> BaseException:
-        """Return the service error to raise for error, met while subscribing."""
+    def _failure(self, error: BaseException, pubsub=None) -> BaseException:
+        """Return the service error to raise for error, met while subscribing on
+        ``pubsub``. Whatever redis-py raised on a subscription connection that went down
+        under it (a second reader, a writer already gone) is that connection's loss:
+        every socket of the process is told, as when the receiving loop finds it."""
         if isinstance(error, RedisError) or not isinstance(error, Exception):
             return error
         if isinstance(error, TimeoutError):  # asyncio's, in Python 3.11
             return RedisTimeoutError(f"Redis did not answer within {self.pong_timeout} s")
         if is_service_failure(error) or isinstance(error, OSError):
             return lost_error(error)
+        went_down = pubsub is not None and (pubsub is not self._pubsub or not connected(pubsub))
+        if went_down or SECOND_READER in str(error):
+            lost = lost_error(error)
+            if pubsub is not None and pubsub is self._pubsub:
+                self._lose(lost)
+            return lost
         return error
 
     def _ensure_receiver(self) -> None:

@@ -21,12 +21,14 @@ from tests.namespaces import network_namespaces
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 # Fixed, and printed by the run: a failure is replayed with
-# `.venv/bin/python -m benchmarks.chaos --seed 7 --logs DIR` (the same deals and the
+# `.venv/bin/python -m benchmarks.chaos --seed 7 --every 3 --logs DIR` (the same deals and the
 # same picks of targets; the kills' moments still vary with the machine's speed).
 SEED = 7
-# A minute of kills, then the games play to their end: the run fails when they have
-# not ended after TIMEOUT seconds of play; the test gives up on it after WHOLE_RUN.
-CHAOS, TIMEOUT, WHOLE_RUN = 60, 180, 330
+# A minute of kills, one every EVERY seconds while the games last (on a fast machine
+# they end within 30 s, and every kind of fault must have had its turn by then), then
+# the games play to their end: the run fails when they have not ended after TIMEOUT
+# seconds of play; the test gives up on it after WHOLE_RUN.
+CHAOS, EVERY, TIMEOUT, WHOLE_RUN = 60, 3, 180, 330
 
 
 def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
@@ -35,7 +37,8 @@ def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != clock.CLOCK_FILE_VARIABLE}
     logs = tmp_path / "logs"
     argv = [sys.executable, "-m", "benchmarks.chaos", "--seed", str(SEED)]
-    argv += ["--chaos", str(CHAOS), "--timeout", str(TIMEOUT), "--logs", str(logs)]
+    argv += ["--chaos", str(CHAOS), "--every", str(EVERY), "--timeout", str(TIMEOUT)]
+    argv += ["--logs", str(logs)]
     postgres = connection.vendor == "postgresql"
     if postgres:
         argv.append("--postgres")

@@ -8,6 +8,7 @@ every move, its page saying "Connected."."""
 import asyncio
 import signal
 import time
+from collections import Counter
 
 import pytest
 import redis
@@ -184,6 +185,43 @@ async def test_a_subscription_lost_to_a_restart_is_never_mended_in_silence(own_r
     fresh = await layer.new_channel()
     await layer.group_add("table-1", fresh)
     await layer.group_send("table-1", {"type": "after"})
+    assert await asyncio.wait_for(layer.receive(fresh), 5) == {"type": "after"}
+    await layer.flush()
+
+
+async def test_sockets_joining_as_the_subscription_drops_fail_as_a_service_error(own_redis):
+    """Sockets setting themselves up (joining their groups) just as Redis drops the
+    subscription connection: redis-py connected the dropped connection again for them
+    while the receiving loop waited on it, and asyncio refused the second reader with a
+    RuntimeError, or the write found the connection's writer gone (an AttributeError):
+    defects in the server's log, where each is the connection's loss. Every join ends
+    either way a socket understands: subscribed, or a service failure to come back
+    from. Then the layer serves again."""
+    layer = own_redis.layer()
+    joins = Counter()
+
+    async def join(group: str) -> None:
+        channel = await layer.new_channel()
+        try:
+            await layer.group_add(group, channel)
+            joins["subscribed"] += 1
+        except RedisError:
+            joins["service failure"] += 1
+        except Exception as error:
+            joins[repr(error)] += 1
+
+    for round_ in range(20):
+        await join(f"table-{round_}")  # the subscription connection is up
+        await asyncio.sleep(0.05)
+        with redis.Redis.from_url(own_redis.url) as client:
+            client.client_kill_filter(_type="pubsub")
+        await asyncio.gather(*(join(f"table-{round_}-{n}") for n in range(5)))
+        await asyncio.sleep(0.1)
+    assert set(joins) <= {"subscribed", "service failure"}, joins
+    assert joins["service failure"] > 0  # the drops were met
+    fresh = await layer.new_channel()
+    await layer.group_add("after", fresh)
+    await layer.group_send("after", {"type": "after"})
     assert await asyncio.wait_for(layer.receive(fresh), 5) == {"type": "after"}
     await layer.flush()
 
