@@ -189,6 +189,7 @@ async def test_a_subscription_lost_to_a_restart_is_never_mended_in_silence(own_r
     await layer.flush()
 
 
+@in_own_event_loop
 async def test_sockets_joining_as_the_subscription_drops_fail_as_a_service_error(own_redis):
     """Sockets setting themselves up (joining their groups) just as Redis drops the
     subscription connection: redis-py connected the dropped connection again for them
