@@ -59,7 +59,6 @@ import random
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -90,6 +89,7 @@ from config.services import (
     wait_until,
 )
 from tests.logwatch import TRACEBACK, excerpt, incidents, unexpected
+from tests.namespaces import cut_off, open_loopback
 
 TRACEBACK_LINE = TRACEBACK + ":"
 
@@ -294,24 +294,6 @@ def own_network() -> bool:
     return os.environ.get(OWN_NETWORK) == str(os.getpid())
 
 
-def cut_off(port: int, cut: bool) -> None:
-    """Discard every TCP packet to or from ``port`` on loopback (``cut``), or no more:
-    routing rules before the local table's, which answer nothing. Only ever in the run's
-    own network namespace."""
-    assert own_network(), "a cut is made in the run's own network namespace only"
-    verb = "add" if cut else "del"
-    for pref, direction in (("10", "dport"), ("11", "sport")):
-        rule = ["pref", pref, "to", HOST, "ipproto", "tcp", direction, str(port), "blackhole"]
-        subprocess.run(["ip", "rule", verb, *rule], check=True)
-
-
-def open_own_network() -> None:
-    """Bring up the namespace's loopback, with the local table's rule after the cut's."""
-    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
-    subprocess.run(["ip", "rule", "del", "pref", "0", "lookup", "local"], check=True)
-    subprocess.run(["ip", "rule", "add", "pref", "100", "lookup", "local"], check=True)
-
-
 def drop_connections(database_url: str) -> int:
     """End every connection of the platform to its database (not this run's own), as a
     database restart or failover does; return how many."""
@@ -332,7 +314,7 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
     with ``--postgres`` the database's connections, with ``--cut`` its cut)."""
     rng = random.Random(args.seed)
     thawing: list[asyncio.Task] = []
-    cutting: list[asyncio.Task] = []
+    cutting: asyncio.Task | None = None  # the cut under way
     while time.monotonic() - t0 + args.every <= args.chaos:
         await asyncio.sleep(args.every)
         running = [
@@ -347,33 +329,27 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
             running.append({"name": FREEZE})
         if args.database_url:
             running.append({"name": DATABASE})
-        if args.cut and not cutting:
+        if args.cut and (cutting is None or cutting.done()):
             running.append({"name": CUT})
         if not running:
             continue
         # At random among the kinds killed least so far: every kind gets its turns.
-        killed = Counter(kind_of(name) for _at, name in chaos.kills)
-        fewest = min(killed[kind_of(info["name"])] for info in running)
-        running = [info for info in running if killed[kind_of(info["name"])] == fewest]
-        victim = running[rng.randrange(len(running))]
+        victim = least_chosen(running, [name for _at, name in chaos.kills], rng)
         at, name = time.monotonic() - t0, victim["name"]
         if name == DATABASE:
             dropped = await asyncio.to_thread(drop_connections, args.checks_url)
             print(f"  {at:6.1f} s  the database drops its {dropped} connections", flush=True)
         elif name == CUT:
-            cut_off(args.database_port, True)
-            cutting.append(asyncio.create_task(reconnect(args.database_port, CUT_SECONDS)))
+            cut_off(args.database_port)
+            cutting = asyncio.create_task(reconnect(args.database_port, CUT_SECONDS))
             print(f"  {at:6.1f} s  cut the database off for {CUT_SECONDS:.0f} s", flush=True)
         elif name == FREEZE:
-            # Of a kind frozen least so far, as the kills: each gets its turns.
-            frozen_kinds = Counter(
-                kind_of(name.removeprefix(f"{FREEZE} "))
+            frozen_before = [
+                name.removeprefix(f"{FREEZE} ")
                 for _at, name in chaos.kills
-                if name.startswith(FREEZE)
-            )
-            fewest = min(frozen_kinds[kind_of(info["name"])] for info in freezable)
-            freezable = [i for i in freezable if frozen_kinds[kind_of(i["name"])] == fewest]
-            frozen = freezable[rng.randrange(len(freezable))]
+                if name.startswith(f"{FREEZE} ")
+            ]
+            frozen = least_chosen(freezable, frozen_before, rng)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(frozen["pid"], signal.SIGSTOP)
             thawing.append(asyncio.create_task(thaw(frozen["pid"], FREEZE_SECONDS)))
@@ -384,9 +360,17 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
                 os.killpg(victim["pid"], signal.SIGKILL)
             print(f"  {at:6.1f} s  kill -9 {name}", flush=True)
         chaos.kills.append((at, name))
-        cutting[:] = [task for task in cutting if not task.done()]
-    await asyncio.gather(*thawing, *cutting)
+    await asyncio.gather(*thawing, *([cutting] if cutting is not None else []))
     print(f"  {time.monotonic() - t0:6.1f} s  no more kills: the games finish", flush=True)
+
+
+def least_chosen(candidates: list[dict], chosen: list[str], rng: random.Random) -> dict:
+    """Return one of ``candidates`` (by their ``name``) at random among those whose kind
+    the names ``chosen`` so far hold least often: every kind gets its turns."""
+    times = Counter(kind_of(name) for name in chosen)
+    fewest = min(times[kind_of(info["name"])] for info in candidates)
+    least = [info for info in candidates if times[kind_of(info["name"])] == fewest]
+    return least[rng.randrange(len(least))]
 
 
 async def reconnect(port: int, seconds: float) -> None:
@@ -559,7 +543,8 @@ def run(args) -> list[str]:
     database, postgres_folder = None, None
     args.database_url = args.checks_url = None
     if args.cut:
-        open_own_network()
+        assert own_network(), "a cut is made in the run's own network namespace only"
+        open_loopback()
         env["DB_TCP_USER_TIMEOUT_SECONDS"] = str(CUT_QUERY_SECONDS)
     chaos = Chaos()
     try:

@@ -14,3 +14,21 @@ def network_namespaces() -> bool:
         return False
     probe = subprocess.run(["unshare", "--net", "true"], capture_output=True, check=False)
     return probe.returncode == 0
+
+
+def open_loopback() -> None:
+    """Bring up a new namespace's loopback, with its local routing table's rule moved
+    after the rules ``cut_off`` adds (before it, they could not catch local traffic)."""
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    subprocess.run(["ip", "rule", "del", "pref", "0", "lookup", "local"], check=True)
+    subprocess.run(["ip", "rule", "add", "pref", "100", "lookup", "local"], check=True)
+
+
+def cut_off(port: int, cut: bool = True) -> None:
+    """Discard every TCP packet to or from ``port`` on the namespace's loopback (``cut``),
+    or no more: blackhole routing rules, which answer nothing (no reset, no ICMP), as a
+    machine powered off or a cut network. Only in a namespace ``open_loopback`` set up."""
+    verb = "add" if cut else "del"
+    for pref, direction in (("10", "dport"), ("11", "sport")):
+        rule = ["pref", pref, "to", "127.0.0.1", "ipproto", "tcp", direction, str(port)]
+        subprocess.run(["ip", "rule", verb, *rule, "blackhole"], check=True)

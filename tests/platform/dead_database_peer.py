@@ -3,14 +3,13 @@
 Run as ``unshare --net python -m tests.platform.dead_database_peer`` (as root): in a new
 network namespace it starts a throwaway PostgreSQL server on its loopback, connects to it
 as the platform does (Django, ``config.settings`` read from this environment), and then
-discards silently every packet sent to the server's port, as a machine powered off or a
+discards silently every packet to or from the server's port, as a machine powered off or a
 cut network would: no reset comes back. It prints, as JSON, how long the next query took
 to fail and why (``error`` is null if it did not fail within ``WAIT_SECONDS``).
 """
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -21,31 +20,21 @@ import django
 from django.db import OperationalError, connection
 
 from config.services import free_port, postgres_answers, postgres_service, wait_until
+from tests.namespaces import cut_off, open_loopback
 
 # How long the query is given to fail before the answer says it did not.
 WAIT_SECONDS = 30.0
 
 
-def silence(port: int) -> None:
-    """Discard every packet sent to ``port`` on this namespace's loopback: a routing rule
-    before the local table's, which answers nothing (no reset, no ICMP)."""
-    for rule in (
-        ["del", "pref", "0", "lookup", "local"],
-        ["add", "pref", "100", "lookup", "local"],
-        ["add", "pref", "10", "to", "127.0.0.1", "ipproto", "tcp", "dport", str(port), "blackhole"],
-    ):
-        subprocess.run(["ip", "rule", *rule], check=True)
-
-
 def time_a_query(port: int) -> dict:
-    """Connect, silence ``port``, and return how long the next query took to fail
+    """Connect, cut ``port`` off, and return how long the next query took to fail
     (seconds) on the connection kept from before."""
     answer = {"seconds": None, "error": None}
 
     def query() -> None:  # in one thread: Django's connection is the thread's own
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        silence(port)
+        cut_off(port)
         started = time.monotonic()
         try:
             with connection.cursor() as cursor:
@@ -62,7 +51,7 @@ def time_a_query(port: int) -> dict:
 
 
 def main() -> int:
-    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    open_loopback()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="dp-dead-peer-") as folder:
         server = postgres_service(Path(folder), port).start()
