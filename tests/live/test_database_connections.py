@@ -132,6 +132,8 @@ def test_a_server_s_pooled_connections_dropped_in_steady_use_cost_no_request(
     code = session.join_code
     with ThreadPoolExecutor(ASGI_DB_POOL_SIZE) as browsers:  # the pool's every connection in use
         statuses = list(browsers.map(lambda _: join_page(live_server_url, code), range(40)))
+        # and each used a moment ago, on a busy machine too
+        statuses += browsers.map(lambda _: join_page(live_server_url, code), range(10))
     assert set(statuses) == {200}
     with connection.cursor() as cursor:  # as a database restart would
         cursor.execute(
@@ -155,8 +157,11 @@ def test_a_server_s_pooled_connections_dropped_in_steady_use_cost_no_request(
         for line in logged.splitlines()
         if "config.unavailable" in line and "database connection lost" in line
     ]
+    # At most the first request runs twice: once one connection is found dropped, the
+    # others are checked (a connection idle past the check's limit meanwhile, on a busy
+    # machine, is checked anyway, and then nothing runs twice).
     method = "GET" if first == "page" else "POST"
-    assert len(again) == 1 and f"{method} /join/" in again[0], logged
+    assert len(again) <= 1 and all(f"{method} /join/" in line for line in again), logged
 
 
 @pytest.mark.skipif(
