@@ -344,7 +344,8 @@ def hold_for_lessons(match_id: int, moments: list[dict]) -> Match:
     """
     now = clock.now()
     expires_at = now + timedelta(seconds=LESSON_HOLD_SECONDS)
-    with transaction.atomic():
+    # inside a caller's transaction, all or none with it: no savepoint's round trips
+    with transaction.atomic(savepoint=False):
         match = _lock(match_id)
         if match.status != Match.Status.FINISHED:
             MatchHold.objects.bulk_create(

@@ -57,7 +57,7 @@ def on_session_created(sender, session, choices: dict, **kwargs) -> None:
     do_set_lesson_mode(session, choices.get("lesson_mode") or Mode.SHOW)
 
 
-def _moment(session, lesson: Lesson, event, table, seat) -> LessonMoment:
+def _moment(session, lesson: Lesson, event, table, seat, *, version=None) -> LessonMoment:
     """Return an unsaved moment of ``lesson`` for ``event`` (an event dict or its type)."""
     details = event if isinstance(event, dict) else {"type": event}
     return LessonMoment(
@@ -67,6 +67,7 @@ def _moment(session, lesson: Lesson, event, table, seat) -> LessonMoment:
         lesson=lesson,
         event=details["type"],
         details=details,
+        version=version,
     )
 
 
@@ -78,13 +79,13 @@ def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -
 
 
 def do_record_moments(
-    session, table: int, opened: list[tuple[Lesson, dict, list[int]]]
+    session, table: int, opened: list[tuple[Lesson, dict, list[int]]], version: int | None = None
 ) -> list[list[LessonMoment]]:
     """Record the moments of an action's lessons (``(lesson, event, seats involved)``),
     each once per seat involved (once without a seat when none is), in one statement:
-    all or none. Return them by lesson."""
+    all or none. Return them by lesson. ``version``: the match's, after the action."""
     moments = [
-        [_moment(session, lesson, event, table, seat) for seat in seats or [None]]
+        [_moment(session, lesson, event, table, seat, version=version) for seat in seats or [None]]
         for lesson, event, seats in opened
     ]
     rows = [moment for group in moments for moment in group]
@@ -95,6 +96,20 @@ def do_record_moments(
     else:
         LessonMoment.objects.bulk_create(rows)
     return moments
+
+
+def recorded_moments(session, table: int, version: int) -> list[list[LessonMoment]]:
+    """Return the moments recorded for the action that made the match's ``version`` at
+    the table, by lesson in the order they were recorded (as ``do_record_moments``
+    returns them); [] when none were."""
+    by_lesson: dict[int, list[LessonMoment]] = {}
+    for moment in (
+        LessonMoment.objects.filter(session=session, table=table, version=version)
+        .select_related("lesson")
+        .order_by("pk")
+    ):
+        by_lesson.setdefault(moment.lesson_id, []).append(moment)
+    return list(by_lesson.values())
 
 
 def seen_at_table(session, table, lesson: Lesson) -> bool:

@@ -223,6 +223,9 @@ class LessonMoment(models.Model):
     )
     event = models.CharField(_("event type"), max_length=50)
     details = models.JSONField(_("event"), default=dict, blank=True)
+    # The match's version after the action that opened the lesson: the moments of one
+    # action, found again when its followers run a second time after a lost connection.
+    version = models.PositiveIntegerField(_("move"), null=True, blank=True)
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
 
     class Meta:

@@ -9,15 +9,16 @@ The lessons app follows the games: ``on_action_stored`` receives
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 
 from django.conf import settings
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import prefetch_related_objects
 
 from classroom.broadcast import dashboard_group, send_group
 from classroom.kept import Kept
 from classroom.models import Table
-from classroom.services import again_on_lost_connection
+from classroom.services import again_on_lost_connection, running_again
 from games.matches import hold_for_lessons
 from games.models import Match
 from games.registry import get_game
@@ -26,6 +27,7 @@ from lessons.actions import (
     do_record_moments,
     lesson_card,
     lesson_mode,
+    recorded_moments,
     seats_involved,
     seen_at_table,
 )
@@ -177,9 +179,13 @@ def lesson_moments(
 
     One moment per lesson the events open (seats merged), recorded for each seat
     involved; a frequent lesson (a capture) only the first time at the table. In the
-    "pause" mode, the match is held until the human seats shown the lesson dismiss it.
-    ``table`` (with its session) and ``seats``: the match's table and its seats, when the
-    caller read them already.
+    "pause" mode, the match is held until the human seats shown the lesson dismiss it:
+    the moments and the hold are stored in one transaction. ``table`` (with its session)
+    and ``seats``: the match's table and its seats, when the caller read them already.
+
+    Run a second time after a lost connection (``running_again``), it first looks for
+    the moments the first run recorded for this action (and the hold with them): they
+    are told again, not recorded twice.
     """
     if not events:
         return []
@@ -198,32 +204,92 @@ def lesson_moments(
     mode = played_lesson_mode(session)
     if mode == Mode.OFF:
         return []
+    waited = _Waited(match, mode, table, seats)
+    recorded = recorded_moments(session, table.number, match.version) if running_again() else []
+    if recorded:  # the first run's: the moments, and the hold stored with them
+        found = [_opened(moments) for moments in recorded]
+        messages = _lesson_messages(session, table, found, recorded, waited)
+        if any(message["waiting"] for message in messages):
+            match.refresh_from_db(fields=["status", "paused_at"])  # as the hold left it
+    else:
 
-    def seen(lesson: Lesson) -> bool:
-        return seen_here(session, table.number, lesson)
+        def seen(lesson: Lesson) -> bool:
+            return seen_here(session, table.number, lesson)
 
-    found = lessons_opened(match.game, events, seen)
-    if not found:
-        return []
-    try:
-        recorded = do_record_moments(session, table.number, found)
-    except IntegrityError:
-        # A lesson this process kept is gone: the content was loaded anew, with new rows.
-        forget_kept_links()
-        forget_kept_cards()
         found = lessons_opened(match.game, events, seen)
-        recorded = do_record_moments(session, table.number, found)
+        if not found:
+            return []
+        try:
+            messages = _record(match, session, table, found, waited)
+        except IntegrityError:
+            # A lesson this process kept is gone: the content was loaded anew, with new rows.
+            forget_kept_links()
+            forget_kept_cards()
+            found = lessons_opened(match.game, events, seen)
+            messages = _record(match, session, table, found, waited)
     remember_seen(session, table.number, [lesson for lesson, _event, _seats in found])
-    if seats is None:
-        seats = list(table.seats.all())
-    humans = {
-        seat.number for seat in seats if seat.participant_id is not None and not seat.bot_kind
-    }
-    pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
+    if any(message["waiting"] for message in messages):
+        send_group(
+            dashboard_group(session.pk),
+            {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
+        )
+    return messages
+
+
+class _Waited:
+    """The seats that must dismiss a lesson card before play goes on: the human seats, in
+    the "pause" mode. The table's seats are read (when the caller did not) only if asked."""
+
+    def __init__(self, match: Match, mode: str, table: Table, seats: list | None) -> None:
+        self.pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
+        self.table, self.seats, self.humans = table, seats, None
+
+    def __contains__(self, number: int) -> bool:
+        if not self.pause:
+            return False
+        if self.humans is None:
+            seats = self.seats if self.seats is not None else self.table.seats.all()
+            self.humans = {
+                seat.number
+                for seat in seats
+                if seat.participant_id is not None and not seat.bot_kind
+            }
+        return number in self.humans
+
+
+def _record(
+    match: Match,
+    session,
+    table: Table,
+    found: list[tuple[Lesson, dict, list[int]]],
+    waited: _Waited,
+) -> list[dict]:
+    """Record the moments of the lessons ``found`` and, when a seat of ``waited`` is to
+    dismiss one, the match's hold, all or none; return the table messages."""
+    holds = any(seat in waited for _lesson, _event, seats in found for seat in seats)
+    # One transaction only for a hold: most moments are one INSERT, all or none itself.
+    with transaction.atomic() if holds else nullcontext():
+        recorded = do_record_moments(session, table.number, found, version=match.version)
+        messages = _lesson_messages(session, table, found, recorded, waited)
+        held = [message for message in messages if message["waiting"]]
+        if held:
+            _start_lesson_pause(match, held)
+    return messages
+
+
+def _opened(moments: list) -> tuple[Lesson, dict, list[int]]:
+    """Return a lesson's recorded moments as ``lessons_opened`` found it: the lesson, its
+    first event and the seats involved."""
+    seats = sorted(moment.seat for moment in moments if moment.seat is not None)
+    return moments[0].lesson, moments[0].details, seats
+
+
+def _lesson_messages(session, table: Table, found, recorded, waited: _Waited) -> list[dict]:
+    """Return the ``table.lesson`` message of each lesson found, with its moments."""
     messages = []
-    # The lessons found above, not a second lookup: the links may be reloaded meanwhile.
+    # The lessons found, not a second lookup: the links may be reloaded meanwhile.
     for (lesson, event, involved), moments in zip(found, recorded, strict=True):
-        waiting = [seat for seat in involved if seat in humans] if pause else []
+        waiting = [seat for seat in involved if seat in waited]
         languages = lesson_in_every_language(lesson, session)
         messages.append(
             {
@@ -240,13 +306,6 @@ def lesson_moments(
                 "pause": bool(waiting),
                 "waiting": waiting,
             }
-        )
-    held = [message for message in messages if message["waiting"]]
-    if held:
-        _start_lesson_pause(match, held)
-        send_group(
-            dashboard_group(session.pk),
-            {"type": "dashboard.changed", "reason": "lesson", "table": table.pk},
         )
     return messages
 

@@ -21,9 +21,11 @@ from config.services import free_port, postgres_answers, postgres_service, wait_
 from config.unavailable import SentStatements, ServiceUnavailableMiddleware
 from games import clock
 from games.matches import load_state
-from games.models import Match, MatchAction, MatchTimer
+from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.signals import action_stored
-from live import tasks
+from lessons.models import LessonMoment
+from lessons.moments import forget_kept_cards
+from live import tasks, write
 from live.screen import render_screen
 from live.session_sockets import render_dashboard, render_tables
 from live.sockets import DRAWING_THREADS, TABLE_THREADS
@@ -37,6 +39,7 @@ from tests.live.helpers import (
     keep_database_connection,
     random_step,
 )
+from tests.live.test_lessons_live import sanction_table
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -296,6 +299,75 @@ def test_a_timer_expiry_whose_commit_answer_is_lost_is_finished_on_its_second_tr
         (match.version + 1, None, timer.action)
     ]
     assert not MatchTimer.objects.filter(match=match, timer_id=timer.timer_id).exists()
+
+
+def drop_after(statement: str, pid: int):
+    """Return an execute wrapper that ends PostgreSQL's process ``pid`` (from a thread of
+    its own) once a statement containing ``statement`` ran, before the next one: the
+    connection drops between two statements of a piece of work."""
+    ran, dropped = [], []
+
+    def end_and_close() -> None:
+        try:
+            end_database_process(pid)
+        finally:
+            connection.close()  # the killer thread's own
+
+    def wrapper(execute, sql, params, many, context):
+        if ran and not dropped:
+            dropped.append(sql)
+            killer = ThreadPoolExecutor(max_workers=1)
+            killer.submit(end_and_close).result()
+            killer.shutdown()
+        result = execute(sql, params, many, context)
+        if statement in sql:
+            ran.append(sql)
+        return result
+
+    return wrapper
+
+
+@pytest.mark.parametrize("mode", ["show", "pause"])
+def test_a_lesson_whose_moments_lose_their_connection_is_recorded_once(school_class, caplog, mode):
+    """The connection drops right after a move's lesson moments were inserted: the
+    lessons app's follower runs again on a new one. It records the moments once and, in
+    the "pause" mode, holds the match once, with the moments: it used to record them
+    twice (the students' debrief counted the lesson twice), or hold the match for a
+    moment rolled back."""
+    session, table, card, _people = sanction_table(school_class, mode)
+    forget_kept_cards()  # the lesson's card is read after its moments: a statement more
+    attack = {"type": "attack", "card": card, "target": 1}
+    worker = ThreadPoolExecutor(max_workers=1)
+    try:
+        worker.submit(keep_database_connection, True).result()
+        pid = worker.submit(database_process).result()
+        drop = drop_after('INSERT INTO "lessons_lessonmoment"', pid)
+        applied = worker.submit(with_wrapper, drop, write.act, table.match_id, 0, attack, 0)
+        applied = applied.result()
+    finally:
+        worker.submit(keep_database_connection, False).result()
+        worker.shutdown()
+    assert "database connection lost" in caplog.text  # the follower's second try
+    assert applied.match.version == 1
+    moments = LessonMoment.objects.filter(session=session).order_by("pk")
+    assert [(m.lesson.slug, m.seat, m.version) for m in moments] == [
+        ("sanctions", 0, 1),
+        ("sanctions", 1, 1),
+    ]
+    holds = MatchHold.objects.filter(match_id=table.match_id)
+    match = Match.objects.get(pk=table.match_id)
+    if mode == "pause":
+        assert [hold.moment for hold in holds] == [moments[0].pk]
+        assert match.status == Match.Status.PAUSED
+    else:
+        assert not holds.exists()
+        assert match.status == Match.Status.RUNNING
+
+
+def with_wrapper(wrapper, func, *args):
+    """Run ``func(*args)`` with ``wrapper`` around this thread's database statements."""
+    with connection.execute_wrapper(wrapper):
+        return func(*args)
 
 
 @pytest.mark.parametrize(
