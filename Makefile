@@ -124,7 +124,7 @@ postgresql:
 	    echo "Tests on PostgreSQL need its server: run 'sudo apt-get install postgresql' once."; exit 1; \
 	  fi; \
 	fi
-	@# iproute2's ip: a test cuts a database machine off in a network namespace of its own
+	@# iproute2's ip and tc: a test cuts a database machine off in a network namespace of its own
 	@if ! command -v ip >/dev/null && [ "$$(id -u)" = "0" ]; then \
 	  echo "Installing Debian's iproute2 with apt-get"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \

@@ -19,7 +19,9 @@ process, the worker or Redis (SIGSTOP, as a paused machine does) and lets it go 
 FREEZE_SECONDS later. With ``--cut`` (and ``--postgres``; as root) the run enters a
 network namespace of its own, and one more kind cuts the database off for CUT_SECONDS,
 as a network cut or a machine powered off does: every packet to or from its port is
-discarded, no reset, no answer (the run's own checks reach it on its Unix socket).
+held until the cut ends, then dropped (``tests.namespaces.cut_off``): no reset, no
+answer, and a connection attempt waits (the run's own checks reach it on its Unix
+socket).
 Then the games play on to their end. A student whose socket closes
 reconnects as the browser client does (a growing wait, the next server when one does
 not answer) and plays on; a move answered neither way within PONG_WAIT closes the
@@ -106,7 +108,7 @@ DATABASE = "database"
 FREEZE = "freeze"
 FREEZE_SECONDS = 6.0
 FROZEN_KINDS = ("asgi", "celery-worker", "redis")
-# The database cut off (--cut): every packet to or from its port discarded this long,
+# The database cut off (--cut): every packet to or from its port held this long,
 # longer than a query may wait unacknowledged (the platform's DB_TCP_USER_TIMEOUT_SECONDS,
 # CUT_QUERY_SECONDS for the run) and than a page's wait for a move's answer.
 CUT = "cut"

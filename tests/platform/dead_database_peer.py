@@ -5,7 +5,9 @@ network namespace it starts a throwaway PostgreSQL server on its loopback, conne
 as the platform does (Django, ``config.settings`` read from this environment), and then
 discards silently every packet to or from the server's port, as a machine powered off or a
 cut network would: no reset comes back. It prints, as JSON, how long the next query took
-to fail and why (``error`` is null if it did not fail within ``WAIT_SECONDS``).
+to fail and why (``error`` is null if it did not fail within ``WAIT_SECONDS``), then how
+long a new connection's attempt took to fail and why (``connect_seconds``,
+``connect_error``).
 """
 
 import json
@@ -28,8 +30,8 @@ WAIT_SECONDS = 30.0
 
 def time_a_query(port: int) -> dict:
     """Connect, cut ``port`` off, and return how long the next query took to fail
-    (seconds) on the connection kept from before."""
-    answer = {"seconds": None, "error": None}
+    (seconds) on the connection kept from before, and a new connection's attempt."""
+    answer = {"seconds": None, "error": None, "connect_seconds": None, "connect_error": None}
 
     def query() -> None:  # in one thread: Django's connection is the thread's own
         with connection.cursor() as cursor:
@@ -42,6 +44,13 @@ def time_a_query(port: int) -> dict:
         except OperationalError as error:
             answer["error"] = str(error).strip()
         answer["seconds"] = time.monotonic() - started
+        connection.close()
+        started = time.monotonic()
+        try:
+            connection.ensure_connection()
+        except OperationalError as error:
+            answer["connect_error"] = str(error).strip()
+        answer["connect_seconds"] = time.monotonic() - started
 
     # A thread of its own: without a limit the query waits on the kernel for many minutes.
     querying = threading.Thread(target=query, daemon=True)

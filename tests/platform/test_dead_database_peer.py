@@ -1,7 +1,8 @@
 """A database machine gone without a word (powered off, the network cut) sends no reset:
 a query sent to it waited on the kernel's own limit, about 15 minutes, and held the
 thread that sent it, with every table that thread serves. The platform's PostgreSQL
-connections now give up after ``DB_TCP_USER_TIMEOUT_SECONDS``."""
+connections now give up after ``DB_TCP_USER_TIMEOUT_SECONDS``, and a new one's attempt
+after that or ``DB_CONNECT_TIMEOUT``, whichever comes first."""
 
 import json
 import os
@@ -41,3 +42,7 @@ def test_a_query_sent_to_a_database_machine_gone_silent_fails_in_time():
     assert answer["error"] is not None, f"the query still waited after {answer}"
     # The kernel counts from the first resend, and its backoff rounds the limit up.
     assert TIMEOUT_SECONDS - 0.5 <= answer["seconds"] < 15
+    # A new connection's attempt waits too, as it does for a machine gone silent (a cut
+    # that refused it at once would not be one), and gives up as well.
+    assert answer["connect_error"] is not None, f"the connection was made: {answer}"
+    assert TIMEOUT_SECONDS - 0.5 <= answer["connect_seconds"] < 15
