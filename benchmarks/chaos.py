@@ -15,7 +15,8 @@ picked at random among the ASGI processes, the worker and Redis that have run fo
 UPTIME seconds; with ``--postgres`` the database may be picked too: it drops every
 connection of the platform at once, as a restart or a failover does (the server itself
 keeps running: reconnecting is the platform's part). One more kind freezes an ASGI
-process, the worker or Redis (SIGSTOP, as a paused machine does) and lets it go on
+process, the worker, Redis or (with ``--postgres``) the database server (SIGSTOP, as a
+paused machine does) and lets it go on
 FREEZE_SECONDS later. With ``--cut`` (and ``--postgres``; as root) the run enters a
 network namespace of its own, and one more kind cuts the database off for CUT_SECONDS,
 as a network cut or a machine powered off does: every packet to or from its port is
@@ -73,7 +74,7 @@ import orjson
 import psycopg
 import websockets
 
-from benchmarks.load import HOST, Stats, Student, environment, open_classes
+from benchmarks.load import HOST, Stats, Student, environment, group_processes, open_classes
 from benchmarks.stack import use_database
 from config.run import supervisor_config, supervisor_processes
 from config.services import (
@@ -104,10 +105,14 @@ DATABASE = "database"
 # transaction sit idle (DB_IDLE_IN_TRANSACTION_SECONDS, 5 s on PostgreSQL), shorter than
 # a page's wait for a move's answer (PONG_WAIT). Picked, as a kind of its own, among the
 # ASGI processes, the worker and Redis that run (a stalled Redis: the sockets' channel
-# layer and the worker's broker wait on it).
+# layer and the worker's broker wait on it), and with --postgres the database server
+# (every process of it: its connections stay alive and answer nothing, which the
+# platform's DB_STATEMENT_SECONDS, FROZEN_STATEMENT_SECONDS for the run, bounds).
 FREEZE = "freeze"
 FREEZE_SECONDS = 6.0
-FROZEN_KINDS = ("asgi", "celery-worker", "redis")
+POSTGRES = "postgres"
+FROZEN_KINDS = ("asgi", "celery-worker", "redis", POSTGRES)
+FROZEN_STATEMENT_SECONDS = 3
 # The database cut off (--cut): every packet to or from its port held this long,
 # longer than a query may wait unacknowledged (the platform's DB_TCP_USER_TIMEOUT_SECONDS,
 # CUT_QUERY_SECONDS for the run) and than a page's wait for a move's answer.
@@ -284,7 +289,8 @@ def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list
 
 def kind_of(name: str) -> str:
     """Return the target's kind: "asgi" for every ASGI process, else its name."""
-    return next(kind for kind in (*TARGETS, DATABASE, FREEZE, CUT) if name.startswith(kind))
+    kinds = (*TARGETS, DATABASE, POSTGRES, FREEZE, CUT)
+    return next(kind for kind in kinds if name.startswith(kind))
 
 
 # Set in the run's environment once it runs in a network namespace of its own.
@@ -313,9 +319,11 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
     of one target that has run for UPTIME seconds at least (a service killed while it
     still starts would only be killed again, not tested again), of a kind killed least
     so far (ASGI, worker, Redis, a freeze of an ASGI process, the worker or Redis, and
-    with ``--postgres`` the database's connections, with ``--cut`` its cut)."""
+    with ``--postgres`` the database's connections and a freeze of its server, with
+    ``--cut`` its cut)."""
     rng = random.Random(args.seed)
     thawing: list[asyncio.Task] = []
+    frozen_now: set[int] = set()  # the frozen services' leaders
     cutting: asyncio.Task | None = None  # the cut under way
     while time.monotonic() - t0 + args.every <= args.chaos:
         await asyncio.sleep(args.every)
@@ -327,6 +335,10 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
             and info["now"] - info["start"] >= UPTIME
         ]
         freezable = [info for info in running if kind_of(info["name"]) in FROZEN_KINDS]
+        if args.database_pid is not None:
+            freezable.append({"name": POSTGRES, "pid": args.database_pid})
+        # not one frozen still: its thaw would come early
+        freezable = [info for info in freezable if info["pid"] not in frozen_now]
         if freezable:
             running.append({"name": FREEZE})
         if args.database_url:
@@ -352,9 +364,15 @@ async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None
                 if name.startswith(f"{FREEZE} ")
             ]
             frozen = least_chosen(freezable, frozen_before, rng)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(frozen["pid"], signal.SIGSTOP)
-            thawing.append(asyncio.create_task(thaw(frozen["pid"], FREEZE_SECONDS)))
+            # its process group, and the children that left it (PostgreSQL's backends)
+            processes = group_processes(frozen["pid"])
+            for pid in processes:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            frozen_now.add(frozen["pid"])
+            thawing.append(
+                asyncio.create_task(thaw(frozen["pid"], processes, FREEZE_SECONDS, frozen_now))
+            )
             name = f"{FREEZE} {frozen['name']}"
             print(f"  {at:6.1f} s  {name} for {FREEZE_SECONDS:.0f} s", flush=True)
         else:
@@ -383,12 +401,14 @@ async def reconnect(port: int, seconds: float) -> None:
         cut_off(port, False)
 
 
-async def thaw(pid: int, seconds: float) -> None:
-    """Let the frozen process group ``pid`` go on after ``seconds`` (killed meanwhile,
-    it is gone: nothing to do)."""
+async def thaw(leader: int, processes: list[int], seconds: float, frozen_now: set[int]) -> None:
+    """Let the frozen ``processes`` of the service ``leader`` leads go on after
+    ``seconds`` (one killed meanwhile is gone: nothing to do)."""
     await asyncio.sleep(seconds)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGCONT)
+    for pid in processes:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+    frozen_now.discard(leader)
 
 
 def unfinished() -> list[int]:
@@ -543,7 +563,7 @@ def run(args) -> list[str]:
     env = environment(folder, redis_port)
     env.update(BOT_DELAY_SECONDS=str(args.bot_delay), LIVE_SWEEP_SECONDS="1")
     database, postgres_folder = None, None
-    args.database_url = args.checks_url = None
+    args.database_url = args.checks_url = args.database_pid = None
     if args.cut:
         assert own_network(), "a cut is made in the run's own network namespace only"
         open_loopback()
@@ -555,6 +575,8 @@ def run(args) -> list[str]:
             # may enter.
             postgres_folder = Path(tempfile.mkdtemp(prefix="dp-chaos-pg-"))
             database, args.database_port = start_postgres(postgres_folder, logs)
+            args.database_pid = database.process.pid  # its process group's too
+            env["DB_STATEMENT_SECONDS"] = str(FROZEN_STATEMENT_SECONDS)
             args.database_url = f"postgres://postgres@{HOST}:{args.database_port}/dataprotect"
             socket = quote(str(postgres_folder), safe="")
             args.checks_url = (

@@ -25,6 +25,7 @@ for a connection of either kind, and is refused after ``BUSY_SECONDS``.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -33,6 +34,8 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool, PoolTimeout
+
+from config.postgresql.deadlines import deadlines
 
 # A dropped connection (a database restart, a network or proxy timeout) is most often
 # one that sat idle; one in use a moment ago answered then.
@@ -135,7 +138,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         """A thread that keeps its connection (``keeps_database_connection``) takes none
         from the pool: it keeps one for DB_CONN_MAX_AGE seconds, checked by
         the rule above."""
-        if settings_dict["OPTIONS"].get("pool") and keeps_database_connection():
+        keeps = keeps_database_connection()
+        if settings_dict["OPTIONS"].get("pool") and keeps:
             options = {k: v for k, v in settings_dict["OPTIONS"].items() if k != "pool"}
             settings_dict = {
                 **settings_dict,
@@ -144,6 +148,28 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 "CONN_HEALTH_CHECKS": True,
             }
         super().__init__(settings_dict, alias)
+        # Such a thread serves live play: its statements have a deadline (deadlines.py).
+        self.statement_seconds = settings.DB_STATEMENT_SECONDS if keeps else None
+        if self.statement_seconds:
+            self.execute_wrappers.append(self._statement_within_deadline)
+
+    def _statement_within_deadline(self, execute, sql, params, many, context):
+        with deadlines.within(self.connection, self.statement_seconds, "a statement"):
+            return execute(sql, params, many, context)
+
+    def _within_deadline(self, what: str):
+        """Run the block within the statements' deadline, when this thread's have one."""
+        if not self.statement_seconds or self.connection is None:
+            return contextlib.nullcontext()
+        return deadlines.within(self.connection, self.statement_seconds, what)
+
+    def _commit(self) -> None:
+        with self._within_deadline("a COMMIT"):
+            super()._commit()
+
+    def _rollback(self) -> None:
+        with self._within_deadline("a ROLLBACK"):
+            super()._rollback()
 
     def get_new_connection(self, conn_params: dict) -> psycopg.Connection:
         """With a pool: a sound connection of the pool, or else one of this thread's own.
@@ -247,7 +273,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def is_usable(self) -> bool:
         """Whether the connection answers; one that does not is noted (``found_lost``)."""
-        if super().is_usable():
+        with self._within_deadline("a health check"):
+            usable = super().is_usable()
+        if usable:
             return True
         if self.connection is not None:
             found_lost(self.alias)

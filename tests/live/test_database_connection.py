@@ -4,9 +4,14 @@ work: a move is one round trip shorter. One that broke is still found and replac
 same holds for a connection of the pool an ASGI server's HTTP requests share, and a
 thread that finds the pool busy, or the database away, does not wait out its timeout."""
 
+import contextlib
+import functools
+import os
 import random
+import signal
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,6 +21,7 @@ from django.test import RequestFactory
 
 from classroom import actions
 from classroom.models import Table
+from classroom.services import again_on_lost_connection
 from config.postgresql import base
 from config.services import free_port, postgres_answers, postgres_service, wait_until
 from config.unavailable import SentStatements, ServiceUnavailableMiddleware
@@ -29,6 +35,7 @@ from live import tasks, write
 from live.screen import render_screen
 from live.session_sockets import render_dashboard, render_tables
 from live.sockets import DRAWING_THREADS, TABLE_THREADS
+from live.sockets import keep_database_connection as live_keep_database_connection
 from tests.live.conftest import open_session, seat_students
 from tests.live.database_relay import DatabaseRelay
 from tests.live.helpers import (
@@ -301,30 +308,36 @@ def test_a_timer_expiry_whose_commit_answer_is_lost_is_finished_on_its_second_tr
     assert not MatchTimer.objects.filter(match=match, timer_id=timer.timer_id).exists()
 
 
-def drop_after(statement: str, pid: int):
-    """Return an execute wrapper that ends PostgreSQL's process ``pid`` (from a thread of
-    its own) once a statement containing ``statement`` ran, before the next one: the
-    connection drops between two statements of a piece of work."""
-    ran, dropped = [], []
-
-    def end_and_close() -> None:
-        try:
-            end_database_process(pid)
-        finally:
-            connection.close()  # the killer thread's own
+def after_statement(statement: str, then: Callable[[], None]):
+    """Return an execute wrapper that calls ``then()`` once, after a statement containing
+    ``statement`` ran and before the next one is sent."""
+    ran, done = [], []
 
     def wrapper(execute, sql, params, many, context):
-        if ran and not dropped:
-            dropped.append(sql)
-            killer = ThreadPoolExecutor(max_workers=1)
-            killer.submit(end_and_close).result()
-            killer.shutdown()
+        if ran and not done:
+            done.append(sql)
+            then()
         result = execute(sql, params, many, context)
         if statement in sql:
             ran.append(sql)
         return result
 
     return wrapper
+
+
+def end_in_a_thread_of_its_own(pid: int) -> None:
+    """End PostgreSQL's process ``pid`` from a connection of another thread (this one's
+    may be the one to end)."""
+
+    def end_and_close() -> None:
+        try:
+            end_database_process(pid)
+        finally:
+            connection.close()
+
+    killer = ThreadPoolExecutor(max_workers=1)
+    killer.submit(end_and_close).result()
+    killer.shutdown()
 
 
 @pytest.mark.parametrize("mode", ["show", "pause"])
@@ -341,7 +354,9 @@ def test_a_lesson_whose_moments_lose_their_connection_is_recorded_once(school_cl
     try:
         worker.submit(keep_database_connection, True).result()
         pid = worker.submit(database_process).result()
-        drop = drop_after('INSERT INTO "lessons_lessonmoment"', pid)
+        drop = after_statement(
+            'INSERT INTO "lessons_lessonmoment"', lambda: end_in_a_thread_of_its_own(pid)
+        )
         applied = worker.submit(with_wrapper, drop, write.act, table.match_id, 0, attack, 0)
         applied = applied.result()
     finally:
@@ -362,6 +377,54 @@ def test_a_lesson_whose_moments_lose_their_connection_is_recorded_once(school_cl
     else:
         assert not holds.exists()
         assert match.status == Match.Status.RUNNING
+
+
+@pytest.mark.parametrize("stopped", ["between moves", "holding the match's lock"])
+def test_a_move_on_a_database_process_that_stopped_is_given_up_in_time(
+    school_class, caplog, settings, stopped
+):
+    """The PostgreSQL server process of a table thread's connection stops (its machine
+    swapping, a frozen disk) and keeps its TCP connection alive: no timeout of the kernel
+    or the server fires. The thread's statement used to wait until the process woke,
+    holding every table the thread serves. Past DB_STATEMENT_SECONDS the watchdog shuts
+    the connection and the move runs once more on a new one: it is played, or, when the
+    stopped process holds the match's lock, refused in time too."""
+    settings.DB_STATEMENT_SECONDS = 1
+    _session, table, card, _people = sanction_table(school_class, "show")
+    attack = {"type": "attack", "card": card, "target": 1}
+    move = again_on_lost_connection(write.act)  # as a socket's move runs
+    thread = ThreadPoolExecutor(max_workers=1, initializer=live_keep_database_connection)
+    pid = thread.submit(database_process).result()
+    stop = functools.partial(os.kill, pid, signal.SIGSTOP)
+    if stopped == "between moves":
+        stop()
+    else:  # right after the move's transaction locked the match
+        wrapper = after_statement("FOR UPDATE", stop)
+        thread.submit(lambda: connection.execute_wrappers.append(wrapper)).result()
+    started = time.monotonic()
+    try:
+        played = thread.submit(move, table.match_id, 0, attack, 0)
+        with contextlib.suppress(OperationalError):
+            played.result(timeout=30)
+        took = time.monotonic() - started
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        thread.submit(keep_database_connection, False).result()  # closes its own
+        thread.shutdown()
+    assert "unanswered past its deadline: connection given up" in caplog.text
+    assert "database connection lost" in caplog.text  # the move's second try
+    stored = MatchAction.objects.filter(match_id=table.match_id)
+    if stopped == "between moves":
+        assert played.result().match.version == 1
+        assert [entry.action for entry in stored] == [attack]
+        assert 1 <= took < 8, took
+    else:  # the second try waited for the lock as long, and was refused
+        assert isinstance(played.exception(), OperationalError)
+        assert not stored.exists()
+        assert 2 <= took < 8, took
+        # once the process wakes, finds its client gone and lets the lock go, play goes on
+        wait_until(lambda: not database_process_alive(pid), 10, f"process {pid}")
+        assert write.act(table.match_id, 0, attack, 0).match.version == 1
 
 
 def with_wrapper(wrapper, func, *args):
