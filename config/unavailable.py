@@ -11,7 +11,9 @@ connection was in steady use, so no check ran before it) runs once more on a new
 connection instead, when running it twice changes nothing: a page read (GET, HEAD), or
 any request that had sent the database nothing but reads (``SELECT``) when it met the
 drop, which is how nearly every form's POST begins (its session, its teacher, its
-class). One that had sent a write may have had it stored: its 503 says to try again.
+class), or whose writes were all in the transaction the drop ended. One whose write may
+have been stored (sent outside a transaction, or committed, or with its COMMIT met by
+the drop) is not run again: its 503 says to try again.
 """
 
 from __future__ import annotations
@@ -34,15 +36,48 @@ READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class SentStatements:
-    """Notes whether a request sent the database anything but reads (a Django
-    ``execute_wrapper``: each statement is seen as it is sent, before its answer)."""
+    """What a request sent the database, as it sent it (a Django ``execute_wrapper``):
+    whether a write of it may be stored, and whether its last statement failed on a
+    lost connection."""
 
-    only_reads = True
+    def __init__(self) -> None:
+        # A write that may be stored: one sent outside a transaction (autocommit stores
+        # it as it runs, its answer may be lost), or one whose transaction committed.
+        self.stored = False
+        # A write sent in a transaction: stored only with its COMMIT, which a lost
+        # connection may have answered or not.
+        self.pending = False
+        # The last statement failed, and on a connection then found lost (Django may
+        # close it before the middleware sees the error: a failed transaction's).
+        self.failed = self.lost = False
+
+    def may_run_again(self) -> bool:
+        """Whether nothing the request wrote can have been stored: no write, or only
+        writes in the transaction its failed statement was in (the database lets that
+        go with the connection)."""
+        return not self.stored and (not self.pending or self.failed)
 
     def __call__(self, execute, sql, params, many, context):
-        if self.only_reads and sql.lstrip()[:6].upper() != "SELECT":
-            self.only_reads = False
-        return execute(sql, params, many, context)
+        database = context["connection"]
+        self.failed = self.lost = False
+        if sql.lstrip()[:6].upper() != "SELECT":
+            if database.in_atomic_block:
+                self.pending = True
+                database.on_commit(self._committed)
+            else:
+                self.stored = True
+        try:
+            return execute(sql, params, many, context)
+        except (OperationalError, InterfaceError):
+            self.failed = True
+            # psycopg's own mark (SQLite's file is never lost); then the backend's check,
+            # no round trip on a broken connection, which notes the loss for the
+            # process's other connections (config/postgresql/base.py)
+            self.lost = getattr(database.connection, "broken", False) and not database.is_usable()
+            raise
+
+    def _committed(self) -> None:
+        self.stored = True
 
 
 class ServiceUnavailableMiddleware:
@@ -91,17 +126,20 @@ class ServiceUnavailableMiddleware:
     @staticmethod
     def may_run_again(request: HttpRequest, exception: Exception) -> bool:
         """Whether ``request`` met its database connection lost on its first run, and
-        running it again changes nothing: a read, or one that had sent only reads.
+        running it again changes nothing: a read, or one that wrote nothing that can
+        have been stored (``SentStatements.may_run_again``).
 
-        Not a connection that could not be had (the database away or every connection
-        busy: a second try would wait again for the same answer), nor one Django had
-        replaced (a failed transaction's: its statements were reads, or it is not run
-        again, and a read's view seldom opens one)."""
+        Lost: its failed statement found the connection broken (Django may have closed
+        it since: a failed transaction's), or the connection no longer answers. Not a
+        connection that could not be had (the database away or every connection busy:
+        a second try would wait again for the same answer)."""
         sent = getattr(request, "sent_statements", None)
-        return (
-            not getattr(request, "ran_again", False)
-            and isinstance(exception, OperationalError | InterfaceError)
-            and (request.method in READS or (sent is not None and sent.only_reads))
-            and connection.connection is not None
-            and not connection.is_usable()
-        )
+        if getattr(request, "ran_again", False) or not isinstance(
+            exception, OperationalError | InterfaceError
+        ):
+            return False
+        if sent is not None and sent.failed:
+            lost = sent.lost
+        else:
+            lost = connection.connection is not None and not connection.is_usable()
+        return lost and (request.method in READS or (sent is not None and sent.may_run_again()))

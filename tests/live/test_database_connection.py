@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from django.db import OperationalError, connection, connections
+from django.db import OperationalError, connection, connections, transaction
 from django.test import RequestFactory
 
 from classroom import actions
@@ -465,41 +465,71 @@ def test_a_drawing_that_meets_its_connection_dropped_is_drawn_on_a_new_one(
         worker.shutdown()
 
 
+WRITE = "UPDATE classroom_table SET number = number WHERE id = -1"
+
+
+def read(cursor) -> None:
+    cursor.execute("SELECT 1")
+
+
+def write_(cursor) -> None:
+    cursor.execute(WRITE)
+
+
+def write_then_commit(cursor) -> None:
+    with transaction.atomic():
+        cursor.execute(WRITE)
+
+
 @pytest.mark.parametrize(
-    ("method", "first_statement", "runs_again"),
+    ("method", "before_the_drop", "in_a_transaction", "runs_again"),
     [
-        ("POST", "SELECT 1", True),  # only reads sent: nothing of it was stored
-        ("POST", "UPDATE classroom_table SET number = number WHERE id = -1", False),
-        ("GET", "UPDATE classroom_table SET number = number WHERE id = -1", True),
+        ("POST", read, False, True),  # only reads sent: nothing of it was stored
+        ("POST", write_, False, False),  # stored as it ran
+        ("GET", write_, False, True),  # a page read's writes may run twice
+        ("POST", write_then_commit, False, False),  # committed
+        # the drop ends the transaction of the write: the database lets it go
+        ("POST", write_, True, True),
+        ("POST", write_, "its COMMIT", False),  # the COMMIT's answer may be lost
     ],
-    ids=["a form that read", "a form that wrote", "a page read that wrote"],
+    ids=[
+        "a form that read",
+        "a form that wrote",
+        "a page read that wrote",
+        "a form that committed a write",
+        "a form whose write was in the transaction the drop ended",
+        "a form whose COMMIT met the drop",
+    ],
 )
 def test_a_request_runs_again_on_a_dropped_connection_only_if_twice_changes_nothing(
-    method, first_statement, runs_again
+    method, before_the_drop, in_a_transaction, runs_again
 ):
     """A request met its connection dropped: run again when it is a page read, or when
-    it had sent only reads, never when a write it sent may have been stored."""
+    nothing it wrote can have been stored, never when a write it sent may have been."""
     request = getattr(RequestFactory(), method.lower())("/join/")
 
-    def end_from_another_connection(pid: int) -> None:
-        try:
-            end_database_process(pid)
-        finally:
-            connection.close()  # this thread's own
+    def drop(cursor) -> None:
+        cursor.execute("SELECT pg_backend_pid()")
+        end_in_a_thread_of_its_own(cursor.fetchone()[0])  # as the database's restart would
 
     def run_until_the_drop() -> bool:
         keep_database_connection(True)
         try:
             request.sent_statements = sent = SentStatements()
-            with connection.execute_wrapper(sent):
-                with connection.cursor() as cursor:
-                    cursor.execute(first_statement)
-                    cursor.execute("SELECT pg_backend_pid()")
-                    pid = cursor.fetchone()[0]
-                with ThreadPoolExecutor(1) as other:  # as the database's restart would
-                    other.submit(end_from_another_connection, pid).result()
-                with pytest.raises(OperationalError) as met, connection.cursor() as cursor:
+            with (
+                connection.execute_wrapper(sent),
+                pytest.raises(OperationalError) as met,
+                connection.cursor() as cursor,
+            ):
+                if not in_a_transaction:
+                    before_the_drop(cursor)
+                    drop(cursor)
                     cursor.execute("SELECT 1")
+                with transaction.atomic():
+                    before_the_drop(cursor)
+                    drop(cursor)
+                    if in_a_transaction != "its COMMIT":
+                        cursor.execute("SELECT 1")
             return ServiceUnavailableMiddleware.may_run_again(request, met.value)
         finally:
             keep_database_connection(False)
