@@ -3,9 +3,10 @@ seconds (the platform under supervisord, as `make run`); every game still finish
 every action log agrees with what the students were told (benchmarks/chaos.py). In the
 PostgreSQL part of the suite the platform runs on PostgreSQL, and the database dropping
 every connection of the platform at once is one of the kills, and so is the database
-cut off for some seconds (every packet to or from it discarded, as a network cut does,
-in a network namespace the run makes for itself: as root). An ASGI process, the
-worker or Redis frozen for some seconds (SIGSTOP, then SIGCONT) is one more."""
+cut off for some seconds (every packet to or from it held, as a network cut does, in a
+network namespace the run makes for itself: as root). An ASGI process, the worker,
+Redis or the database server frozen for some seconds (SIGSTOP, then SIGCONT) is one
+more."""
 
 import os
 import subprocess
