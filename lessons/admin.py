@@ -74,7 +74,7 @@ class LessonOverrideAdmin(admin.ModelAdmin):
 
 @admin.register(LessonMoment)
 class LessonMomentAdmin(admin.ModelAdmin):
-    list_display = ["session", "table", "seat", "lesson", "event", "created_at"]
+    list_display = ["session", "table", "seat", "lesson", "event", "version", "created_at"]
     list_filter = ["event"]
     raw_id_fields = ["session"]
 
