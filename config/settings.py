@@ -200,10 +200,11 @@ DB_IDLE_IN_TRANSACTION_SECONDS = int(os.environ.get("DB_IDLE_IN_TRANSACTION_SECO
 # between the machines does not forget them.
 DB_TCP_USER_TIMEOUT_SECONDS = env_int("DB_TCP_USER_TIMEOUT_SECONDS", 10, minimum=1)
 DB_KEEPALIVE_SECONDS = env_int("DB_KEEPALIVE_SECONDS", 60, minimum=1)
-# A statement of live play's threads (the sockets' table and drawing threads) that the
-# database leaves unanswered this long is given up, its connection shut: a server process
-# stopped or stalled keeps its connections alive, and held such a thread, and every
-# table it serves, until it woke (config/postgresql/deadlines.py).
+# A statement of live play's work (the sockets' table and drawing threads, a worker's
+# bot move, timer or sweep) that the database leaves unanswered this long is given up,
+# its connection shut: a server process stopped or stalled keeps its connections alive,
+# and held such a thread, and every table it serves, until it woke
+# (config/postgresql/deadlines.py).
 DB_STATEMENT_SECONDS = env_int("DB_STATEMENT_SECONDS", 10, minimum=1)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's PostgreSQL backend, with no health-check round trip for a connection in

@@ -60,8 +60,10 @@ def group_changes() -> asyncio.Semaphore:
 def keep_database_connection() -> None:
     """Mark this thread (a table or drawing thread: ``ThreadPoolExecutor``'s initializer)
     as one that keeps its database connection between uses, on PostgreSQL too, where the
-    server's passing threads share a pool (config/postgresql/base.py reads the mark)."""
-    threading.current_thread().keeps_database_connection = True
+    server's passing threads share a pool, and that serves live play: its statements
+    have a deadline (config/postgresql/base.py reads the marks)."""
+    thread = threading.current_thread()
+    thread.keeps_database_connection = thread.serves_live_play = True
 
 
 # The teachers' pages (the live dashboard, the join screen) are drawn in threads of

@@ -11,7 +11,10 @@ lesson holds, so a restart, even after kill -9 of every process, resumes every m
 The work itself is in ``live.background``.
 """
 
+import contextlib
 import logging
+import threading
+from collections.abc import Iterator
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
@@ -27,11 +30,25 @@ from live.scheduling import send_task
 logger = logging.getLogger(__name__)
 
 
+@contextlib.contextmanager
+def serving_live_play() -> Iterator[None]:
+    """Mark the worker's thread as serving live play while a task runs: a bot's move, a
+    timer or the sweep is short statements, and its statements have a deadline
+    (config/postgresql/base.py reads the mark), where the debrief's are not."""
+    thread = threading.current_thread()
+    before, thread.serves_live_play = getattr(thread, "serves_live_play", False), True
+    try:
+        yield
+    finally:
+        thread.serves_live_play = before
+
+
 @shared_task(name="live.tasks.bot_move", ignore_result=True)
 def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) -> bool:
     """Play a bot seat's move if the match (of ``seed``) is still at ``version``."""
     try:
-        return background.play_bot(match_id, seat, version, seed)
+        with serving_live_play():
+            return background.play_bot(match_id, seat, version, seed)
     except (StaleVersion, MatchPaused, Match.DoesNotExist):
         return False
     except CommitUnanswered as error:
@@ -49,7 +66,8 @@ def bot_move(match_id: int, seat: int, version: int, seed: int | None = None) ->
 def fire_timer(match_id: int, timer_id: str, seed: int | None = None) -> bool:
     """Send a timer's expiry action to the engine if the timer still runs and is due."""
     try:
-        return background.fire_timer(match_id, timer_id, seed)
+        with serving_live_play():
+            return background.fire_timer(match_id, timer_id, seed)
     except CommitUnanswered as error:  # stored or not: the sweeper finds out
         logger.warning("timer %s of match %s of unknown outcome: %s", timer_id, match_id, error)
         return False
@@ -64,7 +82,8 @@ def sweep() -> dict:
     should act and zero stale socket counts; return counts (none if Redis or the
     database failed on the way)."""
     try:
-        return background.sweep()
+        with serving_live_play():
+            return background.sweep()
     except SERVICE_ERRORS as error:
         # Every step is idempotent and beat runs the sweeper again in a few seconds: what
         # this one did not reach, the next one does.

@@ -72,6 +72,13 @@ def found_lost(alias: str) -> None:
     lost_at[alias] = time.monotonic()
 
 
+def serves_live_play() -> bool:
+    """Whether this thread does live play's work now, marked so by live (its sockets'
+    threads, a worker's bot move, timer or sweep): its statements have a deadline
+    (config/postgresql/deadlines.py)."""
+    return getattr(threading.current_thread(), "serves_live_play", False)
+
+
 def keeps_database_connection() -> bool:
     """Whether this thread keeps a database connection of its own between uses, on
     PostgreSQL too, where the ASGI server's other threads share a pool: a thread that
@@ -138,8 +145,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         """A thread that keeps its connection (``keeps_database_connection``) takes none
         from the pool: it keeps one for DB_CONN_MAX_AGE seconds, checked by
         the rule above."""
-        keeps = keeps_database_connection()
-        if settings_dict["OPTIONS"].get("pool") and keeps:
+        if settings_dict["OPTIONS"].get("pool") and keeps_database_connection():
             options = {k: v for k, v in settings_dict["OPTIONS"].items() if k != "pool"}
             settings_dict = {
                 **settings_dict,
@@ -148,20 +154,18 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 "CONN_HEALTH_CHECKS": True,
             }
         super().__init__(settings_dict, alias)
-        # Such a thread serves live play: its statements have a deadline (deadlines.py).
-        self.statement_seconds = settings.DB_STATEMENT_SECONDS if keeps else None
-        if self.statement_seconds:
-            self.execute_wrappers.append(self._statement_within_deadline)
+        self.execute_wrappers.append(self._statement_within_deadline)
 
     def _statement_within_deadline(self, execute, sql, params, many, context):
-        with deadlines.within(self.connection, self.statement_seconds, "a statement"):
+        with self._within_deadline("a statement"):
             return execute(sql, params, many, context)
 
     def _within_deadline(self, what: str):
-        """Run the block within the statements' deadline, when this thread's have one."""
-        if not self.statement_seconds or self.connection is None:
+        """Run the block within DB_STATEMENT_SECONDS when this thread serves live play
+        (``serves_live_play``): its statements are short, and a table waits on them."""
+        if self.connection is None or not serves_live_play():
             return contextlib.nullcontext()
-        return deadlines.within(self.connection, self.statement_seconds, what)
+        return deadlines.within(self.connection, settings.DB_STATEMENT_SECONDS, what)
 
     def _commit(self) -> None:
         with self._within_deadline("a COMMIT"):

@@ -4,8 +4,9 @@ A database server process stopped or stalled (its machine swapping, its disk fro
 debugger attached) keeps its TCP connections alive: the kernel acknowledges every packet,
 so ``tcp_user_timeout`` never fires, and the server's own timeouts cannot run either. A
 socket's thread waiting on such a statement was held until the server woke, and with it
-every table that thread serves. A statement of the threads that serve live play (the
-table and drawing threads, whose work is milliseconds of short statements) that is not
+every table that thread serves (a worker, every bot and timer). A statement of live
+play's work (the sockets' table and drawing threads, a worker's bot move, timer or
+sweep: milliseconds of short statements; ``serves_live_play`` in base.py) that is not
 answered within ``DB_STATEMENT_SECONDS`` is given up: one watchdog thread a process shuts
 its connection's socket, the statement fails as on a dropped connection, and the work
 goes the usual way (once more on a new connection, then refused with its message; a

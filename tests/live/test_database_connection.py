@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -425,6 +426,35 @@ def test_a_move_on_a_database_process_that_stopped_is_given_up_in_time(
         # once the process wakes, finds its client gone and lets the lock go, play goes on
         wait_until(lambda: not database_process_alive(pid), 10, f"process {pid}")
         assert write.act(table.match_id, 0, attack, 0).match.version == 1
+
+
+def test_a_bot_move_on_a_database_process_that_stopped_is_given_up_in_time(
+    school_class, caplog, settings
+):
+    """The same for a worker's bot move (its thread serves live play while the task
+    runs): it used to hold the worker's process until the database's went on."""
+    settings.DB_STATEMENT_SECONDS = 1
+    match, bot = match_waiting_for_its_bot(school_class)
+    worker = ThreadPoolExecutor(max_workers=1)
+    worker.submit(keep_database_connection, True).result()
+    pid = worker.submit(database_process).result()
+    os.kill(pid, signal.SIGSTOP)
+    started = time.monotonic()
+    try:
+        played = worker.submit(tasks.bot_move, match.pk, bot, match.version, match.seed)
+        assert played.result(timeout=30) is True
+        took = time.monotonic() - started
+        # the mark is the task's own: the worker's other work (a debrief) has no deadline
+        marked = worker.submit(lambda: threading.current_thread().serves_live_play)
+        assert marked.result() is False
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        worker.submit(keep_database_connection, False).result()
+        worker.shutdown()
+    assert "unanswered past its deadline: connection given up" in caplog.text
+    assert 1 <= took < 8, took
+    moved = MatchAction.objects.get(match=match, version=match.version + 1)
+    assert moved.seat == bot
 
 
 def with_wrapper(wrapper, func, *args):
