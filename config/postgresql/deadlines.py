@@ -41,6 +41,11 @@ class Deadlines:
         self._watchdog: threading.Thread | None = None
         self.given_up = 0
 
+    def forget(self) -> None:
+        """Start afresh in a forked child (a Celery worker's pool process): the parent's
+        watchdog and lock are not its own."""
+        self.__init__()
+
     @contextlib.contextmanager
     def within(self, connection: psycopg.Connection, seconds: float, what: str) -> Iterator[None]:
         """Run the block (one statement on ``connection``) within ``seconds``, or have
@@ -101,3 +106,4 @@ def shut(connection: psycopg.Connection) -> None:
 
 # The process's statements with a deadline.
 deadlines = Deadlines()
+os.register_at_fork(after_in_child=deadlines.forget)
