@@ -204,7 +204,13 @@ def lesson_moments(
     mode = played_lesson_mode(session)
     if mode == Mode.OFF:
         return []
-    waited = _Waited(match, mode, table, seats)
+    # The seats that must dismiss a lesson card before play goes on: the human ones, in
+    # the "pause" mode.
+    waited = (
+        _human_seats(seats if seats is not None else table.seats.all())
+        if mode == Mode.PAUSE and match.status != Match.Status.FINISHED
+        else set()
+    )
     recorded = recorded_moments(session, table.number, match.version) if running_again() else []
     if recorded:  # the first run's: the moments, and the hold stored with them
         found = [_opened(moments) for moments in recorded]
@@ -236,25 +242,9 @@ def lesson_moments(
     return messages
 
 
-class _Waited:
-    """The seats that must dismiss a lesson card before play goes on: the human seats, in
-    the "pause" mode. The table's seats are read (when the caller did not) only if asked."""
-
-    def __init__(self, match: Match, mode: str, table: Table, seats: list | None) -> None:
-        self.pause = mode == Mode.PAUSE and match.status != Match.Status.FINISHED
-        self.table, self.seats, self.humans = table, seats, None
-
-    def __contains__(self, number: int) -> bool:
-        if not self.pause:
-            return False
-        if self.humans is None:
-            seats = self.seats if self.seats is not None else self.table.seats.all()
-            self.humans = {
-                seat.number
-                for seat in seats
-                if seat.participant_id is not None and not seat.bot_kind
-            }
-        return number in self.humans
+def _human_seats(seats) -> set[int]:
+    """Return the numbers of the seats a student plays (not a bot)."""
+    return {seat.number for seat in seats if seat.participant_id is not None and not seat.bot_kind}
 
 
 def _record(
@@ -262,7 +252,7 @@ def _record(
     session,
     table: Table,
     found: list[tuple[Lesson, dict, list[int]]],
-    waited: _Waited,
+    waited: set[int],
 ) -> list[dict]:
     """Record the moments of the lessons ``found`` and, when a seat of ``waited`` is to
     dismiss one, the match's hold, all or none; return the table messages."""
@@ -284,7 +274,7 @@ def _opened(moments: list) -> tuple[Lesson, dict, list[int]]:
     return moments[0].lesson, moments[0].details, seats
 
 
-def _lesson_messages(session, table: Table, found, recorded, waited: _Waited) -> list[dict]:
+def _lesson_messages(session, table: Table, found, recorded, waited: set[int]) -> list[dict]:
     """Return the ``table.lesson`` message of each lesson found, with its moments."""
     messages = []
     # The lessons found, not a second lookup: the links may be reloaded meanwhile.

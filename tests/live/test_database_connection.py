@@ -397,14 +397,13 @@ def test_a_move_on_a_database_process_that_stopped_is_given_up_in_time(
     thread = ThreadPoolExecutor(max_workers=1, initializer=live_keep_database_connection)
     pid = thread.submit(database_process).result()
     stop = functools.partial(os.kill, pid, signal.SIGSTOP)
-    if stopped == "between moves":
+    # right after the move's transaction locked the match, or before the move
+    wrapper = after_statement("FOR UPDATE", stop) if stopped != "between moves" else None
+    if wrapper is None:
         stop()
-    else:  # right after the move's transaction locked the match
-        wrapper = after_statement("FOR UPDATE", stop)
-        thread.submit(lambda: connection.execute_wrappers.append(wrapper)).result()
     started = time.monotonic()
     try:
-        played = thread.submit(move, table.match_id, 0, attack, 0)
+        played = thread.submit(with_wrapper, wrapper, move, table.match_id, 0, attack, 0)
         with contextlib.suppress(OperationalError):
             played.result(timeout=30)
         took = time.monotonic() - started
@@ -458,7 +457,10 @@ def test_a_bot_move_on_a_database_process_that_stopped_is_given_up_in_time(
 
 
 def with_wrapper(wrapper, func, *args):
-    """Run ``func(*args)`` with ``wrapper`` around this thread's database statements."""
+    """Run ``func(*args)`` with ``wrapper`` (if any) around this thread's database
+    statements."""
+    if wrapper is None:
+        return func(*args)
     with connection.execute_wrapper(wrapper):
         return func(*args)
 
