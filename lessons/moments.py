@@ -39,7 +39,7 @@ from lessons.links import (
     link_lesson,
 )
 from lessons.models import Lesson
-from lessons.texts import session_teacher, teacher_overrides
+from lessons.texts import LessonGone, session_teacher, teacher_overrides
 
 
 # Run right after the move's commit, its first query meets a connection the database
@@ -227,8 +227,10 @@ def lesson_moments(
             return []
         try:
             messages = _record(match, session, table, found, waited)
-        except IntegrityError:
+        except (IntegrityError, LessonGone):
             # A lesson this process kept is gone: the content was loaded anew, with new rows.
+            # A moment's foreign key tells at its INSERT; in a hold's transaction, only at
+            # its COMMIT, after the card's texts were found missing.
             forget_kept_links()
             forget_kept_cards()
             found = lessons_opened(match.game, events, seen)

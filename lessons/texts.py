@@ -61,10 +61,26 @@ def supported_language(code: str | None = None) -> str:
     return base if base in available else FALLBACK_LANGUAGE
 
 
+class LessonGone(LookupError):
+    """A lesson or question was read with no text at all: its row is gone (loading the
+    content anew gives the shipped lessons new rows), and whoever kept it must read it
+    again."""
+
+
+def _in_language(texts: list, language: str, owner) -> LessonText | QuizQuestionText:
+    """Return the text in ``language``, else in English, else in any language there is."""
+    by_language = {text.language: text for text in texts}
+    text = by_language.get(language) or by_language.get(FALLBACK_LANGUAGE)
+    if text is None:
+        text = next(iter(by_language.values()), None)
+    if text is None:
+        raise LessonGone(f"{owner!r} has no text: it is no longer stored")
+    return text
+
+
 def _text(lesson: Lesson, language: str) -> LessonText:
-    """Return the shipped text in ``language``, else in English."""
-    texts = {text.language: text for text in lesson.texts.all()}
-    return texts.get(language) or texts[FALLBACK_LANGUAGE]
+    """Return the shipped text in ``language`` (see ``_in_language``)."""
+    return _in_language(lesson.texts.all(), language, lesson)
 
 
 def lesson_content(
@@ -117,6 +133,4 @@ def session_teacher(session):
 
 def question_text(question: QuizQuestion, language: str | None = None) -> QuizQuestionText:
     """Return the question's text in ``language``, else in English."""
-    language = supported_language(language)
-    texts = {text.language: text for text in question.texts.all()}
-    return texts.get(language) or texts[FALLBACK_LANGUAGE]
+    return _in_language(question.texts.all(), supported_language(language), question)

@@ -125,20 +125,28 @@ def test_the_dashboard_shows_who_finished_the_quiz(teacher_a):
     assert "Ana" in html and "finished" in html
 
 
+@pytest.mark.parametrize("mode", ["show", "pause"])
 @pytest.mark.django_db(transaction=True)
-def test_a_lesson_this_process_kept_that_is_gone_is_read_again(teacher_a):
+def test_a_lesson_this_process_kept_that_is_gone_is_read_again(teacher_a, mode):
+    """In the "pause" mode the moments and the hold are one transaction, whose foreign
+    keys are checked only at its COMMIT: the card's texts, read before it, are found
+    missing first."""
     school_class = actions.do_create_class(teacher_a, "3E")
-    session, table, card, _people = sanction_table(school_class, "show")
+    session, table, card, _people = sanction_table(school_class, mode)
     attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
     # As a server that kept the links while the content was loaded anew with new rows.
     kept_links("data_tycoon").event_link(attack).lesson.pk = 10**6
-    sent = lesson_moments(Match.objects.get(pk=table.match_id), [attack], table)
+    match = Match.objects.get(pk=table.match_id)
+    sent = lesson_moments(match, [attack], table)
     assert [message["lesson"]["slug"] for message in sent] == ["sanctions"]
+    assert sent[0]["languages"]["fr"]["title"] != sent[0]["languages"]["en"]["title"]
     moments = LessonMoment.objects.filter(session=session)
     assert sorted(moments.values_list("seat", flat=True)) == [0, 1]
     assert {moment.lesson.slug for moment in moments} == {"sanctions"}
     assert sent[0]["moment"] in {moment.pk for moment in moments}
     assert kept_links("data_tycoon").event_link(attack).lesson.pk != 10**6
+    held = Match.objects.get(pk=match.pk).status == Match.Status.PAUSED
+    assert (sent[0]["waiting"], held) == (([0, 1], True) if mode == "pause" else ([], False))
 
 
 def lesson_queries(queries) -> list[str]:

@@ -5,7 +5,7 @@ from django.test import Client
 
 from lessons.actions import do_save_override, lesson_card
 from lessons.models import Lesson, LessonOverride, LessonText
-from lessons.texts import lesson_content
+from lessons.texts import LessonGone, lesson_content
 
 from .conftest import logged_in, student_client
 
@@ -30,6 +30,17 @@ def test_the_override_replaces_only_the_fields_written(override, teacher_a, sanc
     assert mine.title == MINE and mine.overridden
     assert mine.short == shipped.short and mine.body == shipped.body
     assert LessonText.objects.get(lesson=sanctions, language="en").title != MINE
+
+
+def test_a_lesson_is_told_in_english_else_in_a_language_it_has_and_gone_without_text(sanctions):
+    assert lesson_content(sanctions, "fr").language == "fr"
+    sanctions.texts.filter(language="fr").delete()
+    assert lesson_content(sanctions, "fr").language == "en"
+    sanctions.texts.exclude(language="es").delete()
+    assert lesson_content(sanctions, "fr").language == "es"
+    sanctions.texts.all().delete()
+    with pytest.raises(LessonGone):
+        lesson_content(sanctions, "fr")
 
 
 def test_the_override_is_per_language(override, teacher_a, sanctions):
