@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from classroom.catalogue import game_name, variant_label
 from classroom.models import Participant, Table
-from debrief import prompts, render
+from debrief import prompts
 from debrief.glossary import glossary_for
 from games.describe import card_namer, event_line, translate
 from games.engine.base import TableSummary
@@ -310,8 +310,10 @@ def _label(report: Report) -> None:
     ]
 
 
-def build(session, step=lambda label: None, charts=True) -> Report:
-    """Gather the whole report of a session; call ``step`` after each unit of work."""
+def build(session, step=lambda label: None) -> Report:
+    """Gather the whole report of a session; call ``step`` after each unit of work. Its
+    charts are drawn apart (``debrief.render.draw_charts``): the web server, which
+    replays a table with this module, does not load the drawing stack."""
     language = session.language
     started = session.started_at
     ended = session.ended_at
@@ -361,9 +363,6 @@ def build(session, step=lambda label: None, charts=True) -> Report:
         for number in numbers - {None}:
             report.article_counts[number] += times
     step("concepts")
-    if charts:
-        render.draw_charts(report)
-    step("charts")
     report.students_lines = student_lines(
         session, report.tables, [key for key, _heading in report.score_columns]
     )

@@ -1,39 +1,25 @@
-"""Run one debrief export: build the report and write its four files, counting steps.
+"""Run one debrief export: build the report, draw its charts and write its four files,
+counting steps.
 
 The Celery task ``debrief.tasks.export_debrief`` calls :func:`run_export`; the views
-call :func:`do_request_export`. Files go to MEDIA_ROOT/debriefs/<export id>/ and are
-served only to the session's teacher (``debrief.views.debrief_file``).
+queue it (``debrief.actions.do_request_export``). Files go to
+MEDIA_ROOT/debriefs/<export id>/ and are served only to the session's teacher
+(``debrief.views.debrief_file``).
 """
 
 from __future__ import annotations
 
 import shutil
 
-from celery import current_app
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
 from debrief import data, render
+from debrief.actions import FIXED_STEPS
+from debrief.files import FILES
 from debrief.models import DebriefExport
 
 Status = DebriefExport.Status
-# Sent by name: the task module imports this one.
-TASK = "debrief.tasks.export_debrief"
-# Steps besides one per table: summary, concepts, charts, quiz and prompts, then the
-# four files.
-FIXED_STEPS = 8
-
-
-def do_request_export(session, teacher) -> DebriefExport:
-    """Queue a debrief export of the session; the task starts once the row is committed."""
-    export = DebriefExport.objects.create(
-        session=session,
-        requested_by=teacher,
-        steps_total=session.tables.count() + FIXED_STEPS,
-    )
-    transaction.on_commit(lambda: current_app.send_task(TASK, args=[export.pk]))
-    return export
 
 
 def _update(export_id: int, **fields) -> None:
@@ -93,13 +79,15 @@ def write_files(export: DebriefExport, session, step) -> dict[str, str]:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     report = data.build(session, step)
+    render.draw_charts(report)
+    step("charts")
     html = render.render_html(report)
-    (folder / render.FILES["html"]).write_text(html, encoding="utf-8")
+    (folder / FILES["html"]).write_text(html, encoding="utf-8")
     step("html")
-    render.write_pdf(render.render_html(report, for_pdf=True), folder / render.FILES["pdf"])
+    render.write_pdf(render.render_html(report, for_pdf=True), folder / FILES["pdf"])
     step("pdf")
-    (folder / render.FILES["csv"]).write_text(render.csv_text(report), encoding="utf-8")
+    (folder / FILES["csv"]).write_text(render.csv_text(report), encoding="utf-8")
     step("csv")
-    (folder / render.FILES["json"]).write_text(render.json_text(session, report), encoding="utf-8")
+    (folder / FILES["json"]).write_text(render.json_text(session, report), encoding="utf-8")
     step("json")
-    return dict(render.FILES)
+    return dict(FILES)

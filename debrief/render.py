@@ -28,18 +28,6 @@ logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 # The CSV's columns: these, with the game's score columns after "rank".
 CSV_FIRST = ["nickname", "table", "rank"]
 CSV_LAST = ["quiz_score", "lessons_seen"]
-FILES = {
-    "html": "debrief.html",
-    "pdf": "debrief.pdf",
-    "csv": "debrief.csv",
-    "json": "debrief.json",
-}
-CONTENT_TYPES = {
-    "html": "text/html; charset=utf-8",
-    "pdf": "application/pdf",
-    "csv": "text/csv; charset=utf-8",
-    "json": "application/json",
-}
 
 
 def draw_charts(report) -> None:

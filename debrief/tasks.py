@@ -2,7 +2,8 @@
 
 from celery import shared_task
 
-from debrief.export import TASK, run_export
+from debrief.actions import TASK
+from debrief.export import run_export
 
 MAX_RETRIES = 3
 

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.models import ClassSession, Table
 from classroom.retention import purge_session
-from debrief import render as report_files
-from debrief.export import do_request_export
+from debrief.actions import do_request_export
+from debrief.files import CONTENT_TYPES
 from debrief.models import DebriefExport
 from debrief.replay import frame
 
@@ -90,7 +90,7 @@ def debrief_file(request, pk, fmt):
         path.open("rb"),
         as_attachment=not inline,
         filename=download,
-        content_type=report_files.CONTENT_TYPES[fmt],
+        content_type=CONTENT_TYPES[fmt],
     )
     response["Cache-Control"] = "private, no-store"
     if inline:

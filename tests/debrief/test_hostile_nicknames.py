@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from classroom.forms import JoinForm
 from classroom.nicknames import validate_nickname
 from debrief import charts
-from debrief.export import do_request_export, run_export
+from debrief.actions import do_request_export
+from debrief.export import run_export
 from debrief.models import DebriefExport
 from tests.debrief import recorded
 

@@ -33,7 +33,7 @@ def removed(recorded):
 @pytest.fixture
 def report(recorded, removed):
     with translation.override(recorded.language):
-        return data.build(recorded, charts=False)
+        return data.build(recorded)
 
 
 def test_the_report_counts_and_lists_only_students_still_in(recorded, removed, report):

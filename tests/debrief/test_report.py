@@ -20,8 +20,11 @@ from tests.debrief.recorded import record_session
 
 @pytest.fixture
 def report(recorded):
+    """The recorded session's report with its charts, as an export draws them."""
     with translation.override(recorded.language):
-        return data.build(recorded)
+        built = data.build(recorded)
+        render.draw_charts(built)
+    return built
 
 
 @pytest.mark.django_db
@@ -149,7 +152,7 @@ def test_quiz_results_and_student_lines(recorded, report):
 def test_prompts_come_from_what_happened_in_the_session_language(teacher_a):
     session = record_session(teacher_a, students=8, language="fr", seed=11)
     with translation.override("fr"):
-        report = data.build(session, charts=False)
+        report = data.build(session)
     assert report.prompts
     assert any(prompt.startswith("À la table") or "table" in prompt for prompt in report.prompts)
     tables = {str(table.number) for table in report.tables}
@@ -229,7 +232,7 @@ def test_a_student_without_a_seat_gets_an_empty_line(recorded):
     Participant.objects.create(
         session=recorded, nickname="Late", nickname_key="late", device_id=new_device_id()
     )
-    report = data.build(recorded, charts=False)
+    report = data.build(recorded)
     late = next(line for line in report.students_lines if line.nickname == "Late")
     assert (late.table, late.rank, late.lessons_seen) == (None, None, 0)
     assert late.scores == [None, None, None]
@@ -252,6 +255,7 @@ def test_a_session_ended_in_the_lobby_still_gives_a_report(teacher_a, tmp_path):
     )
     session = actions.do_end_session(session)
     report = data.build(session)
+    render.draw_charts(report)
     assert report.tables == [] and report.prompts == [] and report.students_lines == []
     html = render.render_html(report, for_pdf=True)
     assert "No GDPR lesson came up" in html
@@ -297,6 +301,7 @@ def test_a_game_s_attack_lines_and_prompts_reach_the_html_and_the_pdf(teacher_a,
 
     session = record_session(teacher_a, students=6, table_size=3, game="data_thief", seed=5)
     report = data.build(session)
+    render.draw_charts(report)
     assert report.tables
     for table in report.tables:
         assert table.tally_heading == "Attacks by type"
@@ -333,7 +338,7 @@ def test_attack_names_are_in_the_session_language(teacher_a):
         teacher_a, students=3, table_size=3, game="data_thief", language="ru", seed=5, quiz=False
     )
     with translation.override("ru"):
-        report = data.build(session, charts=False)
+        report = data.build(session)
     (table,) = report.tables
     assert table.tally
     for line in table.tally:
@@ -366,6 +371,7 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
     english = {c["name"]["en"] for c in CHALLENGES if c["name"]["fr"] != c["name"]["en"]}
     with translation.override("fr"):
         report = data.build(session)
+        render.draw_charts(report)
     assert len(report.tables) == 2
     for table in report.tables:
         assert table.over and table.tally, f"table {table.number} has no line"
