@@ -228,12 +228,15 @@ def lesson_moments(
         try:
             messages = _record(match, session, table, found, waited)
         except (IntegrityError, LessonGone):
-            # A lesson this process kept is gone: the content was loaded anew, with new rows.
-            # A moment's foreign key tells at its INSERT; in a hold's transaction, only at
-            # its COMMIT, after the card's texts were found missing.
+            # A lesson this process kept may be gone: the content was loaded anew, with new
+            # rows. A moment's foreign key tells at its INSERT; in a hold's transaction, only
+            # at its COMMIT, after the card's texts were found missing.
             forget_kept_links()
             forget_kept_cards()
+            kept = [lesson.pk for lesson, _event, _seats in found]
             found = lessons_opened(match.game, events, seen)
+            if [lesson.pk for lesson, _event, _seats in found] == kept:
+                raise  # the same rows, not a reload: recording them again would not help
             messages = _record(match, session, table, found, waited)
     remember_seen(session, table.number, [lesson for lesson, _event, _seats in found])
     if any(message["waiting"] for message in messages):

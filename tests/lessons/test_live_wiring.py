@@ -16,6 +16,7 @@ from lessons.actions import do_answer, do_set_lesson_mode, draw_quiz, lesson_mod
 from lessons.links import kept_links
 from lessons.models import Lesson, LessonMoment, LessonOverride, SessionLessonMode
 from lessons.moments import forget_kept_cards, forget_kept_modes, forget_seen, lesson_moments
+from lessons.texts import LessonGone
 from live import messages, scheduling, write
 from tests.lessons.conftest import PASSWORD
 from tests.live.test_lessons_live import sanction_table
@@ -147,6 +148,19 @@ def test_a_lesson_this_process_kept_that_is_gone_is_read_again(teacher_a, mode):
     assert kept_links("data_tycoon").event_link(attack).lesson.pk != 10**6
     held = Match.objects.get(pk=match.pk).status == Match.Status.PAUSED
     assert (sent[0]["waiting"], held) == (([0, 1], True) if mode == "pause" else ([], False))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lesson_left_without_any_text_is_recorded_once_and_told_as_an_error(teacher_a):
+    """Not a reload (the lesson's row is the same): its moments are not recorded again."""
+    school_class = actions.do_create_class(teacher_a, "3E")
+    session, table, card, _people = sanction_table(school_class, "show")
+    attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
+    Lesson.objects.get(slug="sanctions").texts.all().delete()
+    with pytest.raises(LessonGone):
+        lesson_moments(Match.objects.get(pk=table.match_id), [attack], table)
+    moments = LessonMoment.objects.filter(session=session)
+    assert sorted(moments.values_list("seat", flat=True)) == [0, 1]
 
 
 def lesson_queries(queries) -> list[str]:
