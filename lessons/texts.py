@@ -1,6 +1,7 @@
 """A lesson's texts in one language, with a teacher's own wording laid over them."""
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -67,7 +68,7 @@ class LessonGone(LookupError):
     again."""
 
 
-def _in_language(texts: list, language: str, owner) -> LessonText | QuizQuestionText:
+def _in_language(texts: Iterable, language: str, owner) -> LessonText | QuizQuestionText:
     """Return the text in ``language``, else in English, else in any language there is."""
     by_language = {text.language: text for text in texts}
     text = by_language.get(language) or by_language.get(FALLBACK_LANGUAGE)
