@@ -472,6 +472,19 @@ class State(base.State):
 
     # ------------------------------------------------------------ legal actions
 
+    def peek_legal_actions(self, seat):
+        """Return the legal actions of ``seat`` as the state holds them (see
+        ``base.State.peek_legal_actions``). The usual ask, the turn player's with no window
+        open, goes straight to ``_turn_actions``: what ``_compute_legal`` would call."""
+        if seat is self._legal_seat:
+            return self._legal_acts
+        # ``is``: a seat number equal to ``turn`` is the same small int (True is not 1)
+        if seat is self.turn and self.stage == "play" and not self.windows and not self.over:
+            acts = self._legal_acts = self._turn_actions(seat)
+            self._legal_seat = seat
+            return acts
+        return base.State.peek_legal_actions(self, seat)
+
     def _compute_legal(self, seat):
         """Compute the legal actions of ``seat``: the one source of legality."""
         if self.over:
@@ -528,7 +541,10 @@ class State(base.State):
                 for t in table:
                     if t in capturable:
                         used.append(captures[t])
-        if self._may_build_or_split(s):
+        # the build-or-split test of ``_free_actions``, inline: most turns have neither
+        if (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE) or (
+            self.consents[s] and self.treasures[s]
+        ):
             return [*self._free_actions(s), *(used or thrown)]
         return used or thrown
 
@@ -1037,7 +1053,10 @@ class State(base.State):
         once: that is done here, as ``_end_turn``, ``_next_turn`` and ``_start_turn``
         would do it, without their three calls."""
         s = self.turn
-        if self._may_build_or_split(s) and self._free_actions(s):
+        if (
+            (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE)
+            or (self.consents[s] and self.treasures[s])
+        ) and self._free_actions(s):
             return True
         if self.hidden[s] or self.transparent[s] or self.threats:
             return self._end_turn()
