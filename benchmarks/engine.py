@@ -6,10 +6,10 @@
 Prints games per second and actions per second (a benchmark, not a test).
 The driver builds no views for the random bot, so this measures the rules:
 legal-action generation, apply and the turn flow. Measured on the development
-machine (2 cores, Python 3.11, the other core busy), by CPU time, in 4 runs each right after
-one of the engine before (1,470 to 1,488 games/s): Data-Tycoon expert 1,525 to 1,576
-games/s (about 255,000 actions/s); valgrind's instruction count, which no load changes,
-6.46 to 5.91 million a game; figures of every game in the README.
+machine (2 cores, Python 3.11), by CPU time, in 3 runs each right after one of the engine
+before (1,457 to 1,551 games/s): Data-Tycoon expert 1,523 to 1,627 games/s (about 165
+actions a game); valgrind's instruction count, which no load changes, 5.64 to 5.47
+million a game; figures of every game in the README.
 """
 
 import argparse
