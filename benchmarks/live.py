@@ -31,7 +31,7 @@ from pathlib import Path
 
 import websockets
 
-from benchmarks.load import CLK_TCK, environment, process_usage
+from benchmarks.load import CLK_TCK, environment, main_thread_ticks, process_usage
 from config.services import (
     BASE_DIR,
     asgi_service,
@@ -129,15 +129,21 @@ class Figures:
     steady_actions: int
     steady_seconds: float
     steady_cpu: float
+    steady_loop_cpu: float  # of steady_cpu, the event loop's thread (uvicorn's main thread)
 
 
 async def play_all(base: str, joined: list[dict], pid: int) -> Figures:
     """Play every seat concurrently to the end; return the figures."""
     play = Play(len(joined))
 
-    def mark() -> tuple[int, float, float]:
-        """The actions sent, the clock, and uvicorn's CPU seconds, now."""
-        return play.acted, time.perf_counter(), process_usage(pid)[0] / CLK_TCK
+    def mark() -> tuple[int, float, float, float]:
+        """The actions sent, the clock, uvicorn's CPU seconds and its main thread's, now."""
+        return (
+            play.acted,
+            time.perf_counter(),
+            process_usage(pid)[0] / CLK_TCK,
+            main_thread_ticks(pid) / CLK_TCK,
+        )
 
     start = mark()
     seats = asyncio.gather(*(seat(base, j, random.Random(i), play) for i, j in enumerate(joined)))
@@ -146,12 +152,19 @@ async def play_all(base: str, joined: list[dict], pid: int) -> Figures:
     await play.first_over.wait()
     steady_end = mark()
     await seats
-    (actions, seconds, cpu), (steady_actions, steady_seconds, steady_cpu) = (
+    (actions, seconds, cpu, _), (steady_actions, steady_seconds, steady_cpu, steady_loop) = (
         [b - a for a, b in zip(first, last, strict=True)]
         for first, last in ((start, mark()), (steady_start, steady_end))
     )
     return Figures(
-        actions, seconds, play.round_trips, cpu, steady_actions, steady_seconds, steady_cpu
+        actions,
+        seconds,
+        play.round_trips,
+        cpu,
+        steady_actions,
+        steady_seconds,
+        steady_cpu,
+        steady_loop,
     )
 
 
@@ -240,7 +253,9 @@ def main() -> None:
         f"{figures.steady_actions} actions in {figures.steady_seconds:.1f} s, "
         f"{figures.steady_actions / figures.steady_seconds:.0f} actions/s; uvicorn CPU "
         f"{figures.steady_cpu:.1f} s, "
-        f"{1000 * figures.steady_cpu / max(1, figures.steady_actions):.2f} ms per action"
+        f"{1000 * figures.steady_cpu / max(1, figures.steady_actions):.2f} ms per action, "
+        f"{1000 * figures.steady_loop_cpu / max(1, figures.steady_actions):.2f} ms of it in "
+        f"the event loop's thread"
     )
 
 

@@ -312,6 +312,17 @@ def process_usage(pid: int) -> tuple[int, int]:
     return int(fields[11]) + int(fields[12]), rss
 
 
+def main_thread_ticks(pid: int) -> int:
+    """Return the CPU ticks (user + system) of a process's main thread, where uvicorn runs
+    its event loop (its other threads run the synchronous work handed to them); 0 when
+    gone."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
 def sample(services: list[Service], usage: Usage) -> None:
     """Add the services' current ticks and memory to ``usage`` (per process name)."""
     for service in services:
