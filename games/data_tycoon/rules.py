@@ -485,6 +485,8 @@ class State(base.State):
             return acts
         return base.State.peek_legal_actions(self, seat)
 
+    _legal_list = peek_legal_actions  # what ``apply`` and ``legal_actions`` ask
+
     def _compute_legal(self, seat):
         """Compute the legal actions of ``seat``: the one source of legality."""
         if self.over:

@@ -102,6 +102,11 @@ def test_invariants_at_every_step(slug, variant, players, seed, choice_seed):
         assert dumps(copy) == text
         check_zones(game, variant, copy)
         check_views(copy, players, public_before[0])
+        for asked in [None, *range(players)]:
+            # a game's quick ways to its legal lists (a kept list, a usual case first)
+            # give what its one source of legality gives
+            assert copy.peek_legal_actions(asked) == copy._compute_legal(asked)
+            assert copy.legal_actions(asked) == copy._compute_legal(asked)
         for bad_seat, bad in illegal_candidates(copy, players, rng):
             legal = copy.legal_actions(bad_seat)
             with pytest.raises(IllegalAction) as info:
