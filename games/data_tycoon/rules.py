@@ -576,14 +576,6 @@ class State(base.State):
             elif not plays.kept:
                 thrown.append(plays.discard)
 
-    def _may_build_or_split(self, s):
-        """Return a true value when ``s`` may have a build (a Purpose and 6 loose cards) or
-        a split (a Consent and a treasure): most turns have neither, and skip
-        ``_free_actions``."""
-        return (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE) or (
-            self.consents[s] and self.treasures[s]
-        )
-
     def _free_actions(self, s):
         """Return the builds and the splits with a kept Consent: any time in one's turn."""
         # asked after every card play of a seat holding a Purpose or a Consent, and most
