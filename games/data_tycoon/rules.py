@@ -1047,6 +1047,7 @@ class State(base.State):
         once: that is done here, as ``_end_turn``, ``_next_turn`` and ``_start_turn``
         would do it, without their three calls."""
         s = self.turn
+        # the build-or-split test, inline as in ``_turn_actions``: a call more per move
         if (
             (self.purposes[s] and len(self.collections[s]) >= TREASURE_SIZE)
             or (self.consents[s] and self.treasures[s])
