@@ -150,6 +150,8 @@ def main() -> None:
         f"{1000 * platform.uvicorn_cpu / platform.actions:.2f} ms per action (connecting, "
         f"the first states and the games' ends included)"
     )
+    if platform.too_fast:
+        print(f"{platform.too_fast} acts refused as too fast, sent again 1 s later")
     # Compared in steady play, as the floor is measured (after its sockets connected).
     rate = platform.steady_actions / platform.steady_seconds
     per_action = platform.steady_cpu / platform.steady_actions

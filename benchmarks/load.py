@@ -299,17 +299,23 @@ def group_processes(pgid: int) -> list[int]:
     return pids
 
 
+def _ticks(stat: Path) -> int:
+    """Return the CPU ticks (user + system) in a process's or thread's ``stat`` file."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def process_usage(pid: int) -> tuple[int, int]:
     """Return a process's CPU ticks (user + system) and resident KiB (0, 0 when gone)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = _ticks(Path(f"/proc/{pid}/stat"))
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return 0, 0
     rss = next(
         (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0
     )
-    return int(fields[11]) + int(fields[12]), rss
+    return ticks, rss
 
 
 def main_thread_ticks(pid: int) -> int:
@@ -317,10 +323,9 @@ def main_thread_ticks(pid: int) -> int:
     its event loop (its other threads run the synchronous work handed to them); 0 when
     gone."""
     try:
-        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return _ticks(Path(f"/proc/{pid}/task/{pid}/stat"))
     except OSError:
         return 0
-    return int(fields[11]) + int(fields[12])
 
 
 def sample(services: list[Service], usage: Usage) -> None:

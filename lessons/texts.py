@@ -133,5 +133,5 @@ def session_teacher(session):
 
 
 def question_text(question: QuizQuestion, language: str | None = None) -> QuizQuestionText:
-    """Return the question's text in ``language``, else in English."""
+    """Return the question's text in ``language`` (see ``_in_language``)."""
     return _in_language(question.texts.all(), supported_language(language), question)
