@@ -33,7 +33,7 @@ endef
 export LOCK_HEADER
 
 .PHONY: run test test-sqlite test-postgres install lock upgrade lock-tools tools messages \
-        migrate demo chromium postgresql lint clean-var help
+        migrate demo chromium postgresql fonts lint clean-var help
 
 help:
 	@echo "make run      start the platform on http://127.0.0.1:8000 (HOST=0.0.0.0 for the LAN)"
@@ -41,6 +41,8 @@ help:
 	@echo "              and the live, match and concurrency tests on PostgreSQL, at once"
 	@echo "              (make test-sqlite or make test-postgres runs one database; PYTEST_ARGS"
 	@echo "              picks tests on SQLite, POSTGRES_TESTS on PostgreSQL)"
+	@echo "make fonts    install Debian's fonts for the debrief PDF (as root; make run and"
+	@echo "              make test ask for it)"
 	@echo "make lint     ruff"
 	@echo "make lock     re-resolve requirements.lock after editing pyproject.toml (keeps pins)"
 	@echo "make upgrade  re-resolve requirements.lock to the newest allowed versions"
@@ -96,8 +98,29 @@ migrate: install
 demo: migrate
 	$(PY) manage.py load_demo
 
-run: install messages demo
+run: install messages demo fonts
 	$(PY) -m config.run
+
+# The debrief PDF's fonts (the worker's machine draws it): DejaVu Sans, the report's, and
+# Noto for what DejaVu lacks. Nicknames come in any script and with emoji, and the PDF
+# draws a character that no installed font has as a box. Installed with apt-get as root;
+# otherwise `make run` says what to install and goes on (the rest of the platform does
+# not need them), and the debrief test that checks the PDF for boxes fails.
+FONTS := fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+fonts:
+	@missing=$$(for p in $(FONTS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Debian's" $$missing "with apt-get, for the debrief PDF"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "The debrief PDF draws emoji and the scripts DejaVu Sans lacks (Chinese, Korean,"; \
+	    echo "Devanagari...) as boxes without these fonts: sudo apt-get install" $$missing; \
+	  fi; \
+	fi
 
 # Debian's Chromium for the browser tests; never a downloaded browser.
 chromium:
@@ -138,10 +161,10 @@ postgresql:
 # PYTEST_ARGS, POSTGRES_TESTS there).
 POSTGRES_TESTS ?=
 
-test: install messages chromium postgresql
+test: install messages chromium postgresql fonts
 	$(PY) -m config.run test $(PYTEST_ARGS)
 
-test-sqlite: install messages chromium
+test-sqlite: install messages chromium fonts
 	$(PY) -m config.run test --sqlite $(PYTEST_ARGS)
 
 test-postgres: install messages chromium postgresql

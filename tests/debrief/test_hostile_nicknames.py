@@ -16,9 +16,11 @@ from debrief.actions import do_request_export
 from debrief.export import run_export
 from debrief.models import DebriefExport
 from tests.debrief import recorded
+from tests.debrief.pdf_fonts import drawn_glyphs
 
 # Math and markup in every syntax a renderer might read: matplotlib's mathtext, TeX,
-# HTML, Django templates, CSV formulas; and scripts the fonts may lack.
+# HTML, Django templates, CSV formulas; and scripts and emoji that DejaVu Sans, the
+# report's font, lacks (the PDF draws them in the Noto fonts that `make` installs).
 HOSTILE = [
     r"$\undefinedcmd$",
     "$x^2$ and $",
@@ -30,8 +32,11 @@ HOSTILE = [
     "Zoë ñandú",
     "Лиса Алиса",
     "李小龍",
+    "김민준",
+    "राम",
     "مرحبا",
     "😀 smile",
+    "Ana 🦊",
 ]
 
 
@@ -55,6 +60,12 @@ def test_a_session_of_hostile_nicknames_exports(teacher_a, monkeypatch):
     assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold</b>" not in html
     csv_text = (export.folder() / export.files["csv"]).read_text(encoding="utf-8")
     assert r"$\undefinedcmd$" in csv_text
+    # Every character of every nickname is drawn from a font that has it, never as a box.
+    fonts = drawn_glyphs((export.folder() / export.files["pdf"]).read_bytes())
+    assert "DejaVu-Sans" in fonts and all(fonts.values()), fonts
+    assert [name for name, glyphs in fonts.items() if 0 in glyphs] == [], (
+        f"the PDF draws boxes (fonts embedded: {sorted(fonts)}): run `make fonts` as root"
+    )
 
 
 def _accepted(raw: str) -> bool:
