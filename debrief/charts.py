@@ -154,19 +154,20 @@ class ScoreCharts:
                 _place(self._figure, height, left, right=2 * _PAD, bottom=_BOTTOM)
                 self._clear()
             figure, axes = self._figure, self._axes
+            # No legend: the players' names are the page's text (``legend``), not the
+            # chart's. WeasyPrint lays out an SVG text letter by letter, which breaks
+            # the joined letters of Arabic and the vowel signs of Devanagari.
             for panel, ax in zip(panels, axes, strict=True):
-                for index, (name, values) in enumerate(panel.series.items()):
-                    colour = COLOURS[index % len(COLOURS)]
+                for index, values in enumerate(panel.series.values()):
+                    colour = colour_of(index)
                     xs, ys = _corners(moves, values, step=panel.style == "step")
                     if panel.style == "step":
-                        ax.step(xs, ys, where="post", color=colour, label=_short(name, 18))
+                        ax.step(xs, ys, where="post", color=colour)
                     else:
-                        ax.plot(xs, ys, color=colour, linewidth=1.4, label=_short(name, 18))
+                        ax.plot(xs, ys, color=colour, linewidth=1.4)
                 ax.set_ylabel(panel.label)
             axes[-1].set_xlabel(xlabel)
             axes[0].set_title(title, loc="left", fontsize=10)
-            count = len(panels[0].series)
-            axes[0].legend(loc="upper left", fontsize=8, frameon=False, ncols=min(3, count))
         return _svg(figure, title)
 
     def _new_figure(self, panels: list[Panel], height: float, left: float) -> None:
@@ -181,13 +182,29 @@ class ScoreCharts:
             ax.yaxis.get_major_locator().set_params(integer=True)
 
     def _clear(self) -> None:
-        """Remove the previous table's lines and legend, and forget its data limits."""
+        """Remove the previous table's lines and forget its data limits."""
         for ax in self._axes:
             for line in list(ax.lines):
                 line.remove()
-            if ax.get_legend() is not None:
-                ax.get_legend().remove()
             ax.relim()
+
+
+def colour_of(index: int) -> str:
+    """Return the colour of the ``index``-th series of a chart (a score chart's player)."""
+    return COLOURS[index % len(COLOURS)]
+
+
+def legend(names: list[str]) -> list[tuple[str, str]]:
+    """Return a score chart's legend for the HTML around it: each series' name (in the
+    order of ``Panel.series``) with a swatch of its colour, a small inline SVG."""
+    return [
+        (
+            name,
+            '<svg class="swatch" width="16" height="6" viewBox="0 0 16 6" aria-hidden="true">'
+            f'<rect width="16" height="6" fill="{colour_of(index)}"/></svg>',
+        )
+        for index, name in enumerate(names)
+    ]
 
 
 def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, list]:

@@ -74,6 +74,7 @@ def draw_charts(report) -> None:
             _("move"),
         )
         table.chart_img = charts.as_img(table.chart)
+        table.legend = charts.legend([player.name for player in table.players])
     report.concepts_chart_img = charts.as_img(report.concepts_chart)
     report.articles_chart_img = charts.as_img(report.articles_chart)
 

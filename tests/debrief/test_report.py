@@ -86,6 +86,29 @@ def test_charts_are_svg(report):
     assert len(ids) == len(set(ids)), "two charts share an id"
 
 
+@pytest.mark.django_db
+def test_the_players_names_are_the_pages_text_beside_their_chart(report):
+    """A score chart's legend is HTML: WeasyPrint lays out an SVG's text letter by letter,
+    which would break a nickname in Arabic or Devanagari in the PDF."""
+    render.draw_charts(report)
+    html = render.render_html(report)
+    tables = [table for table in report.tables if table.chart]
+    assert tables
+    for table in tables:
+        names = [player.name for player in table.players]
+        assert names
+        drawn = re.findall(r">([^<>]+)</text>", table.chart)
+        assert [name for name in names if name in drawn] == [], "a name is drawn in the chart"
+        assert [name for name, _swatch in table.legend] == names
+        # each swatch has the colour of its player's line, in the chart's first panel
+        lines = re.findall(r'<path d="[^"]*" clip-path="[^"]*"[^>]* stroke="(#\w+)"', table.chart)
+        swatches = [re.search(r'fill="(#\w+)"', swatch).group(1) for _n, swatch in table.legend]
+        assert lines[: len(names)] == swatches
+        assert len(set(swatches)) == min(len(names), len(charts.COLOURS))
+        items = "".join(f"<li>{swatch} {name}</li>" for name, swatch in table.legend)
+        assert f'<ul class="chart-legend">{items}</ul>' in html
+
+
 def test_score_charts_drawn_on_one_figure_are_those_of_new_figures():
     """The figure kept from table to table leaves nothing of one table in the next."""
     tables = [
