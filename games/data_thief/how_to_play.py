@@ -25,6 +25,7 @@ HOW_TO_PLAY = (
             gettext_noop("If no card fits, discard one."),
             gettext_noop("Thief: draw an attack card, then attack one board of a manager."),
             gettext_noop("The thief plays from the third round on."),
+            gettext_noop("In the first two rounds, managers lay only data cards."),
         ),
     ),
     HowToPlay(

@@ -360,6 +360,14 @@ class State(base.FieldsState):
     def lay_refusal(self, s: int, card: str, nature: str) -> IllegalAction | None:
         """Return why manager ``s`` may not lay ``card`` on its ``nature`` board, or None."""
         board = self.boards[s][nature]
+        if KIND[card] == "measure" and self.round <= OPENING_ROUNDS:
+            return _illegal(
+                "opening_data",
+                gettext_noop(
+                    "In the first two rounds the managers lay data cards: security "
+                    "measures come from the third round on."
+                ),
+            )
         if len(board) >= BOARD_SIZE:
             return _illegal("board_full", gettext_noop("A board holds at most 3 cards."))
         if KIND[card] == "measure" and not self.board_data(s, nature):

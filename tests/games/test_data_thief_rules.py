@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.data_thief import rules
 from games.data_thief.cards import ALL_CARDS, BY_ID, GENERAL, KIND, THIEF_CARDS, stops
-from games.data_thief.rules import DataThief
+from games.data_thief.rules import OPENING_ROUNDS, DataThief
 from games.data_thief.text import describe_event
 from games.engine import IllegalAction
 from games.engine.driver import play
@@ -150,6 +150,25 @@ def test_a_student_thief_plays_whole_games_and_scores_its_loot():
             assert GAME.from_json(state.to_json()).dumps() == state.dumps()
     with pytest.raises(ValueError):
         GAME.new_state(3, 1, "standard", {"thief": "teacher"})
+
+
+@pytest.mark.parametrize("opening_round", [1, 2])
+def test_in_the_opening_rounds_a_manager_lays_data_cards_only(opening_round):
+    """The rule book's opening: "il pose une carte donnée". A measure waits for round 3;
+    a manager with no data card discards one card, as when nothing fits."""
+    pick = Picker()
+    lock, data = pick("measure", measure="locked_cabinet"), pick("data")
+    lay_lock = {"type": "lay", "card": lock, "board": "paper"}
+    boards = {0: {"paper": [pick("data")]}}  # a board the measure would fit on
+    state = arrange(3, round=opening_round, hands={0: [lock, data]}, boards=boards)
+    refused(state, 0, lay_lock, "opening_data")
+    assert {a["card"] for a in state.legal_actions(0)} == {data}
+    only_measures = arrange(3, round=opening_round, hands={0: [lock]}, boards=boards)
+    assert only_measures.legal_actions(0) == [{"type": "discard", "card": lock}]
+    later = arrange(3, round=OPENING_ROUNDS + 1, hands={0: [lock, data]}, boards=boards)
+    assert lay_lock in later.legal_actions(0)
+    later.apply(0, lay_lock)
+    assert later.boards[0]["paper"][-1] == lock
 
 
 def test_a_manager_draws_to_four_and_must_play_one_card():

@@ -205,7 +205,7 @@ function createDataThief(board, ctx) {
       h("p", { class: "dth-loot__count", dataset: { fact: "loot" } },
         interpolate(ngettext("Loot: %(count)s data card, %(points)s", "Loot: %(count)s data cards, %(points)s", loot.length), { count: loot.length, points: points(lootPoints) }, true)),
       loot.length ? kit.cardList(loot, (id) => ({ size: "mini", badge: cardBadge(id) }), { label: gettext("The thief's loot") }) : null,
-      v.round <= 2 && !v.over ? h("p", { class: "muted" }, gettext("The thief enters the game on the third round.")) : null,
+      v.round <= 2 && !v.over ? h("p", { class: "muted" }, gettext("The thief enters the game on the third round."), " ", gettext("Until then, the managers lay data cards only.")) : null,
       v.thief_discard.length
         ? h("div", { class: "dth-discard" },
           h("p", { class: "dth-proofs__title" }, gettext("The thief's discard pile")),
