@@ -104,6 +104,7 @@ class DataTycoon(base.Game):
     default_variant = "standard"
     bots = {"random": _bots.RandomBot, "heuristic": _bots.HeuristicBot, "search": SearchBot}
     how_to_play = _how_to_play.HOW_TO_PLAY
+    variant_options = VARIANT_OPTIONS
     options = (
         base.Option(
             "time_mode",
@@ -1090,11 +1091,17 @@ class State(base.State):
             self._events.append({"type": "databreach_discovered", "seat": s, "cards": cards})
             for card in cards:
                 self._open_counter(s, "hidden_breach", None, card)
+        if self.transparent[s] or self.threats:
+            self._count_turn(s)
+        return False if self.windows else self._next_turn()
+
+    def _count_turn(self, s):
+        """Count one of ``s``'s turns, played, lost or skipped: an open hand and a Time
+        deadline in turns run down."""
         if self.transparent[s]:
             self.transparent[s] -= 1
         if self.threats:
             self._count_down_time(s)
-        return False if self.windows else self._next_turn()
 
     def _count_down_time(self, s):
         """Count down the Time deadlines on ``s``'s turns; one run out opens its loss.
@@ -1136,8 +1143,11 @@ class State(base.State):
                 self.skips[s] -= 1
                 self._events.append({"type": "turn_skipped", "seat": s, "left": self.skips[s]})
                 self._forfeit_play(s)
-                # a skipped turn is a turn: the next one may need a deal first
+                # a skipped turn is a turn: the next one may need a deal first, and it
+                # counts for an open hand and a Time deadline as a played one
                 self.turn, self.stage = s, "next"
+                if self.transparent[s] or self.threats:
+                    self._count_turn(s)
                 return False
             break
         self.turn = s

@@ -216,6 +216,19 @@ def test_a_state_keeps_its_attributes_in_slots(slug):
 
 
 @pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+def test_a_new_match_holds_the_default_options_its_game_gives_for_its_variant(slug):
+    # ``default_options`` is what the server and the session form read for a variant:
+    # a variant's own defaults (a longer call window for beginners) must be in it
+    game = get_game(slug)
+    for variant in game.variants:
+        defaults = game.default_options(variant)
+        assert defaults
+        state = game.new_state(game.min_players, 1, variant)
+        held = {key: state.options[key] for key in defaults}
+        assert json.dumps(held, sort_keys=True) == json.dumps(defaults, sort_keys=True), variant
+
+
+@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
 def test_the_driver_refuses_a_bot_action_that_is_not_legal(slug):
     # the driver applies a listed action unchecked (apply_legal): anything else goes
     # through apply, which refuses it

@@ -802,6 +802,29 @@ def test_a_skipped_turn_costs_the_card_play_of_that_turn():
     assert state.turn == 1 and state.to_move() == [1]  # seat 0 has no card: seat 1 again
 
 
+def test_a_skipped_turn_counts_for_an_open_hand_and_a_time_deadline_in_turns():
+    """A skipped turn is a turn: Transparency and a Time deadline in turns run down."""
+    pick = Picker()
+    threat = {"id": "t9", "seat": 1, "attacker": 0, "turns": 2}
+    state = arrange(
+        options={"time_mode": "turns"},
+        hands={0: pick.many(2, colour="blue"), 1: pick.many(2, colour="red")},
+        collections={1: pick.many(7, colour="green")},
+        skips=[0, 1],
+        transparent=[0, 3],
+        threats=[threat],
+        table=[],
+        deck=pick.many(6),
+    )
+    events = state.apply(0, state.legal_actions(0)[0])
+    assert {"type": "turn_skipped", "seat": 1, "left": 0} in events
+    assert state.transparent[1] == 2 and state.threats[0]["turns"] == 1
+    state.apply(0, state.legal_actions(0)[0])  # seat 0's next turn, then seat 1 plays
+    events = state.apply(1, state.legal_actions(1)[0])
+    assert state.transparent[1] == 1
+    assert "time_up" in types(events) and state.to_move() == [1]  # 6 loose cards to lose
+
+
 def test_a_consent_kept_face_up_does_not_counter_a_complaint():
     pick = Picker()
     state, card = attack_position(
