@@ -9,7 +9,7 @@ import pytest
 
 from games.data_monsters import cards
 from games.data_monsters.cards import BY_ID, ENTRIES, check_deck
-from games.data_monsters.rules import DataMonsters
+from games.data_monsters.rules import NEEDS_CLASS, DataMonsters
 from games.engine.base import Game
 
 GAME = DataMonsters()
@@ -158,3 +158,11 @@ def test_the_deck_builder_catalogue_and_starter_decks():
     assert set(starters) == {"startup", "enterprise"}
     for deck in starters.values():
         assert GAME.check_deck(deck["cards"], "standard", 4) == []
+
+
+def test_every_requirement_is_a_monster_class():
+    """docs/rules/data_monsters.md: a requirement names a class, never an equipment
+    card; each class has its refusal's sentence."""
+    required = [(card["id"], need) for card in cards.ALL_CARDS for need in card.get("requires", ())]
+    assert required
+    assert [(card, need) for card, need in required if need not in NEEDS_CLASS] == []
