@@ -140,7 +140,7 @@ function createConspiranoia(board, ctx) {
         life <= w.points ? [" ", gettext("You would be out of the game.")] : null),
       h("p", {}, defends.length
         ? gettext("Defence cards (3 points each, a Bonus 1) from your hand and the table absorb the attack's points.")
-        : gettext("You have no Defence to answer with.")),
+        : gettext("You cannot make a Defence now: it takes 3 Defence or Bonus cards, from your hand and the table.")),
       h("div", { class: "cp-moves__list" }, actionButtons([...defends, ...answers.filter((a) => a.type === "take")], label, (a) => ({ variant: a.type === "take" ? "button--secondary cp-move" : "cp-move" }))),
     ];
   }
