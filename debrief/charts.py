@@ -196,15 +196,8 @@ def colour_of(index: int) -> str:
 
 def legend(names: list[str]) -> list[tuple[str, str]]:
     """Return a score chart's legend for the HTML around it: each series' name (in the
-    order of ``Panel.series``) with a swatch of its colour, a small inline SVG."""
-    return [
-        (
-            name,
-            '<svg class="swatch" width="16" height="6" viewBox="0 0 16 6" aria-hidden="true">'
-            f'<rect width="16" height="6" fill="{colour_of(index)}"/></svg>',
-        )
-        for index, name in enumerate(names)
-    ]
+    order of ``Panel.series``) with its colour."""
+    return [(name, colour_of(index)) for index, name in enumerate(names)]
 
 
 def _corners(moves: list[int], values: list[int], step: bool) -> tuple[list, list]:

@@ -80,7 +80,7 @@ class TableReport:
     tally: list[TallyLine] = field(default_factory=list)  # the game's summary lines
     chart: str = ""
     chart_img: str = ""  # the same chart as an <img>, for the PDF
-    legend: list[tuple[str, str]] = field(default_factory=list)  # (name, swatch) per player
+    legend: list[tuple[str, str]] = field(default_factory=list)  # (name, colour) per player
     rows: list[dict] = field(default_factory=list)  # players by rank, with their scores
 
 

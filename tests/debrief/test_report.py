@@ -94,19 +94,22 @@ def test_the_players_names_are_the_pages_text_beside_their_chart(report):
     html = render.render_html(report)
     tables = [table for table in report.tables if table.chart]
     assert tables
-    for table in tables:
+    # each chart's legend in the page: (swatch colour, name) per item, in order
+    item = re.compile(r'<li><svg class="swatch"[^>]*><rect [^>]*fill="(#\w+)"/></svg> ([^<]*)</li>')
+    shown = [item.findall(ul) for ul in re.findall(r'<ul class="chart-legend">(.*?)</ul>', html)]
+    assert len(shown) == len(tables)
+    for table, items in zip(tables, shown, strict=True):
         names = [player.name for player in table.players]
         assert names
         drawn = re.findall(r">([^<>]+)</text>", table.chart)
         assert [name for name in names if name in drawn] == [], "a name is drawn in the chart"
-        assert [name for name, _swatch in table.legend] == names
+        assert [name for name, _colour in table.legend] == names
         # each swatch has the colour of its player's line, in the chart's first panel
         lines = re.findall(r'<path d="[^"]*" clip-path="[^"]*"[^>]* stroke="(#\w+)"', table.chart)
-        swatches = [re.search(r'fill="(#\w+)"', swatch).group(1) for _n, swatch in table.legend]
+        swatches = [colour for _name, colour in table.legend]
         assert lines[: len(names)] == swatches
         assert len(set(swatches)) == min(len(names), len(charts.COLOURS))
-        items = "".join(f"<li>{swatch} {name}</li>" for name, swatch in table.legend)
-        assert f'<ul class="chart-legend">{items}</ul>' in html
+        assert items == [(colour, name) for name, colour in table.legend]
 
 
 def test_score_charts_drawn_on_one_figure_are_those_of_new_figures():
