@@ -6,9 +6,10 @@ with ``gettext_noop``, :class:`~games.engine.i18n.Text`) into translated sentenc
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 
 from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext
@@ -62,20 +63,33 @@ def how_to_play(game_slug: str, variant: str, options: dict | None = None) -> li
 
 
 @cache
-def catalogue(game_slug: str, variant: str) -> dict[str, dict]:
-    """Return ``{card id: card dict}`` of a game's variant."""
-    return {card["id"]: card for card in get_game(game_slug).cards(variant)}
+def catalogue(game_slug: str, variant: str, kinds: frozenset[str] | None = None) -> dict[str, dict]:
+    """Return ``{card id: card dict}`` of a game's variant, its texts worded for a deck
+    of ``kinds`` (default: the variant's whole deck)."""
+    return {card["id"]: card for card in get_game(game_slug).cards(variant, kinds)}
+
+
+def dealt_kinds(game_slug: str, variant: str, options: dict | None) -> frozenset[str]:
+    """Return the card kinds a match of ``variant`` with ``options`` deals."""
+    return _dealt_kinds(game_slug, variant, json.dumps(options or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=256)  # a game may list its whole catalogue to tell: once per session
+def _dealt_kinds(game_slug: str, variant: str, options: str) -> frozenset[str]:
+    return frozenset(get_game(game_slug).dealt_kinds(variant, json.loads(options)))
 
 
 @cache
-def catalogue_in(game_slug: str, variant: str, language: str) -> dict[str, dict]:
+def catalogue_in(
+    game_slug: str, variant: str, language: str, kinds: frozenset[str] | None = None
+) -> dict[str, dict]:
     """Return the catalogue with each of a card's texts (``{language code: text}``) in
     ``language`` only, or in English where it has none: what a ``hello`` carries, a
     third of the catalogue in every language (a socket shows one language; a page that
     switches language opens a new socket)."""
     return {
         card_id: {field: card_text_in(value, language) for field, value in card.items()}
-        for card_id, card in catalogue(game_slug, variant).items()
+        for card_id, card in catalogue(game_slug, variant, kinds).items()
     }
 
 

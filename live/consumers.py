@@ -139,8 +139,8 @@ class TableConsumer(PlatformConsumer):
     last_version: int | None = None
     # Whether a bot plays this socket's seat now (the teacher handed it to a bot).
     bot_playing = False
-    # The (game, variant) whose card catalogue this socket was sent.
-    catalogue_sent: tuple[str, str] | None = None
+    # The deck (``messages.deck``) whose card catalogue this socket was sent.
+    catalogue_sent: tuple[str, str, frozenset[str]] | None = None
     # The seat found for this socket, counted on it once the socket joined its table.
     located_seat_pk: int | None = None
     number = 0  # this socket's (SOCKET_NUMBERS), set on connect
@@ -262,8 +262,8 @@ class TableConsumer(PlatformConsumer):
         state = messages.state_message(snap, self.seat, self.language)
         hello = messages.hello_message(snap, self.seat, self.language)
         hello.setdefault("version", state["version"])
-        # The catalogue is the bulk of a hello: a socket gets it once per game and variant.
-        deck = (hello["game"], hello["variant"])
+        # The catalogue is the bulk of a hello: a socket gets it once per deck.
+        deck = messages.deck(snap)
         if deck == self.catalogue_sent:
             del hello["catalogue"]
         self.catalogue_sent = deck

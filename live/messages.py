@@ -24,7 +24,7 @@ from classroom.kept import Kept
 from classroom.models import ClassSession, Seat, Table
 from classroom.presence import seat_players, table_seats
 from games import clock
-from games.describe import card_namer, catalogue_in, event_line
+from games.describe import card_namer, catalogue_in, dealt_kinds, event_line
 from games.matches import Applied, load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedQuery
@@ -266,9 +266,16 @@ def players(snap: TableSnapshot, language: str | None = None) -> list[dict]:
         return seat_players(snap.seats)
 
 
+def deck(snap: TableSnapshot) -> tuple[str, str, frozenset[str]]:
+    """Return the table's deck: its game, variant and the card kinds its match deals."""
+    match = snap.match
+    return match.game, match.variant, dealt_kinds(match.game, match.variant, match.options)
+
+
 def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
     """Return the ``hello`` message: who sits where, and the card catalogue (its texts in
-    ``language``)."""
+    ``language``, worded for the cards this match deals)."""
+    game, variant, kinds = deck(snap)
     return {
         "type": "hello",
         "table": snap.table.pk,
@@ -277,7 +284,7 @@ def hello_message(snap: TableSnapshot, seat: int | None, language: str) -> dict:
         "players": players(snap, language),
         "game": snap.match.game,
         "variant": snap.match.variant,
-        "catalogue": catalogue_in(snap.match.game, snap.match.variant, language),
+        "catalogue": catalogue_in(game, variant, language, kinds),
         "language": language,
     }
 

@@ -146,8 +146,9 @@ class DataMonsters(base.Game):
             return [Text(OFFICE_NO_BUILT_DECK)]
         return check_deck(list(keys))
 
-    def cards(self, variant: str) -> list[dict]:
-        """Return the card dicts of ``variant``."""
+    def cards(self, variant: str, kinds: frozenset[str] | None = None) -> list[dict]:
+        """Return the card dicts of ``variant`` (no card's text names another kind, so
+        every deck of ``kinds`` reads the same)."""
         self.check_variant(variant)
         return _cards(variant)
 

@@ -120,8 +120,9 @@ class DataThief(base.Game):
 
     describe_event = staticmethod(_text.describe_event)
 
-    def cards(self, variant: str) -> list[dict]:
-        """Return the card dicts of ``variant``."""
+    def cards(self, variant: str, kinds: frozenset[str] | None = None) -> list[dict]:
+        """Return the card dicts of ``variant`` (no card's text names another kind, so
+        every deck of ``kinds`` reads the same)."""
         self.check_variant(variant)
         return _cards(variant)
 

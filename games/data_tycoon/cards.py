@@ -61,17 +61,18 @@ CARD_RULES = {
 RESERVE_KINDS = frozenset(kind for kind, rule in CARD_RULES.items() if rule.set_aside)
 
 
-def cards(variant):
+def cards(variant, kinds=None):
     """Return a fresh copy of the card dicts used in ``variant``.
 
-    Each carries its ``effect`` in every language: what the card does in this
-    variant, for the card tray and the attack prompts.
+    Each carries its ``effect`` in every language: what the card does in a match that
+    deals ``kinds`` (default: the variant's whole deck), for the card tray and the
+    attack prompts.
     """
-    kinds = VARIANT_KINDS[variant]
+    dealt = VARIANT_KINDS[variant] if kinds is None else frozenset(kinds)
     return [
-        {**copy.deepcopy(card), "effect": effect(card["id"], variant)}
+        {**copy.deepcopy(card), "effect": effect(card["id"], dealt)}
         for card in ALL_CARDS
-        if card["kind"] in kinds
+        if card["kind"] in VARIANT_KINDS[variant]
     ]
 
 
@@ -82,15 +83,16 @@ def effect_key(card_id):
     return KIND[card_id]
 
 
-def effect(card_id, variant):
-    """Return what a card does in ``variant``, ``{language: text}``.
-
-    A variant overrides a kind's text where its deck changes it (the Lawyer also
-    stops a Complaint only where there are Complaints).
-    """
-    key = effect_key(card_id)
-    texts = DATA["variant_effects"].get(variant, {}).get(key) or DATA["effects"][key]
-    return dict(texts)
+def effect(card_id, kinds):
+    """Return what a card does in a match that deals the card ``kinds``, ``{language:
+    text}``: its sentences that name only cards dealt (without Lawyers, nothing says
+    that a Lawyer stops a Sanction)."""
+    parts = [
+        part["text"]
+        for part in DATA["effects"][effect_key(card_id)]
+        if kinds.issuperset(part.get("needs", ())) and kinds.isdisjoint(part.get("without", ()))
+    ]
+    return {language: " ".join(text[language] for text in parts) for language in DATA["languages"]}
 
 
 def card_ids(variant):

@@ -34,6 +34,7 @@ from games.data_tycoon.cards import (
     RESERVE_KINDS,
     SENSITIVE,
     TREASURE_SIZE,
+    VARIANT_KINDS,
     card_ids,
 )
 from games.data_tycoon.cards import cards as _cards
@@ -166,15 +167,16 @@ class DataTycoon(base.Game):
 
     describe_event = staticmethod(_text.describe_event)
 
-    def cards(self, variant):
-        """Return the card dicts of ``variant``."""
+    def cards(self, variant: str, kinds: frozenset[str] | None = None) -> list[dict]:
+        """Return the card dicts of ``variant``, their effects worded for a deck of
+        ``kinds``."""
         self.check_variant(variant)
-        return _cards(variant)
+        return _cards(variant, kinds)
 
     def dealt_kinds(self, variant, options=None):
         """Return the kinds the variant deals, without those the teacher left out."""
-        left_out = set((options or {}).get("left_out") or ())
-        return {kind for kind in super().dealt_kinds(variant) if kind not in left_out}
+        self.check_variant(variant)
+        return set(VARIANT_KINDS[variant].difference((options or {}).get("left_out") or ()))
 
     def sample_state(self, view, rng):
         """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""

@@ -231,8 +231,12 @@ class Game:
     # number. It is not a field of the session form: the deck builder fills it.
     deck_option: str = ""
 
-    def cards(self, variant):
-        """Return the card catalogue of ``variant``: one dict per card instance."""
+    def cards(self, variant: str, kinds: frozenset[str] | None = None) -> list[dict]:
+        """Return the card catalogue of ``variant``: one dict per card instance.
+
+        ``kinds`` are the card kinds a match deals (``dealt_kinds``; default: the
+        variant's whole deck): a card's text names only those, so a card left out of a
+        session is never said to stop another."""
         raise NotImplementedError
 
     def check_variant(self, variant: str) -> None:

@@ -78,6 +78,24 @@ def test_a_hello_carries_the_card_texts_in_the_sockets_language_only(table):
     assert one < len(messages.json_bytes(every)) / 3
 
 
+def test_a_hello_words_the_card_texts_for_the_cards_the_teacher_left_in(school_class):
+    """Without Lawyers, the Sanction's text no longer says that a Lawyer stops it."""
+    session = open_session(
+        school_class, table_size=2, variant="expert", options={"left_out": ["lawyer"]}
+    )
+    seat_students(session, "Ana", "Ben")
+    actions.do_start_session(session)
+    snap = messages.load_table(Table.objects.get(session=session).pk)
+    every = catalogue(snap.match.game, snap.match.variant)  # the whole Expert deck's
+    sent = messages.hello_message(snap, 0, "es")["catalogue"]
+    sanction = next(c for c, card in every.items() if card["kind"] == "sanction")
+    assert "Abogado" in every[sanction]["effect"]["es"]
+    shorter = every[sanction]["effect"]["es"].split(" Un Abogado")[0]
+    assert sent[sanction]["effect"] == {"es": shorter}
+    assert "Abogado" not in sent[sanction]["effect"]["es"]
+    assert "lawyer" not in messages.deck(snap)[2] and "complaint" in messages.deck(snap)[2]
+
+
 def test_a_card_text_missing_in_a_language_comes_in_english():
     assert card_text_in({"en": "Sanction", "fr": "Sanction !"}, "ru") == {"en": "Sanction"}
     assert card_text_in({"en": "Sanction", "fr": "Sanction !"}, "fr") == {"fr": "Sanction !"}

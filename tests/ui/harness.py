@@ -188,7 +188,9 @@ class FakeTable:
         self.sent = []  # every message the page sent
         self.sockets = []
         self.game = state.game
-        self.cards = {card["id"]: card for card in self.game.cards(state.variant)}
+        # as the server's hello: the texts worded for the kinds the match deals
+        kinds = frozenset(self.game.dealt_kinds(state.variant, state.options))
+        self.cards = {card["id"]: card for card in self.game.cards(state.variant, kinds)}
         self.log = []
         self.lesson_pause = None  # the state's lesson_pause field (docs/protocol.md)
         # A server in trouble: moves that get no answer; sockets closed as they open.

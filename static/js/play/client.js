@@ -580,7 +580,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
       hello(message) {
         if (!shell.hello || shell.hello.match !== message.match) log.reset();
         shell.hello = message;
-        // A socket is sent the card catalogue once per game and variant: a resync's
+        // A socket is sent the card catalogue once per deck (game, variant, kinds dealt): a resync's
         // hello leaves it out, and the one this page has stays right.
         if (message.catalogue) shell.catalogue = message.catalogue;
         const create = rendererFor(message.game);
