@@ -303,6 +303,20 @@ def test_conspiranoia_attack_says_what_the_hit_costs_and_cards_say_what_they_do(
     toggles.first.click()
     expect(page.locator(".tray--info .card-effect")).to_have_text(effects[card])
     expect(page.locator(".tray--info [data-action]")).to_have_count(0)
+    # the dock grew over the page: the answer box, its timer running, is scrolled clear
+    # of it and of the sticky bar, its answers still in sight
+    page.wait_for_timeout(100)  # two frames: the dock is measured, then the page scrolled
+    place = page.evaluate(
+        """() => ({
+            bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
+            dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
+            top: document.querySelector('.prompt').getBoundingClientRect().top,
+            answers: [...document.querySelectorAll('.prompt button')].map(
+                (b) => b.getBoundingClientRect().bottom),
+        })"""
+    )
+    assert place["answers"], "the answer box offers no answer"
+    assert max(place["answers"]) <= place["dock"] and place["top"] >= place["bar"] - 1, place
     page.screenshot(path=artifacts_dir / f"conspiranoia-{language}-390.png", full_page=True)
     assert page.errors == []
     context.close()

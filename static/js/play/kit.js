@@ -402,9 +402,25 @@ export function boardKit(board, ctx, options) {
     return board.querySelector(`[data-key="hand:${CSS.escape(id)}"], [data-key="info:${CSS.escape(id)}"]`);
   }
 
+  /* On a phone the hand is a dock that grows with the chosen card's tray: an answer box
+   * (its timer running) that it would cover is scrolled up, clear of the dock, as far as
+   * the sticky bar allows. Once the dock is measured (client.js, the next frame). */
+  function keepPromptClear() {
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const box = board.querySelector(".prompt");
+      const dock = board.querySelector(".panel--hand");
+      if (!box || !dock || getComputedStyle(dock).position !== "fixed") return;
+      const bar = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--bar-h")) || 0;
+      const place = box.getBoundingClientRect();
+      const under = place.bottom + 8 - dock.getBoundingClientRect().top;
+      if (under > 0) window.scrollBy(0, Math.min(under, Math.max(0, place.top - bar - 8)));
+    }));
+  }
+
   function choose(id) {
     selected = selected === id ? null : id;
     redraw();
+    if (selected) keepPromptClear();
     if (!selected) {
       const back = board.querySelector('[data-key^="hand:"], [data-key^="info:"]');
       if (back) back.focus();
