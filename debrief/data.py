@@ -102,6 +102,7 @@ class Report:
     game: str
     game_name: str
     score_columns: list[tuple[str, str]]  # (key, heading) of the game's score columns
+    charted: list[str]  # the headings of the scores charted move by move, top to bottom
     variant: str
     variant_label: str
     school_class: str
@@ -327,6 +328,7 @@ def build(session, step=lambda label: None) -> Report:
         game=session.game,
         game_name=game_name(session.game, language),
         score_columns=[(c.key, translate(c.label)) for c in get_game(session.game).score_columns],
+        charted=[translate(c.label) for c in get_game(session.game).score_columns if c.chart],
         variant=session.variant,
         variant_label=variant_label(session.game, session.variant, language),
         school_class=session.school_class.name,

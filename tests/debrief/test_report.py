@@ -84,6 +84,10 @@ def test_charts_are_svg(report):
         assert "<metadata>" not in svg
     ids = re.findall(r'\bid="([^"]+)"', render.render_html(report))
     assert len(ids) == len(set(ids)), "two charts share an id"
+    # the note above the charts names their panels, the game's charted scores
+    assert "one panel a score, from the top: Treasures, Dataset cards." in render.render_html(
+        report
+    )
 
 
 @pytest.mark.django_db
@@ -346,6 +350,8 @@ def test_a_game_s_attack_lines_and_prompts_reach_the_html_and_the_pdf(teacher_a,
 
     html = unescape(render.render_html(report, for_pdf=True))
     assert html.count("Attacks by type") == len(report.tables)
+    assert "one panel a score, from the top: Points, Attacks won or countered." in html
+    assert "Data-Treasure" not in html  # Data-Tycoon's words, not this game's
     for table in report.tables:
         for line in table.tally:
             assert line.text in html and line.lesson_title in html
