@@ -221,7 +221,7 @@ class SessionForm(forms.Form):
 
     def _deck_field(self, game) -> forms.Field:
         """Return the choice of one of the teacher's built decks for ``game``."""
-        choices = [("", _("No: the laboratory decks chosen above"))]
+        choices = [("", _("No: the decks chosen above"))]
         own = [(str(pk), deck.name) for pk, deck in self.decks.items() if deck.game == game.slug]
         choices += own
         return forms.ChoiceField(

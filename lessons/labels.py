@@ -2,6 +2,7 @@
 
 import re
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.describe import translate
@@ -34,8 +35,12 @@ def card_label(game: str, kind: str, attributes: dict | None = None, language="e
     try:
         cards = list(game_catalogue(game).values())
         names = get_game(game).link_attributes
+        group = get_game(game).link_name(kind, attributes)
     except KeyError:
-        cards, names = [], ()
+        cards, names, group = [], (), None
+    if group is not None:
+        with translation.override(language):
+            return translate(group)
     # The attributes the link names; a link naming none wants a card with none of them.
     wanted = {k: v for k, v in attributes.items() if v} or {name: "" for name in names}
     for card in cards:
@@ -58,5 +63,5 @@ def link_label(link: LessonLink, language: str = "en") -> str:
             qualifier = qualifier.replace("_", " ")
         label = f"{label} ({qualifier})"
     if link.card_field:
-        label = f"{label}: {_('the lesson of the card')}"
+        label = _("%(event)s: the lesson of the card") % {"event": label}
     return label

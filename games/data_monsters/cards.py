@@ -9,6 +9,7 @@ hold), and checks a laboratory deck against the rule book's deck-building rules.
 
 import copy
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -42,6 +43,17 @@ DEFAULTS = {
     "class": "",
 }
 ENTRIES = {entry["key"]: entry for entry in DATA["lab"]}
+# Each monster's own name, by language: its Junior's name without the level ("Krol").
+MONSTER_NAMES = {
+    entry["monster"]: {
+        language: re.sub(
+            re.escape(DATA["levels"]["1"][language]), "", name, flags=re.IGNORECASE
+        ).strip()
+        for language, name in entry["name"].items()
+    }
+    for entry in DATA["lab"]
+    if entry["kind"] == "monster" and entry["level"] == 1
+}
 
 
 def allowed_copies(entry: dict, factor: int = 1) -> int:

@@ -26,6 +26,7 @@ from games.data_monsters.cards import (
     HARD,
     KIND,
     LAB_CARDS,
+    MONSTER_NAMES,
     PENALTY,
     SETS,
     allowed_copies,
@@ -81,6 +82,15 @@ ZERO = {"tech": 0, "sci": 0}
 OFFICE_NO_BUILT_DECK = gettext_noop(
     "The office game shares one big deck of starter sets: a built deck cannot be played in it."
 )
+# The names of the kinds, and of one monster's every level, in the lesson library.
+KIND_NAMES = {
+    "challenge": gettext_noop("Challenge"),
+    "monster": gettext_noop("Monster"),
+    "equipment": gettext_noop("Lab equipment"),
+    "tool": gettext_noop("Tool"),
+    "hack": gettext_noop("Hack"),
+}
+EVERY_LEVEL = gettext_noop("%(monster)s, every level")
 # Why a card with a requirement is refused, one sentence per monster class.
 NEEDS_CLASS = {
     "engineer": gettext_noop("This card needs an Engineer monster in your lab."),
@@ -151,6 +161,14 @@ class DataMonsters(base.Game):
         every deck of ``kinds`` reads the same)."""
         self.check_variant(variant)
         return _cards(variant)
+
+    def link_name(self, kind: str, attributes: dict[str, str]) -> Text | None:
+        """Name every card of a kind ("Tool"), and one monster at every level."""
+        if not attributes and kind in KIND_NAMES:
+            return Text(KIND_NAMES[kind])
+        if set(attributes) == {"monster"} and attributes["monster"] in MONSTER_NAMES:
+            return Text(EVERY_LEVEL, {"monster": MONSTER_NAMES[attributes["monster"]]})
+        return None
 
     def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: its starter set."""

@@ -86,6 +86,13 @@ NAME = DATA["name"]
 VARIANTS = DATA["variant_names"]  # ordered: standard, expert
 VARIANT_DESCRIPTIONS = DATA["variant_descriptions"]
 ROLES = ("manager", "thief")
+# The names of the kinds, and of a category's data cards, in the lesson library.
+KIND_NAMES = {
+    "data": gettext_noop("Data card"),
+    "attack": gettext_noop("Attack card"),
+    "measure": gettext_noop("Security measure"),
+}
+CATEGORY_CARDS = gettext_noop("Data cards: %(category)s")
 
 
 class DataThief(base.Game):
@@ -119,6 +126,15 @@ class DataThief(base.Game):
     highlight = ""
 
     describe_event = staticmethod(_text.describe_event)
+
+    def link_name(self, kind: str, attributes: dict[str, str]) -> Text | None:
+        """Name every card of a kind ("Attack card"), and a category of data cards."""
+        if not attributes and kind in KIND_NAMES:
+            return Text(KIND_NAMES[kind])
+        if kind == "data" and set(attributes) == {"category"}:
+            names = DATA["categories"][attributes["category"]]["name"]
+            return Text(CATEGORY_CARDS, {"category": names})
+        return None
 
     def cards(self, variant: str, kinds: frozenset[str] | None = None) -> list[dict]:
         """Return the card dicts of ``variant`` (no card's text names another kind, so

@@ -372,6 +372,14 @@ class Game:
                 keys.append({attribute: card[attribute] for attribute in subset})
         return keys
 
+    def link_name(self, kind: str, attributes: dict[str, str]) -> Text | None:
+        """Return the name of the cards a lesson link names (``kind`` and some of
+        ``link_attributes``) when they are several cards with a name of their own: every
+        card of a kind ("Attack card"), a data category; None when the name of the first
+        card that matches says it ("Purpose: profiling", or "Purpose" for every Purpose
+        card, the part before a colon), the default."""
+        return None
+
     def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return short notes on a seat in the replay (``data``: the state's ``to_json``)."""
         return []

@@ -235,6 +235,8 @@ def test_pure_helpers(seat_page):
             french: kit.nameParts("Finalité : prospection commerciale"),
             simple: kit.nameParts("Simple dataset (red)"),
             special: kit.nameParts("Lawyer"),
+            bracketed: kit.nameParts("DPIA (Impact Assessment)", {colour: false}),
+            uncoloured: kit.nameParts("Avatar: Greys (aliens)", {colour: false}),
             key: kit.actionKey({card: "dt-1", type: "play"})
               === kit.actionKey({type: "play", card: "dt-1"}),
           };
@@ -252,4 +254,7 @@ def test_pure_helpers(seat_page):
     }
     assert result["simple"] == {"head": "", "label": "Simple dataset", "colour": "red"}
     assert result["special"] == {"head": "", "label": "Lawyer", "colour": ""}
+    # a card with no colour keeps its brackets: they are part of its name
+    assert result["bracketed"] == {"head": "", "label": "DPIA (Impact Assessment)", "colour": ""}
+    assert result["uncoloured"] == {"head": "Avatar", "label": "Greys (aliens)", "colour": ""}
     assert result["key"] is True

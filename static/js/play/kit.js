@@ -31,9 +31,11 @@ export function actionKey(action) {
   return JSON.stringify(Object.keys(action).sort().map((k) => [k, action[k]]));
 }
 
-/** Split a localised card name "Head: label (colour)" into its parts. */
-export function nameParts(name) {
-  const match = /^(.*?)(?:\s*:\s*(.*?))?(?:\s*\(([^()]*)\))?$/.exec(name);
+/** Split a localised card name "Head: label (colour)" into its parts; a card with no
+ * colour keeps its brackets in the label ("DPIA (Impact Assessment)"). */
+export function nameParts(name, { colour: coloured = true } = {}) {
+  const pattern = coloured ? /^(.*?)(?:\s*:\s*(.*?))?(?:\s*\(([^()]*)\))?$/ : /^(.*?)(?:\s*:\s*(.*?))?()$/;
+  const match = pattern.exec(name);
   if (!match) return { head: "", label: name, colour: "" };
   const [, first, second, colour] = match;
   return second ? { head: first, label: second, colour: colour || "" } : { head: "", label: first, colour: colour || "" };
@@ -263,7 +265,7 @@ export function boardKit(board, ctx, options) {
    * element, so that a page's buttons stay exactly its legal plays. */
   function card(id, { size = "normal", badge = null, action = null, onClick = null, key = null, label = null, selected: pressed, highlight = false, disabled = false, info = null, describedBy = null } = {}) {
     const c = entry(id);
-    const parts = nameParts(cardName(id));
+    const parts = nameParts(cardName(id), { colour: Boolean(c.colour) });
     const looks = look(c) || {};
     const cls = [CARD, `${CARD}--${c.kind}`, `${CARD}--${size}`, ...(looks.classes || [])].filter(Boolean);
     const children = [
