@@ -39,6 +39,7 @@ class Frame:
     actor: str
     over: bool
     state: dict  # the engine's to_json at this move
+    highlight: str = ""  # what the highlighted cards are, in the page's language
 
 
 def _chip(cards: dict, card_id: str, language: str, highlight: str) -> dict:
@@ -125,4 +126,5 @@ def frame(table, move: int, language: str) -> Frame:
         actor=actor,
         over=state.is_over(),
         state=data,
+        highlight=translate(game.highlight_label) if game.highlight else "",
     )

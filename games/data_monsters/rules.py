@@ -129,6 +129,7 @@ class DataMonsters(base.Game):
     seat_zones = _views.SEAT_ZONES
     table_zones = _views.TABLE_ZONES
     highlight = "safeguard"
+    highlight_label = gettext_noop("safeguards, which protect personal data")
     describe_event = staticmethod(_text.describe_event)
     deck_option = "lab_decks"
 

@@ -159,6 +159,7 @@ class DataTycoon(base.Game):
         ),
     )
     highlight = "sensitive"
+    highlight_label = gettext_noop("sensitive data")
     notable_events = _text.NOTABLE_EVENTS
     event_labels = _text.EVENT_LABELS
     link_attributes = ("purpose", "sign")

@@ -216,8 +216,10 @@ class Game:
     # The zones the teacher's replay shows: one list per seat, and on the table.
     seat_zones: tuple[Zone, ...] = ()
     table_zones: tuple[Zone, ...] = ()
-    # A true card attribute that the replay and the debrief highlight ("" for none).
+    # A true card attribute that the replay and the debrief highlight ("" for none), and
+    # what the highlighted cards are, for the replay's legend (marked with gettext_noop).
     highlight: str = ""
+    highlight_label: str = ""
     # The rules in a few plain sentences, shown to students in the lobby and the game.
     how_to_play: tuple[HowToPlay, ...] = ()
     # Offered on the session form: False until the game's browser board exists.

@@ -1,5 +1,7 @@
 """The teacher's replay: rebuilt from the seed and the action log, every hand shown."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -46,6 +48,20 @@ def test_the_replay_shows_every_hand(recorded, client_a):
             assert catalogue[card]["name"]["en"] in page
     assert "Move 10 of" in page
     assert 'type="range"' in page and f'value="{move}"' in page
+    # a sensitive card is marked in words, not by a colour alone, and the legend says so
+    assert "Cards marked ★: sensitive data." in page
+    shown = [c for s in range(table.match.num_seats) for c in state.hands[s]]
+    sensitive = [c for c in shown if catalogue[c]["sensitive"]]
+    plain = [c for c in shown if not catalogue[c]["sensitive"]]
+    assert sensitive and plain, "hands of both kinds at this move"
+    for card in sensitive:
+        assert re.search(
+            f'title="{card}"><span aria-hidden="true">★ </span>[^<]+'
+            r'<span class="visually-hidden"> \(sensitive data\)</span>',
+            page,
+        ), card
+    for card in plain:
+        assert f'title="{card}">{catalogue[card]["name"]["en"]}</span>' in page, card
     for target in (
         "?move=0",
         f"?move={move - 1}",
@@ -92,6 +108,7 @@ def test_a_data_thief_replay_shows_hands_and_face_down_measures(teacher_a, clien
         assert catalogue[card]["name"]["en"] in page
     assert "Paper board, opened with" in page or "Digital board, opened with" in page
     assert f"Move {last} of {last}" in page
+    assert "Cards marked ★" not in page  # a game that highlights nothing has no legend
 
 
 @pytest.mark.django_db
@@ -123,6 +140,11 @@ def test_a_data_monsters_replay_shows_hands_labs_the_challenge_deck_and_the_sets
         assert f'title="{card}"' in page, card
         assert catalogue[card]["name"]["en"] in page
     assert "Startup set" in page and "Enterprise set" in page
+    assert "Cards marked ★: safeguards, which protect personal data." in page
+    safeguards = [c for c in hands + labs + done if catalogue[c].get("safeguard")]
+    assert safeguards, "a safeguard in play at this move"
+    for card in safeguards:
+        assert f'title="{card}"><span aria-hidden="true">★ </span>' in page, card
     assert f"Move {move} of {table.match.version}" in page
     described = [frame(table, m, "en") for m in range(1, 20)]
     assert all("%(" not in line for f in described for line in f.description)
