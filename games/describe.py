@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext
@@ -62,7 +62,9 @@ def how_to_play(game_slug: str, variant: str, options: dict | None = None) -> li
     return shown
 
 
-@cache
+# Bounded: a deck is a game, a variant and the kinds its session deals (Data-Tycoon's
+# expert variant alone makes 512 decks), and a catalogue weighs a few hundred KB.
+@lru_cache(maxsize=32)
 def catalogue(game_slug: str, variant: str, kinds: frozenset[str] | None = None) -> dict[str, dict]:
     """Return ``{card id: card dict}`` of a game's variant, its texts worded for a deck
     of ``kinds`` (default: the variant's whole deck)."""
@@ -79,7 +81,7 @@ def _dealt_kinds(game_slug: str, variant: str, options: str) -> frozenset[str]:
     return frozenset(get_game(game_slug).dealt_kinds(variant, json.loads(options)))
 
 
-@cache
+@lru_cache(maxsize=128)
 def catalogue_in(
     game_slug: str, variant: str, language: str, kinds: frozenset[str] | None = None
 ) -> dict[str, dict]:
