@@ -62,8 +62,9 @@ def how_to_play(game_slug: str, variant: str, options: dict | None = None) -> li
     return shown
 
 
-# Bounded: a deck is a game, a variant and the kinds its session deals (Data-Tycoon's
-# expert variant alone makes 512 decks), and a catalogue weighs a few hundred KB.
+# Bounded: a deck is a game, a variant and the kinds its session deals (a variant with
+# nine special kinds a teacher may leave out makes 512 decks alone), and a catalogue
+# weighs a few hundred KB.
 @lru_cache(maxsize=32)
 def catalogue(game_slug: str, variant: str, kinds: frozenset[str] | None = None) -> dict[str, dict]:
     """Return ``{card id: card dict}`` of a game's variant, its texts worded for a deck
