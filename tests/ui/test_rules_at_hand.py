@@ -305,18 +305,41 @@ def test_conspiranoia_attack_says_what_the_hit_costs_and_cards_say_what_they_do(
     expect(page.locator(".tray--info [data-action]")).to_have_count(0)
     # the dock grew over the page: the answer box, its timer running, is scrolled clear
     # of it and of the sticky bar, its answers still in sight
+    assert_answers_in_sight(page)
+    page.screenshot(path=artifacts_dir / f"conspiranoia-{language}-390.png", full_page=True)
+    assert page.errors == []
+    context.close()
+
+
+def assert_answers_in_sight(page):
+    """On a phone: the answer box's buttons between the sticky bar and the hand's dock."""
     page.wait_for_timeout(100)  # two frames: the dock is measured, then the page scrolled
     place = page.evaluate(
         """() => ({
             bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
             dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
-            top: document.querySelector('.prompt').getBoundingClientRect().top,
             answers: [...document.querySelectorAll('.prompt button')].map(
-                (b) => b.getBoundingClientRect().bottom),
+                (b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().bottom]),
         })"""
     )
     assert place["answers"], "the answer box offers no answer"
-    assert max(place["answers"]) <= place["dock"] and place["top"] >= place["bar"] - 1, place
-    page.screenshot(path=artifacts_dir / f"conspiranoia-{language}-390.png", full_page=True)
+    for top, bottom in place["answers"]:
+        assert place["bar"] - 1 <= top and bottom <= place["dock"], place
+
+
+def test_a_data_tycoon_counter_stays_in_sight_when_a_card_is_opened(browser, artifacts_dir):
+    """Attacked, on a phone: reading a hand card's effect leaves the answers in sight."""
+    state = find_state(
+        lambda s: seat_window("counter")(s) and len(s.hands[0]) >= 2, variant="expert"
+    )
+    table = FakeTable(state, seat=0, bots=False, language="ru")
+    context, page = open_table(browser, table, {"width": 390, "height": 844})
+    expect(page.locator(".prompt")).to_be_visible()
+    page.locator(
+        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
+    ).last.click()
+    expect(page.locator(".tray .card-effect")).to_be_visible()
+    assert_answers_in_sight(page)
+    page.screenshot(path=artifacts_dir / "counter-ru-390.png")  # the screen as seen
     assert page.errors == []
     context.close()

@@ -405,17 +405,17 @@ export function boardKit(board, ctx, options) {
   }
 
   /* On a phone the hand is a dock that grows with the chosen card's tray: an answer box
-   * (its timer running) that it would cover is scrolled up, clear of the dock, as far as
-   * the sticky bar allows. Once the dock is measured (client.js, the next frame). */
+   * (its timer running) that it would cover is scrolled up until its answers, at its
+   * foot, are clear of the dock; a box too tall for the room left then slides its top
+   * under the sticky bar (the bar keeps the timer). Once the dock is measured (client.js,
+   * the next frame). */
   function keepPromptClear() {
     requestAnimationFrame(() => requestAnimationFrame(() => {
       const box = board.querySelector(".prompt");
       const dock = board.querySelector(".panel--hand");
       if (!box || !dock || getComputedStyle(dock).position !== "fixed") return;
-      const bar = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--bar-h")) || 0;
-      const place = box.getBoundingClientRect();
-      const under = place.bottom + 8 - dock.getBoundingClientRect().top;
-      if (under > 0) window.scrollBy(0, Math.min(under, Math.max(0, place.top - bar - 8)));
+      const under = box.getBoundingClientRect().bottom + 8 - dock.getBoundingClientRect().top;
+      if (under > 0) window.scrollBy(0, under);
     }));
   }
 
