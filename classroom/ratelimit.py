@@ -7,7 +7,9 @@ count per address) and per address: ``JOIN_RATE_LIMIT`` a minute for one device,
 one phone does not lock out the school behind the same NAT address. An attempt is
 counted before the code is looked up, in one Lua script on Redis (check and count at
 once: concurrent wrong codes cannot slip past the limit), and given back when the code
-was right. A count is a number kept for ``WINDOW_SECONDS`` and nothing else (docs/ops.md).
+was right. A count is a number kept for ``WINDOW_SECONDS`` and nothing else (docs/ops.md),
+named by a keyed hash of the address, never the address itself: Redis, and the bundled
+Redis's file on disk, hold no network address.
 
 Joins with a valid code: at most ``JOINS_PER_BURST`` in ``JOIN_BURST_SECONDS`` and
 ``JOINS_PER_MINUTE`` in a minute from one address (settings, read at each join so that
@@ -18,10 +20,9 @@ within half a minute; a script gets fifteen, then a trickle that the teacher see
 dashboard (and the cap of students per address asks the teacher from then on).
 """
 
-import contextlib
-
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.crypto import salted_hmac
 
 WINDOW_SECONDS = 60
 
@@ -63,12 +64,24 @@ return 1
 """
 
 
+def _address(ip: str) -> str:
+    """Return the name the counts give an address: a keyed hash of it."""
+    return salted_hmac("classroom.ratelimit", ip, algorithm="sha256").hexdigest()[:32]
+
+
 def _keys(ip: str, device_id: str | None) -> list[str]:
-    device = f"device:{device_id}" if device_id else f"no-device:{ip}"
+    address = _address(ip)
+    device = f"device:{device_id}" if device_id else f"no-device:{address}"
     return [
         cache.make_and_validate_key(f"classroom:wrong-codes:{device}"),
-        cache.make_and_validate_key(f"classroom:wrong-codes:address:{ip}"),
+        cache.make_and_validate_key(f"classroom:wrong-codes:address:{address}"),
     ]
+
+
+def join_keys(ip: str) -> tuple[str, str]:
+    """Return the cache keys of an address's joins: its burst's, its minute's."""
+    address = _address(ip)
+    return f"classroom:joins-burst:{address}", f"classroom:joins-minute:{address}"
 
 
 def _redis():
@@ -95,22 +108,28 @@ def reset(ip: str, device_id: str | None = None) -> None:
     reset_joins(ip)
 
 
+# Adds one to a count that expires ARGV[1] seconds after its first; a count found with
+# no expiry gets one. In one script: Django's incr asks whether the key exists, then
+# increments, and a key that expired in between came back with no expiry, holding its
+# address over the limit for good.
+_COUNT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 or redis.call('TTL', KEYS[1]) < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return count
+"""
+
+
 def _count(key: str, window: int) -> int:
     """Add one to a counter that expires ``window`` seconds after its first count."""
-    if cache.add(key, 1, window):
-        return 1
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, window)
-        return 1
+    return int(_redis().eval(_COUNT, 1, cache.make_and_validate_key(key), window))
 
 
 def join_wait_seconds(ip: str) -> int:
     """Count one join with a valid code from the address; return 0 when it may go on,
     else the seconds to wait (the count is then not kept, so waiting always works)."""
-    burst_key = f"classroom:joins-burst:{ip}"
-    minute_key = f"classroom:joins-minute:{ip}"
+    burst_key, minute_key = join_keys(ip)
     burst_seconds = settings.JOIN_BURST_SECONDS
     if _count(burst_key, burst_seconds) > settings.JOINS_PER_BURST:
         _uncount(burst_key)
@@ -123,10 +142,10 @@ def join_wait_seconds(ip: str) -> int:
 
 
 def _uncount(key: str) -> None:
-    with contextlib.suppress(ValueError):  # expired meanwhile
-        cache.decr(key)
+    """Take one back from a count, never making a count without its expiry."""
+    _redis().eval(_GIVE_BACK, 1, cache.make_and_validate_key(key))
 
 
 def reset_joins(ip: str) -> None:
     """Forget the address's joins (tests, and an admin who lets a class in)."""
-    cache.delete_many([f"classroom:joins-burst:{ip}", f"classroom:joins-minute:{ip}"])
+    cache.delete_many(join_keys(ip))

@@ -421,7 +421,7 @@ MAX_PENDING_MOVES = env_int("MAX_PENDING_MOVES", 5, minimum=1)
 # again; the purge deletes it).
 JOIN_REQUEST_MINUTES = env_int("JOIN_REQUEST_MINUTES", 15, minimum=1)
 # Days after a session ends before its student data is deleted.
-RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
+RETENTION_DAYS = env_int("RETENTION_DAYS", 30, minimum=1)  # 0 would purge sessions under way
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

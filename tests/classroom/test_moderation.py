@@ -175,18 +175,38 @@ def test_a_class_behind_one_address_gets_in_a_script_does_not():
     # ten-second burst window (simulated by forgetting it), well within a minute.
     allowed_now = sum(1 for _ in range(30) if ratelimit.join_wait_seconds(SCHOOL) == 0)
     assert allowed_now == settings.JOINS_PER_BURST == 15
-    cache.delete(f"classroom:joins-burst:{SCHOOL}")
+    cache.delete(ratelimit.join_keys(SCHOOL)[0])
     allowed_next = sum(1 for _ in range(15) if ratelimit.join_wait_seconds(SCHOOL) == 0)
     assert allowed_now + allowed_next == 30
     # A script of hundreds gets no more than the minute's limit, burst windows or not.
     ratelimit.reset(SCHOOL)
     allowed = 0
     for _ in range(300):
-        cache.delete(f"classroom:joins-burst:{SCHOOL}")
+        cache.delete(ratelimit.join_keys(SCHOOL)[0])
         allowed += ratelimit.join_wait_seconds(SCHOOL) == 0
     assert allowed == settings.JOINS_PER_MINUTE == 35
     assert ratelimit.join_wait_seconds(SCHOOL) == 60
     assert ratelimit.join_wait_seconds(HOME) == 0  # per address
+
+
+def test_a_join_count_always_expires_so_no_address_is_held_for_good():
+    """A count left with no expiry (Django's incr, a key expiring between its check and
+    its increment) would hold a school's address over the limit for ever."""
+    client = cache._cache.get_client(write=True)
+    burst, minute = (cache.make_and_validate_key(key) for key in ratelimit.join_keys(SCHOOL))
+    client.set(burst, settings.JOINS_PER_BURST)  # a full burst, with no expiry
+    assert client.ttl(burst) == -1
+    assert ratelimit.join_wait_seconds(SCHOOL) == settings.JOIN_BURST_SECONDS
+    assert 0 < client.ttl(burst) <= settings.JOIN_BURST_SECONDS  # it will end
+    assert int(client.get(burst)) == settings.JOINS_PER_BURST  # the refused join not kept
+    client.delete(burst)
+    assert ratelimit.join_wait_seconds(SCHOOL) == 0
+    for key in (burst, minute):
+        assert int(client.get(key)) == 1 and 0 < client.ttl(key) <= 60
+    # named by a keyed hash of the address: Redis and its file on disk hold no address
+    assert ratelimit.take_attempt(SCHOOL, None)
+    names = [key.decode() for key in client.keys("*classroom:*")]
+    assert len(names) >= 4 and not any(SCHOOL in name for name in names), names
 
 
 def test_the_join_form_says_to_wait_when_too_many_join_from_one_address(session):

@@ -67,7 +67,7 @@ def test_the_privacy_page_names_the_teachers_e_mail_and_the_join_rate_limit(clie
     assert "email" in SignUpForm.Meta.fields
     assert "an optional e-mail address" in page
     assert WINDOW_SECONDS == 60
-    assert "The network address of a device that typed a wrong join code" in page
+    assert "A keyed hash of the network address (never the address itself)" in page
     assert "One minute" in page
 
 

@@ -5,6 +5,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from config.services import BASE_DIR
 
 
@@ -99,3 +101,14 @@ def test_environment_overrides_the_defaults(tmp_path):
     )
 
     assert out == "config.postgresql games redis://cache.example:6379/2 Europe/Madrid ['*']"
+
+
+def test_a_retention_of_no_days_stops_the_server_at_start(tmp_path):
+    """The hourly purge ends and deletes the sessions past their retention: with 0 days,
+    every class playing now."""
+    assert run_python("print(settings.RETENTION_DAYS)", VAR_DIR=str(tmp_path)) == "30"
+    assert run_python("print(settings.RETENTION_DAYS)", RETENTION_DAYS="1") == "1"
+    for days in ("0", "-5"):
+        with pytest.raises(subprocess.CalledProcessError) as failure:
+            run_python("print(settings.RETENTION_DAYS)", RETENTION_DAYS=days)
+        assert f"RETENTION_DAYS must be at least 1, not {days}" in failure.value.stderr
