@@ -11,7 +11,7 @@ from classroom.models import ClassSession, Participant, Seat, SeatMove, Table
 from classroom.retention import purge_expired, purge_session
 from debrief import export as exporting
 from debrief.models import DebriefExport
-from games.models import Match, MatchAction
+from games.models import Match, MatchAction, MatchHold, MatchTimer
 from lessons.models import LessonMoment, Quiz, QuizAnswer
 from tests.debrief.recorded import record_session
 
@@ -211,3 +211,22 @@ def test_a_purged_session_cannot_be_exported_again(sessions, client_a):
     assert response.status_code == 302
     assert not DebriefExport.objects.filter(session=made["recent"]).exists()
     assert student_data(made["recent"])["participants"] == 0
+
+
+@pytest.mark.django_db
+def test_the_purge_deletes_a_matchs_running_timers_and_lesson_holds(teacher_a):
+    """A lesson hold names the seats a lesson card waits for: student data too."""
+    session = record_session(
+        teacher_a, students=4, table_size=4, ended_days_ago=DAYS + 1, quiz=False
+    )
+    match = Match.objects.get(table__session=session)
+    now = timezone.now()
+    MatchTimer.objects.create(
+        match=match, timer_id="w99", seconds=15, due_at=now, action={"type": "expire"}
+    )
+    MatchHold.objects.create(
+        match=match, kind="lesson", moment=1, seats=[0, 1], waiting=[0], created_at=now
+    )
+    purge_expired(DAYS)
+    assert not MatchTimer.objects.filter(match_id=match.pk).exists()
+    assert not MatchHold.objects.filter(match_id=match.pk).exists()
