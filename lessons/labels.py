@@ -33,14 +33,15 @@ def card_label(game: str, kind: str, attributes: dict | None = None, language="e
     """Return the name of the cards a card link matches, read from the game's catalogue."""
     attributes = attributes or {}
     try:
-        cards = list(game_catalogue(game).values())
-        names = get_game(game).link_attributes
-        group = get_game(game).link_name(kind, attributes)
+        rules = get_game(game)
     except KeyError:
-        cards, names, group = [], (), None
-    if group is not None:
+        rules = None
+    group = rules.link_name(kind, attributes) if rules else None
+    if group is not None:  # the game's own name for a group of cards
         with translation.override(language):
             return translate(group)
+    cards = list(game_catalogue(game).values()) if rules else []
+    names = rules.link_attributes if rules else ()
     # The attributes the link names; a link naming none wants a card with none of them.
     wanted = {k: v for k, v in attributes.items() if v} or {name: "" for name in names}
     for card in cards:
