@@ -26,7 +26,7 @@ from classroom.models import (
     Table,
 )
 from classroom.nicknames import nickname_key, validate_nickname
-from classroom.retention import purge_expired
+from classroom.retention import delete_account, purge_expired
 from classroom.signals import tables_changed
 from classroom.tables import CannotSplit, split
 from games import clock
@@ -814,3 +814,10 @@ def do_forget_stale_connections() -> int:
                 seat.table.session_id, reason="presence", table=seat.table_id
             )
     return len(stale)
+
+
+def do_delete_account(user) -> dict[str, int]:
+    """Delete a teacher's account at their request, with everything it owns: their
+    classes and rosters, sessions (open ones end first) with their student data, decks,
+    lesson wordings and exports. Return counts by kind (classroom.retention)."""
+    return delete_account(user)

@@ -31,6 +31,28 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
 
+class DeleteAccountForm(forms.Form):
+    """A teacher deletes their own account: their password says it is them."""
+
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(
+                _("This is not your password. Your account was not deleted."), code="wrong"
+            )
+        return password
+
+
 class SchoolClassForm(forms.ModelForm):
     """Name a class and, if wanted, list its students' pseudonyms."""
 

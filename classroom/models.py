@@ -21,7 +21,8 @@ SEAT_STALE_SECONDS = 60
 
 
 class SchoolClass(models.Model):
-    """A teacher's class: a name and an optional roster of student pseudonyms."""
+    """A teacher's class: a name and an optional roster of student pseudonyms (emptied
+    ``ROSTER_DAYS`` after the class was last used: classroom.retention)."""
 
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -379,7 +380,8 @@ class JoinRequest(models.Model):
 class Deck(models.Model):
     """A deck a teacher built with the deck builder, for a game with deck building
     (``Game.deck_option``): the card keys, one per copy. Teacher content, not student
-    data: it is kept until the teacher deletes it, or their account."""
+    data: it is kept until the teacher deletes it, or their account goes
+    (classroom.retention: ``ACCOUNT_DAYS`` after the last login)."""
 
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -8,7 +8,15 @@ tables, seats and matches with their action logs, timers and pause holds, the le
 quizzes and quiz answers, what other apps register here (the debrief exports with
 their files), and the admin log's entries about any of these (a staff edit in the Django
 admin records the object's name, a nickname for a participant). Kept: the session row
-itself (game, variant, dates) with ``purged_at`` set, and the teacher's account.
+itself (game, variant, dates) with ``purged_at`` set, as long as its class.
+
+What teachers keep has its time limit too (``classroom.tasks.purge_unused_records``,
+daily): a class's roster, pseudonyms of students, is emptied ``ROSTER_DAYS`` after the
+class was last used (edited, or a session opened for it); a teacher's account is deleted
+``ACCOUNT_DAYS`` after its last login (its sign-up, if it never logged in), with its
+classes, sessions, decks, lesson wordings and exports, each session's student data purged
+first; the accounts of the school's administrators (staff) are theirs to manage and kept.
+The Django admin's change log keeps each entry ``ADMIN_LOG_DAYS``.
 
 A join request the teacher left unanswered expires ``JOIN_REQUEST_MINUTES`` after it was
 made (it leaves the dashboard at once, and its device may ask again); the same hourly
@@ -21,8 +29,9 @@ from datetime import timedelta
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import CharField, Q
+from django.db.models import CharField, Max, Q
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -94,22 +103,23 @@ STUDENT_DATA = {
 
 def _delete_admin_log(session) -> int:
     """Delete the admin log's entries about the session's student data; return how many."""
+    return _delete_log_entries(
+        (_model(label), Q(**{lookup: session}))
+        for label, lookup in [*STUDENT_DATA.items(), *REGISTERED.values()]
+    )
+
+
+def _delete_log_entries(about) -> int:
+    """Delete the admin log's entries about the rows of each ``(model, Q)`` in ``about``
+    (a staff edit records the object's name); return how many."""
     if not apps.is_installed("django.contrib.admin"):
         return 0
-    from django.contrib.admin.models import LogEntry
-    from django.contrib.contenttypes.models import ContentType
-
-    about = Q(pk__in=[])
-    for label, lookup in [*STUDENT_DATA.items(), *REGISTERED.values()]:
-        model = _model(label)
-        ids = (
-            model.objects.filter(**{lookup: session})
-            .annotate(text_pk=Cast("pk", CharField()))
-            .values("text_pk")
-        )
-        content_type = ContentType.objects.get_for_model(model)
-        about |= Q(content_type=content_type, object_id__in=ids)
-    deleted, _detail = LogEntry.objects.filter(about).delete()
+    content_types = _model("contenttypes.ContentType").objects
+    entries = Q(pk__in=[])
+    for model, rows in about:
+        ids = model.objects.filter(rows).annotate(text_pk=Cast("pk", CharField())).values("text_pk")
+        entries |= Q(content_type=content_types.get_for_model(model), object_id__in=ids)
+    deleted, _detail = _model("admin.LogEntry").objects.filter(entries).delete()
     return deleted
 
 
@@ -145,14 +155,7 @@ def purge_expired_join_requests(now=None) -> int:
         | Q(status=JoinRequest.Status.PENDING, created_at__lt=JoinRequest.expiry_cutoff(now))
     )
     with transaction.atomic():
-        if apps.is_installed("django.contrib.admin"):
-            from django.contrib.admin.models import LogEntry
-            from django.contrib.contenttypes.models import ContentType
-
-            ids = expired.annotate(text_pk=Cast("pk", CharField())).values("text_pk")
-            LogEntry.objects.filter(
-                content_type=ContentType.objects.get_for_model(JoinRequest), object_id__in=ids
-            ).delete()
+        _delete_log_entries([(JoinRequest, Q(pk__in=expired.values("pk")))])
         return _delete(JoinRequest, pk__in=list(expired.values_list("pk", flat=True)))
 
 
@@ -173,3 +176,97 @@ def purge_expired(retention_days: int, now=None) -> int:
     for session in expired_sessions(retention_days, now):
         deleted += purge_session(session)["participants"]
     return deleted
+
+
+def unused_rosters(roster_days: int, now=None):
+    """Return the classes with a roster whose class was last used more than
+    ``roster_days`` ago: neither edited nor given a session since."""
+    cutoff = (now or timezone.now()) - timedelta(days=roster_days)
+    return (
+        _model("classroom.SchoolClass")
+        .objects.exclude(roster="")
+        .annotate(last_session=Max("sessions__created_at"))
+        .filter(updated_at__lt=cutoff)
+        .filter(Q(last_session__isnull=True) | Q(last_session__lt=cutoff))
+    )
+
+
+def empty_unused_rosters(roster_days: int, now=None) -> int:
+    """Empty the rosters of classes unused for ``roster_days`` (the class stays, and its
+    "last edited" date: emptying is not a use); return how many."""
+    # The admin log's entries about a class name its fields, never their text: they stay.
+    ids = list(unused_rosters(roster_days, now).values_list("pk", flat=True))
+    return _model("classroom.SchoolClass").objects.filter(pk__in=ids).update(roster="")
+
+
+def unused_accounts(account_days: int, now=None):
+    """Return the teachers' accounts (not the administrators') with no login for
+    ``account_days``, or never logged in and signed up that long ago."""
+    cutoff = (now or timezone.now()) - timedelta(days=account_days)
+    return get_user_model().objects.filter(
+        Q(last_login__lt=cutoff) | Q(last_login__isnull=True, date_joined__lt=cutoff),
+        is_staff=False,
+        is_superuser=False,
+    )
+
+
+def owned_by(user) -> dict[str, int]:
+    """Count what a teacher's account holds: classes, sessions, decks, lesson wordings."""
+    return {
+        "classes": _model("classroom.SchoolClass").objects.filter(teacher=user).count(),
+        "sessions": _model("classroom.ClassSession")
+        .objects.filter(school_class__teacher=user)
+        .count(),
+        "decks": _model("classroom.Deck").objects.filter(teacher=user).count(),
+        "wordings": _model("lessons.LessonOverride").objects.filter(teacher=user).count(),
+    }
+
+
+def delete_account(user) -> dict[str, int]:
+    """Delete a teacher's account and everything it owns; return counts by kind.
+
+    Each session's student data is purged first (an open session is ended, its exports'
+    files go); then the admin log's entries about the account and its rows, and the
+    account with its classes, sessions, decks and lesson wordings (the foreign keys
+    cascade)."""
+    sessions = _model("classroom.ClassSession").objects.filter(school_class__teacher=user)
+    for session in sessions.filter(purged_at__isnull=True):
+        purge_session(session)
+    owned = [
+        (get_user_model(), Q(pk=user.pk)),
+        (_model("classroom.SchoolClass"), Q(teacher=user)),
+        (_model("classroom.ClassSession"), Q(school_class__teacher=user)),
+        (_model("classroom.Deck"), Q(teacher=user)),
+        (_model("lessons.LessonOverride"), Q(teacher=user)),
+    ]
+    with transaction.atomic():
+        counts = owned_by(user) | {"log_entries": _delete_log_entries(owned)}
+        user.delete()
+    return counts
+
+
+def delete_unused_accounts(account_days: int, now=None) -> int:
+    """Delete every teacher account unused for ``account_days``; return how many."""
+    deleted = 0
+    for user in unused_accounts(account_days, now):
+        delete_account(user)
+        deleted += 1
+    return deleted
+
+
+def purge_admin_log(admin_log_days: int, now=None) -> int:
+    """Delete the admin's change-log entries older than ``admin_log_days``; count them."""
+    if not apps.is_installed("django.contrib.admin"):
+        return 0
+    cutoff = (now or timezone.now()) - timedelta(days=admin_log_days)
+    return _model("admin.LogEntry").objects.filter(action_time__lt=cutoff).delete()[0]
+
+
+def purge_unused(roster_days: int, account_days: int, admin_log_days: int, now=None) -> dict:
+    """Empty the unused rosters, delete the unused accounts and the old admin log entries;
+    return the counts."""
+    return {
+        "rosters": empty_unused_rosters(roster_days, now),
+        "accounts": delete_unused_accounts(account_days, now),
+        "log_entries": purge_admin_log(admin_log_days, now),
+    }

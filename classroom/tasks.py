@@ -5,7 +5,7 @@ from importlib import import_module
 from celery import shared_task
 from django.conf import settings
 
-from classroom.retention import purge_expired, purge_login_attempts
+from classroom.retention import purge_expired, purge_login_attempts, purge_unused
 
 
 @shared_task(name="classroom.tasks.purge_expired_sessions")
@@ -25,3 +25,11 @@ def clear_expired_logins() -> None:
     teacher's login record would outlive the two weeks that /privacy/ states.
     """
     import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+
+
+@shared_task(name="classroom.tasks.purge_unused_records")
+def purge_unused_records() -> dict[str, int]:
+    """Empty the rosters of classes unused for ROSTER_DAYS, delete the teacher accounts
+    with no login for ACCOUNT_DAYS (with all they own) and the admin log's entries older
+    than ADMIN_LOG_DAYS."""
+    return purge_unused(settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, settings.ADMIN_LOG_DAYS)

@@ -55,6 +55,7 @@ auth_patterns = [
         auth_views.PasswordChangeView.as_view(),
         name="password_change",
     ),
+    path("account/delete/", accounts.account_delete, name="account_delete"),
     path(
         "password/change/done/",
         auth_views.PasswordChangeDoneView.as_view(),

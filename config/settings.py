@@ -350,6 +350,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "classroom.tasks.purge_expired_sessions",
         "schedule": 3600.0,
     },
+    "purge-unused-records": {
+        "task": "classroom.tasks.purge_unused_records",
+        "schedule": 24 * 3600.0,
+    },
+    "sweep-export-folders": {
+        "task": "debrief.tasks.sweep_export_folders",
+        "schedule": 24 * 3600.0,
+    },
     "clear-expired-logins": {
         "task": "classroom.tasks.clear_expired_logins",
         "schedule": 24 * 3600.0,
@@ -422,6 +430,13 @@ MAX_PENDING_MOVES = env_int("MAX_PENDING_MOVES", 5, minimum=1)
 JOIN_REQUEST_MINUTES = env_int("JOIN_REQUEST_MINUTES", 15, minimum=1)
 # Days after a session ends before its student data is deleted.
 RETENTION_DAYS = env_int("RETENTION_DAYS", 30, minimum=1)  # 0 would purge sessions under way
+# What teachers keep has a time limit too. A class's roster (pseudonyms of students) is
+# emptied ROSTER_DAYS after the class was last used; a teacher account is deleted, with
+# all it owns, ACCOUNT_DAYS after its last login (at least 30: longer than a login lasts,
+# so no logged-in teacher loses their account); the admin's change log keeps ADMIN_LOG_DAYS.
+ROSTER_DAYS = env_int("ROSTER_DAYS", 365, minimum=1)
+ACCOUNT_DAYS = env_int("ACCOUNT_DAYS", 730, minimum=30)
+ADMIN_LOG_DAYS = env_int("ADMIN_LOG_DAYS", 365, minimum=1)
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

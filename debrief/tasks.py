@@ -1,7 +1,9 @@
-"""Background work of the debrief app: the export of a session's debrief."""
+"""Background work of the debrief app: the export of a session's debrief, and the sweep
+of export folders left without their row."""
 
 from celery import shared_task
 
+from debrief import cleanup
 from debrief.actions import TASK
 from debrief.export import run_export
 
@@ -22,3 +24,9 @@ def export_debrief(self, export_id: int):
     """Export a session's debrief (HTML, PDF, CSV, JSON); retried with backoff, 3 times."""
     retries = self.request.retries
     return run_export(export_id, attempt=retries, final=retries >= MAX_RETRIES)
+
+
+@shared_task(name="debrief.tasks.sweep_export_folders")
+def sweep_export_folders() -> int:
+    """Delete the export folders left without their row (daily); return how many."""
+    return cleanup.sweep_export_folders()

@@ -138,5 +138,8 @@ def privacy(request):
         "join_request_minutes": settings.JOIN_REQUEST_MINUTES,
         "address_hold_minutes": settings.REMOVED_ADDRESS_HOLD_MINUTES,
         "login_attempt_hours": settings.LOGIN_ATTEMPT_HOURS,
+        "roster_days": settings.ROSTER_DAYS,
+        "account_days": settings.ACCOUNT_DAYS,
+        "admin_log_days": settings.ADMIN_LOG_DAYS,
     }
     return render(request, "privacy.html", context)

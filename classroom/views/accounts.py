@@ -1,12 +1,16 @@
-"""Teacher sign-up (log in, log out and password change are Django's own views)."""
+"""Teacher sign-up and account deletion (log in, log out and password change are
+Django's own views)."""
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from classroom.forms import SignUpForm
+from classroom import actions
+from classroom.forms import DeleteAccountForm, SignUpForm
+from classroom.retention import owned_by
 
 
 def signup(request):
@@ -20,6 +24,25 @@ def signup(request):
         messages.success(request, _("Welcome! Create your first class to get started."))
         return redirect("classroom:dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def account_delete(request):
+    """Say what deleting the account takes with it (GET); delete it when the teacher
+    confirms with their password (POST), then log them out."""
+    user = request.user
+    if user.is_staff or user.is_superuser:
+        # The school's administrators manage these accounts in the administration pages.
+        messages.error(request, _("An administrator's account is managed in the administration."))
+        return redirect("classroom:dashboard")
+    form = DeleteAccountForm(user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        actions.do_delete_account(user)
+        logout(request)
+        messages.success(request, _("Your account and everything it held are deleted."))
+        return redirect("home")
+    context = {"form": form, "owned": owned_by(user)}
+    return render(request, "registration/account_delete.html", context)
 
 
 def locked_out(request, response=None, credentials=None):

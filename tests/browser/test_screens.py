@@ -103,6 +103,8 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
             "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
             "lessons": (teacher_context, reverse("lessons:index")),
             "privacy": (anonymous, reverse("debrief:privacy")),
+            "account": (teacher_context, reverse("password_change")),
+            "account-delete": (teacher_context, reverse("account_delete")),
         }
     )
     finish_match(table)
@@ -119,5 +121,5 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
     assert ClassSession.objects.get(pk=session.pk).state == ClassSession.State.RUNNING
     for context in (student, teacher_context, anonymous):
         context.close()
-    assert pages_seen == 18 * len(VIEWPORTS)
+    assert pages_seen == 20 * len(VIEWPORTS)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)

@@ -1,4 +1,5 @@
-"""Teacher accounts: sign up (no e-mail needed), log in, log out, change password."""
+"""Teacher accounts: sign up (no e-mail needed), log in, log out, change password, delete
+one's own account."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -59,6 +60,67 @@ def test_login_logout_and_password_change(teacher_a):
     assert client.get(reverse("classroom:dashboard")).status_code == 302
     again = Client().post(reverse("login"), {"username": "teacher-a", "password": NEW_PASSWORD})
     assert again.status_code == 302 and again["Location"] == reverse("classroom:dashboard")
+
+
+def test_a_teacher_deletes_their_own_account_with_all_it_holds(
+    teacher_a, teacher_b, client_a, client_b, roster_class
+):
+    """The right to erasure, practised: the password confirms; the classes, their
+    sessions with the students' data and the decks go; the teacher is logged out."""
+    from classroom import actions
+    from classroom.models import ClassSession, Deck, Participant, SchoolClass
+    from tests.classroom.conftest import PASSWORD
+
+    session = actions.do_create_session(
+        roster_class,
+        game="data_tycoon",
+        variant="basic",
+        language="en",
+        table_size=4,
+        bots_fill=True,
+    )
+    Participant.objects.create(
+        session=session, nickname="Blue Fox", nickname_key="blue fox", device_id="d1"
+    )
+    Deck.objects.create(teacher=teacher_a, game="data_monsters", name="mine", cards=[])
+    kept = actions.do_create_class(teacher_b, "B's class", "Green Owl")
+    url = reverse("account_delete")
+
+    page = client_a.get(url).content.decode()
+    assert "<li>1 class, with its roster</li>" in page and "<li>1 session, with its stud" in page
+    assert "<li>1 deck</li>" in page and "<li>0 lessons in your own words</li>" in page
+    assert url in client_a.get(reverse("password_change")).content.decode()
+
+    wrong = client_a.post(url, {"password": "not-it"})
+    assert wrong.status_code == 200
+    assert "This is not your password. Your account was not deleted." in wrong.content.decode()
+    assert get_user_model().objects.filter(pk=teacher_a.pk).exists()
+    assert Participant.objects.filter(session=session).count() == 1
+
+    response = client_a.post(url, {"password": PASSWORD}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert "Your account and everything it held are deleted." in response.content.decode()
+    assert not get_user_model().objects.filter(pk=teacher_a.pk).exists()
+    assert not SchoolClass.objects.filter(pk=roster_class.pk).exists()
+    assert not ClassSession.objects.filter(pk=session.pk).exists()
+    assert not Participant.objects.filter(nickname="Blue Fox").exists()
+    assert not Deck.objects.filter(name="mine").exists()
+    assert client_a.get(reverse("classroom:dashboard")).status_code == 302  # logged out
+    # The other teacher keeps everything, and stays logged in.
+    assert SchoolClass.objects.get(pk=kept.pk).roster == "Green Owl"
+    assert client_b.get(reverse("classroom:dashboard")).status_code == 200
+
+
+def test_account_deletion_needs_login_and_spares_administrators(admin_client):
+    url = reverse("account_delete")
+    response = Client().post(url, {"password": "anything"})
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    response = admin_client.post(url, {"password": "password"}, follow=True)
+    assert "An administrator&#x27;s account is managed in the administration." in (
+        response.content.decode()
+    )
+    assert get_user_model().objects.filter(is_superuser=True).count() == 1
+    assert url not in admin_client.get(reverse("password_change")).content.decode()
 
 
 def test_password_change_needs_login():

@@ -85,4 +85,4 @@ def test_the_privacy_page_says_how_long_failed_logins_are_kept(client, settings)
     settings.LOGIN_ATTEMPT_HOURS = 6
     page = client.get(reverse("debrief:privacy")).content.decode()
     assert "Failed teacher logins" in page
-    assert "6 hours, then deleted within the next hour" in page
+    assert "6 hours after the last wrong password from the same address and browser, then" in page

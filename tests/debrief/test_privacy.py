@@ -7,7 +7,7 @@ from django.urls import reverse
 # Every model of the project's apps, with the /privacy/ row (its id) that lists it, or
 # None for shipped lesson content that holds nobody's data.
 ROWS = {
-    "classroom.SchoolClass": "teachers",
+    "classroom.SchoolClass": "teachers",  # and its roster: "rosters"
     "classroom.ClassSession": "teachers",
     "classroom.Participant": "participants",
     "classroom.Table": "matches",
@@ -31,8 +31,11 @@ ROWS = {
     "lessons.QuizAnswer": "quiz-answers",
     "debrief.DebriefExport": "debrief-files",
 }
-# What is kept outside the project's models: Django's user table, the cache and cookies.
+# What is kept outside the project's models (Django's user table and admin log, the cache,
+# cookies) or is one part of a model (a class's roster).
 OTHER_ROWS = {
+    "rosters",
+    "admin-log",
     "nicknames",
     "device-ids",
     "network-addresses",
@@ -56,6 +59,15 @@ def test_the_privacy_page_has_every_row(client):
     page = client.get(reverse("debrief:privacy")).content.decode()
     for row in {row for row in ROWS.values() if row} | OTHER_ROWS:
         assert f'<tr id="{row}">' in page, row
+
+
+@pytest.mark.django_db
+def test_the_privacy_page_gives_what_teachers_keep_its_time_limit(client, settings):
+    settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, settings.ADMIN_LOG_DAYS = 200, 400, 90
+    page = client.get(reverse("debrief:privacy")).content.decode()
+    assert "or 200 days after the class was last used" in page
+    assert "or 400 days after the teacher's last login" in page
+    assert "90 days. An entry about a session" in page
 
 
 @pytest.mark.django_db

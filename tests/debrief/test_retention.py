@@ -7,8 +7,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import ClassSession, Participant, Seat, SeatMove, Table
-from classroom.retention import purge_expired, purge_session
+from classroom import actions
+from classroom.models import ClassSession, Deck, Participant, SchoolClass, Seat, SeatMove, Table
+from classroom.retention import purge_expired, purge_session, purge_unused
 from debrief import export as exporting
 from debrief.models import DebriefExport
 from games.models import Match, MatchAction, MatchHold, MatchTimer
@@ -230,3 +231,206 @@ def test_the_purge_deletes_a_matchs_running_timers_and_lesson_holds(teacher_a):
     purge_expired(DAYS)
     assert not MatchTimer.objects.filter(match_id=match.pk).exists()
     assert not MatchHold.objects.filter(match_id=match.pk).exists()
+
+
+# What teachers keep: rosters, accounts, the admin's change log.
+
+ROSTER_DAYS, ACCOUNT_DAYS, LOG_DAYS = settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, 365
+
+
+def days_ago(days: float):
+    return timezone.now() - timedelta(days=days)
+
+
+def purge_unused_now() -> dict[str, int]:
+    return purge_unused(ROSTER_DAYS, ACCOUNT_DAYS, LOG_DAYS)
+
+
+@pytest.mark.django_db
+def test_a_roster_is_emptied_once_its_class_went_unused_for_the_roster_days(teacher_a):
+    """A roster lists pseudonyms of students: it may not outlive the class's use."""
+    roster = "Blue Fox\nGreen Owl"
+    unused = actions.do_create_class(teacher_a, "unused", roster)
+    edited = actions.do_create_class(teacher_a, "edited lately", roster)
+    played = actions.do_create_class(teacher_a, "played lately", roster)
+    played_long_ago = actions.do_create_class(teacher_a, "played long ago", roster)
+    old = days_ago(ROSTER_DAYS + 1)
+    SchoolClass.objects.filter(pk__in=[unused.pk, played.pk, played_long_ago.pk]).update(
+        updated_at=old, created_at=old
+    )
+    SchoolClass.objects.filter(pk=edited.pk).update(created_at=old)
+    for school_class, created in ((played, days_ago(ROSTER_DAYS - 1)), (played_long_ago, old)):
+        session = actions.do_create_session(
+            school_class,
+            game="data_tycoon",
+            variant="basic",
+            language="en",
+            table_size=4,
+            bots_fill=True,
+        )
+        ClassSession.objects.filter(pk=session.pk).update(created_at=created)
+
+    assert purge_unused_now()["rosters"] == 2
+
+    rosters = dict(SchoolClass.objects.values_list("name", "roster"))
+    assert rosters == {
+        "unused": "",
+        "played long ago": "",
+        "edited lately": roster,
+        "played lately": roster,
+    }
+    unused.refresh_from_db()
+    assert unused.updated_at == old  # emptying is not a use: the class is not "edited"
+    assert purge_unused_now()["rosters"] == 0
+
+
+@pytest.fixture
+def teachers(teacher_a, teacher_b, django_user_model, tmp_path, settings):
+    """Teacher A, unused (last login long ago), with a played session, a class, a deck and
+    an export; teacher B, who logged in lately, with the same; an administrator unused as
+    long; two accounts that never logged in, one signed up long ago."""
+    settings.MEDIA_ROOT = tmp_path
+    made = {}
+    for teacher, last_login in ((teacher_a, ACCOUNT_DAYS + 1), (teacher_b, ACCOUNT_DAYS - 1)):
+        session = record_session(teacher, students=4, seed=teacher.pk, ended_days_ago=1)
+        Deck.objects.create(teacher=teacher, game="data_monsters", name="mine", cards=[])
+        made[teacher.username] = (session, with_export(session))
+        type(teacher).objects.filter(pk=teacher.pk).update(last_login=days_ago(last_login))
+    admin = django_user_model.objects.create_user(username="it-admin", is_staff=True)
+    never = django_user_model.objects.create_user(username="never-came")
+    new = django_user_model.objects.create_user(username="new-teacher")
+    long_ago = days_ago(ACCOUNT_DAYS + 1)
+    type(admin).objects.filter(pk=admin.pk).update(last_login=long_ago, date_joined=long_ago)
+    type(never).objects.filter(pk=never.pk).update(date_joined=long_ago)
+    return made, {"admin": admin, "never": never, "new": new}
+
+
+@pytest.mark.django_db
+def test_an_account_unused_for_the_account_days_goes_with_all_it_owns(
+    teachers, teacher_a, teacher_b, django_user_model
+):
+    from django.contrib.admin.models import CHANGE, LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    made, others = teachers
+    (session_a, folder_a), (session_b, folder_b) = made["teacher-a"], made["teacher-b"]
+    school_class = session_a.school_class
+
+    def log(obj):
+        return LogEntry.objects.create(
+            user=others["admin"],
+            content_type=ContentType.objects.get_for_model(obj),
+            object_id=str(obj.pk),
+            object_repr=str(obj)[:200],
+            action_flag=CHANGE,
+        )
+
+    about_a = [log(teacher_a), log(school_class), log(session_a)]
+    about_b = [log(teacher_b), log(session_b.school_class)]
+    participants_a = list(session_a.participants.values_list("pk", flat=True))
+    assert participants_a
+
+    assert purge_unused_now()["accounts"] == 2  # teacher A, and the account never used
+
+    usernames = set(django_user_model.objects.values_list("username", flat=True))
+    assert usernames == {"teacher-b", "it-admin", "new-teacher"}
+    assert not SchoolClass.objects.filter(teacher_id=teacher_a.pk).exists()
+    assert not ClassSession.objects.filter(pk=session_a.pk).exists()
+    assert not Deck.objects.filter(teacher_id=teacher_a.pk).exists()
+    assert not Participant.objects.filter(pk__in=participants_a).exists()
+    assert not folder_a.exists()  # the export's files went with its row
+    assert not LogEntry.objects.filter(pk__in=[entry.pk for entry in about_a]).exists()
+    # Teacher B keeps everything.
+    assert_untouched(session_b, folder_b)
+    assert Deck.objects.filter(teacher=teacher_b).count() == 1
+    assert LogEntry.objects.filter(pk__in=[entry.pk for entry in about_b]).count() == 2
+    assert purge_unused_now()["accounts"] == 0
+
+
+@pytest.mark.django_db
+def test_an_unused_account_with_a_session_under_way_has_it_ended_before_it_goes(
+    teacher_a, django_user_model, settings, tmp_path, monkeypatch
+):
+    settings.MEDIA_ROOT = tmp_path
+    session = record_session(teacher_a, students=4, seed=3)
+    ClassSession.objects.filter(pk=session.pk).update(state="running", ended_at=None)
+    type(teacher_a).objects.filter(pk=teacher_a.pk).update(last_login=days_ago(ACCOUNT_DAYS + 1))
+    ended = []
+
+    def ending(session):
+        ended.append(session.pk)
+        return real_end(session)
+
+    real_end = actions.do_end_session
+    monkeypatch.setattr(actions, "do_end_session", ending)
+    assert purge_unused_now()["accounts"] == 1
+    assert ended == [session.pk]
+    assert not django_user_model.objects.filter(pk=teacher_a.pk).exists()
+
+
+@pytest.mark.django_db
+def test_the_admins_change_log_keeps_each_entry_for_the_admin_log_days(teacher_a):
+    from django.contrib.admin.models import CHANGE, LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    def log(days):
+        entry = LogEntry.objects.create(
+            user=teacher_a,
+            content_type=ContentType.objects.get_for_model(teacher_a),
+            object_id=str(teacher_a.pk),
+            object_repr=str(teacher_a),
+            action_flag=CHANGE,
+        )
+        LogEntry.objects.filter(pk=entry.pk).update(action_time=days_ago(days))
+        return entry.pk
+
+    old, recent = log(LOG_DAYS + 1), log(LOG_DAYS - 1)
+    assert purge_unused_now()["log_entries"] == 1
+    assert list(LogEntry.objects.values_list("pk", flat=True)) == [recent]
+    assert old != recent
+
+
+@pytest.mark.services
+def test_the_daily_task_purges_unused_records_in_a_real_worker(
+    transactional_db, celery_worker, teacher_a, teacher_b, settings
+):
+    from config.celery import app
+
+    assert settings.CELERY_BEAT_SCHEDULE["purge-unused-records"] == {
+        "task": "classroom.tasks.purge_unused_records",
+        "schedule": 24 * 3600.0,
+    }
+    actions.do_create_class(teacher_b, "kept", "Blue Fox")
+    type(teacher_a).objects.filter(pk=teacher_a.pk).update(last_login=days_ago(ACCOUNT_DAYS + 1))
+    result = app.send_task("classroom.tasks.purge_unused_records")
+    assert result.get(timeout=60) == {"rosters": 0, "accounts": 1, "log_entries": 0}
+    assert list(type(teacher_a).objects.values_list("username", flat=True)) == ["teacher-b"]
+    assert SchoolClass.objects.get(teacher=teacher_b).roster == "Blue Fox"
+
+
+@pytest.mark.django_db
+def test_the_daily_sweep_deletes_export_folders_left_without_their_row(
+    recorded, settings, tmp_path
+):
+    """A deletion a worker did not see in time leaves the files it then wrote: the sweep
+    finds the folder by its missing row."""
+    from debrief.cleanup import sweep_export_folders
+
+    settings.MEDIA_ROOT = tmp_path
+    kept = DebriefExport.objects.create(session=recorded, status="done")
+    gone = DebriefExport.objects.create(session=recorded, status="done")
+    for export in (kept, gone):
+        export.folder().mkdir(parents=True)
+    orphan = gone.folder()
+    DebriefExport.objects.filter(pk=gone.pk).delete()  # the row goes ...
+    orphan.mkdir(parents=True)  # ... and a worker writes its files after
+    (orphan / "a.csv").write_text("nickname\n")
+    stray = tmp_path / "debriefs" / "not-an-export"
+    stray.mkdir()
+
+    assert sweep_export_folders() == 2
+    assert kept.folder().is_dir() and not orphan.exists() and not stray.exists()
+    assert sweep_export_folders() == 0
+    assert settings.CELERY_BEAT_SCHEDULE["sweep-export-folders"]["task"] == (
+        "debrief.tasks.sweep_export_folders"
+    )

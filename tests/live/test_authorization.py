@@ -65,6 +65,8 @@ HTTP = {
     "logout": (row(405, 405, 405, 405, 405), row(302, 302, 302, 302, 302)),
     "password_change": (ANY_TEACHER, None),
     "password_change_done": (ANY_TEACHER, None),
+    # a teacher's own account: a POST without the password deletes nothing (the form again)
+    "account_delete": (ANY_TEACHER, row(200, 200, 302, 302, 302)),
     # live play
     "live:play": (row(302, 302, 200, 302, 302), None),
     "live:projector": (TEACHERS, None),

@@ -112,3 +112,18 @@ def test_a_retention_of_no_days_stops_the_server_at_start(tmp_path):
         with pytest.raises(subprocess.CalledProcessError) as failure:
             run_python("print(settings.RETENTION_DAYS)", RETENTION_DAYS=days)
         assert f"RETENTION_DAYS must be at least 1, not {days}" in failure.value.stderr
+
+
+def test_an_account_retention_shorter_than_a_login_stops_the_server_at_start(tmp_path):
+    """A teacher logged in keeps the login two weeks: the daily purge may not delete the
+    account of a teacher who is still logged in."""
+    printed = "print(settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, settings.ADMIN_LOG_DAYS)"
+    assert run_python(printed, VAR_DIR=str(tmp_path)) == "365 730 365"
+    assert run_python(printed, ACCOUNT_DAYS="30", ROSTER_DAYS="1") == "1 30 365"
+    with pytest.raises(subprocess.CalledProcessError) as failure:
+        run_python(printed, ACCOUNT_DAYS="29")
+    assert "ACCOUNT_DAYS must be at least 30, not 29" in failure.value.stderr
+    for name in ("ROSTER_DAYS", "ADMIN_LOG_DAYS"):
+        with pytest.raises(subprocess.CalledProcessError) as failure:
+            run_python(printed, **{name: "0"})
+        assert f"{name} must be at least 1, not 0" in failure.value.stderr
