@@ -494,3 +494,19 @@ def open_table(
     page.wait_for_selector(".board > section")
     page.errors = errors
     return context, page
+
+
+def assert_answers_in_sight(page):
+    """On a phone: the answer box's buttons between the sticky bar and the hand's dock."""
+    page.wait_for_timeout(100)  # two frames: the dock is measured, then the page scrolled
+    place = page.evaluate(
+        """() => ({
+            bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
+            dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
+            answers: [...document.querySelectorAll('.prompt button')].map(
+                (b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().bottom]),
+        })"""
+    )
+    assert place["answers"], "the answer box offers no answer"
+    for top, bottom in place["answers"]:
+        assert place["bar"] - 1 <= top and bottom <= place["dock"], place

@@ -20,6 +20,7 @@ from tests.ui.harness import (
     FakeTable,
     action_key,
     acts,
+    assert_answers_in_sight,
     axe_serious,
     legal_of,
     offered_actions,
@@ -135,6 +136,26 @@ def test_the_interrupt_window_shows_its_countdown_and_answers(browser, states):
     page.get_by_role("button", name=f"Interrupt with {name}").click()
     wait_for_move(page, table)
     assert acts(table) == [interrupt]
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_an_interrupt_stays_in_sight_when_a_hand_card_is_opened(
+    browser, states, language, artifacts_dir
+):
+    """Asked to interrupt, on a phone: reading a hand card's effect (the hand's dock
+    grows) leaves the answers, their countdown running, in sight."""
+    state = states("interrupt")
+    table = FakeTable(state, seat=0, bots=False, names=NAMES, language=language)
+    context, page = open_table(browser, table, PHONE)
+    expect(page.locator(".prompt")).to_be_visible()
+    page.locator(
+        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
+    ).last.click()
+    expect(page.locator(".tray .card-effect")).to_be_visible()
+    assert_answers_in_sight(page)
+    page.screenshot(path=artifacts_dir / f"interrupt-{language}-390.png")  # the screen as seen
     assert page.errors == []
     context.close()
 

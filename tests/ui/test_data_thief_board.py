@@ -21,6 +21,7 @@ from tests.ui.harness import (
     FakeTable,
     action_key,
     acts,
+    assert_answers_in_sight,
     axe_serious,
     controls,
     find_state,
@@ -134,6 +135,26 @@ def test_the_thief_chooses_a_card_then_a_highlighted_board(browser, states):
     page.keyboard.press("Enter")
     wait_for_move(page, table)
     assert acts(table) == [first]
+    assert page.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_counter_stays_in_sight_when_a_hand_card_is_opened(
+    browser, states, language, artifacts_dir
+):
+    """Attacked, on a phone: reading a hand card's effect (the hand's dock grows) leaves
+    the answers, their timer running, in sight."""
+    state = states("counter")
+    table = FakeTable(state, seat=0, bots=False, names=NAMES, language=language)
+    context, page = open_table(browser, table, PHONE)
+    expect(page.locator(".prompt")).to_be_visible()
+    page.locator(
+        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
+    ).last.click()
+    expect(page.locator(".tray .card-effect")).to_be_visible()
+    assert_answers_in_sight(page)
+    page.screenshot(path=artifacts_dir / f"counter-{language}-390.png")  # the screen as seen
     assert page.errors == []
     context.close()
 

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from games.data_tycoon.views import catalogue
 from tests.games.arrange import Picker, arrange
-from tests.ui.harness import FakeTable, find_state, seat_window
+from tests.ui.harness import FakeTable, assert_answers_in_sight, find_state, seat_window
 from tests.ui.test_board import PHONE, TABLET, key, offered_actions, open_table
 
 pytestmark = [pytest.mark.browser]
@@ -309,22 +309,6 @@ def test_conspiranoia_attack_says_what_the_hit_costs_and_cards_say_what_they_do(
     page.screenshot(path=artifacts_dir / f"conspiranoia-{language}-390.png", full_page=True)
     assert page.errors == []
     context.close()
-
-
-def assert_answers_in_sight(page):
-    """On a phone: the answer box's buttons between the sticky bar and the hand's dock."""
-    page.wait_for_timeout(100)  # two frames: the dock is measured, then the page scrolled
-    place = page.evaluate(
-        """() => ({
-            bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
-            dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
-            answers: [...document.querySelectorAll('.prompt button')].map(
-                (b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().bottom]),
-        })"""
-    )
-    assert place["answers"], "the answer box offers no answer"
-    for top, bottom in place["answers"]:
-        assert place["bar"] - 1 <= top and bottom <= place["dock"], place
 
 
 def test_a_data_tycoon_counter_stays_in_sight_when_a_card_is_opened(browser, artifacts_dir):
