@@ -569,7 +569,7 @@ export function boardKit(board, ctx, options) {
   /* What came in since the last state: each card's zone is its closest section (the
    * table, the hand, a collection, a player); a card now in a zone it was not in gets
    * `is-new` (game.css: a short entrance, nothing with reduced motion). A card that left
-   * the table was captured (or used): the "capture" cue. */
+   * the table was taken (captured or used): the "taken" cue. */
   function zonesOf() {
     const found = new Map();
     for (const node of board.querySelectorAll("[data-card]")) {
@@ -586,7 +586,7 @@ export function boardKit(board, ctx, options) {
     if (before) {
       const table = before.get("table-title") || new Set();
       const still = now.get("table-title") || new Set();
-      if ([...table].some((id) => !still.has(id))) cue("capture");
+      if ([...table].some((id) => !still.has(id))) cue("taken");
       if (!reducedMotion.matches) {
         for (const node of board.querySelectorAll("[data-card]")) {
           const zone = node.closest("section, .prompt, .board");

@@ -1,14 +1,14 @@
 /* Optional sounds of the board: short tones made with the Web Audio API (no audio file,
  * nothing loaded), muted until the player presses the bar's "Sound" toggle
  * (aria-pressed); the choice is remembered on this device (localStorage). The kit cues
- * them: "turn" (this seat may move), "capture" (cards left the table), "end". */
+ * them: "turn" (this seat may move), "taken" (cards left the table), "end". */
 
 export const SOUND_KEY = "dp-sound";
 
 // Each cue: notes as [frequency in Hz, start in s, length in s], soft and short.
 const CUES = {
   turn: [[660, 0, 0.12], [880, 0.13, 0.16]],
-  capture: [[990, 0, 0.07], [1320, 0.08, 0.1]],
+  taken: [[990, 0, 0.07], [1320, 0.08, 0.1]],
   end: [[523, 0, 0.15], [659, 0.16, 0.15], [784, 0.32, 0.15], [1047, 0.48, 0.3]],
 };
 
