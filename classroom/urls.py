@@ -55,6 +55,7 @@ auth_patterns = [
         auth_views.PasswordChangeView.as_view(),
         name="password_change",
     ),
+    path("account/data/", accounts.account_download, name="account_download"),
     path("account/delete/", accounts.account_delete, name="account_delete"),
     path(
         "password/change/done/",

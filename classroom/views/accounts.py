@@ -1,15 +1,17 @@
-"""Teacher sign-up and account deletion (log in, log out and password change are
-Django's own views)."""
+"""Teacher sign-up, a copy of the account's data, and account deletion (log in, log out
+and password change are Django's own views)."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from classroom import actions
 from classroom.forms import DeleteAccountForm, SignUpForm
+from classroom.portability import account_data
 from classroom.retention import owned_by
 
 
@@ -24,6 +26,15 @@ def signup(request):
         messages.success(request, _("Welcome! Create your first class to get started."))
         return redirect("classroom:dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def account_download(request):
+    """Send the teacher a JSON file of everything their account holds that is theirs."""
+    response = JsonResponse(account_data(request.user), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = 'attachment; filename="my-account.json"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @login_required

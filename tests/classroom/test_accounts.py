@@ -111,6 +111,66 @@ def test_a_teacher_deletes_their_own_account_with_all_it_holds(
     assert client_b.get(reverse("classroom:dashboard")).status_code == 200
 
 
+def test_a_teacher_downloads_what_their_account_holds_and_nothing_of_anyone_else(
+    teacher_a, teacher_b, client_a, roster_class
+):
+    """The right to data portability: the teacher's own data, as JSON, no student's."""
+    import json
+
+    from classroom import actions
+    from classroom.models import Deck, Participant
+    from lessons.models import Lesson, LessonOverride
+
+    session = actions.do_create_session(
+        roster_class,
+        game="conspiranoia",
+        variant="quick",
+        language="es",
+        table_size=4,
+        bots_fill=True,
+        options={"life_points": 15},
+    )
+    Participant.objects.create(
+        session=session, nickname="Secret Fox", nickname_key="secret fox", device_id="d1"
+    )
+    Deck.objects.create(teacher=teacher_a, game="data_monsters", name="Lab 1", cards=["a", "b"])
+    LessonOverride.objects.create(
+        teacher=teacher_a,
+        lesson=Lesson.objects.get(slug="sanctions"),
+        language="fr",
+        title="Mes mots",
+    )
+    actions.do_create_class(teacher_b, "B's class", "Other Owl")
+    Deck.objects.create(teacher=teacher_b, game="data_monsters", name="B's deck", cards=[])
+
+    response = client_a.get(reverse("account_download"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == 'attachment; filename="my-account.json"'
+    assert response["Cache-Control"] == "no-store"
+    text = response.content.decode()
+    data = json.loads(text)
+    assert data["format"] == 1
+    assert data["account"]["username"] == "teacher-a"
+    [school_class] = data["classes"]
+    assert school_class["name"] == "4A"
+    assert school_class["roster"] == ["Blue Fox", "Green Owl", "Red Panda"]
+    [exported] = school_class["sessions"]
+    assert exported["game"] == "conspiranoia" and exported["language"] == "es"
+    assert exported["options"] == {"life_points": 15} and exported["ended_at"] is None
+    assert [deck["name"] for deck in data["decks"]] == ["Lab 1"]
+    assert data["decks"][0]["cards"] == ["a", "b"]
+    [wording] = data["lesson_wordings"]
+    assert (wording["lesson"], wording["language"], wording["title"]) == (
+        "sanctions",
+        "fr",
+        "Mes mots",
+    )
+    for elsewhere in ("Secret Fox", "Other Owl", "B's deck", "B's class", "teacher-b", "password"):
+        assert elsewhere not in text
+    assert reverse("account_download") in client_a.get(reverse("password_change")).content.decode()
+
+
 def test_account_deletion_needs_login_and_spares_administrators(admin_client):
     url = reverse("account_delete")
     response = Client().post(url, {"password": "anything"})

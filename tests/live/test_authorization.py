@@ -67,6 +67,7 @@ HTTP = {
     "password_change_done": (ANY_TEACHER, None),
     # a teacher's own account: a POST without the password deletes nothing (the form again)
     "account_delete": (ANY_TEACHER, row(200, 200, 302, 302, 302)),
+    "account_download": (ANY_TEACHER, None),  # each teacher's own file
     # live play
     "live:play": (row(302, 302, 200, 302, 302), None),
     "live:projector": (TEACHERS, None),
