@@ -30,6 +30,7 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import translation
 from django.views.i18n import JavaScriptCatalog
+from playwright.sync_api import expect
 
 from games.describe import event_line, how_to_play
 from games.engine import IllegalAction
@@ -494,6 +495,17 @@ def open_table(
     page.wait_for_selector(".board > section")
     page.errors = errors
     return context, page
+
+
+def open_a_hand_card_under_a_prompt(page):
+    """On a phone, with an answer box open: open the hand's last card (its tray grows the
+    dock over the page), then check that the answers are still in sight."""
+    expect(page.locator(".prompt")).to_be_visible()
+    page.locator(
+        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
+    ).last.click()
+    expect(page.locator(".tray .card-effect")).to_be_visible()
+    assert_answers_in_sight(page)
 
 
 def assert_answers_in_sight(page):

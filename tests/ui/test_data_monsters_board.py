@@ -20,10 +20,10 @@ from tests.ui.harness import (
     FakeTable,
     action_key,
     acts,
-    assert_answers_in_sight,
     axe_serious,
     legal_of,
     offered_actions,
+    open_a_hand_card_under_a_prompt,
     open_table,
     scenario_states,
     wait_for_move,
@@ -149,12 +149,7 @@ def test_an_interrupt_stays_in_sight_when_a_hand_card_is_opened(
     state = states("interrupt")
     table = FakeTable(state, seat=0, bots=False, names=NAMES, language=language)
     context, page = open_table(browser, table, PHONE)
-    expect(page.locator(".prompt")).to_be_visible()
-    page.locator(
-        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
-    ).last.click()
-    expect(page.locator(".tray .card-effect")).to_be_visible()
-    assert_answers_in_sight(page)
+    open_a_hand_card_under_a_prompt(page)
     page.screenshot(path=artifacts_dir / f"interrupt-{language}-390.png")  # the screen as seen
     assert page.errors == []
     context.close()

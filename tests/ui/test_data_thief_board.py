@@ -21,12 +21,12 @@ from tests.ui.harness import (
     FakeTable,
     action_key,
     acts,
-    assert_answers_in_sight,
     axe_serious,
     controls,
     find_state,
     legal_of,
     offered_actions,
+    open_a_hand_card_under_a_prompt,
     open_table,
     scenario_states,
     seat_window,
@@ -148,12 +148,7 @@ def test_a_counter_stays_in_sight_when_a_hand_card_is_opened(
     state = states("counter")
     table = FakeTable(state, seat=0, bots=False, names=NAMES, language=language)
     context, page = open_table(browser, table, PHONE)
-    expect(page.locator(".prompt")).to_be_visible()
-    page.locator(
-        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
-    ).last.click()
-    expect(page.locator(".tray .card-effect")).to_be_visible()
-    assert_answers_in_sight(page)
+    open_a_hand_card_under_a_prompt(page)
     page.screenshot(path=artifacts_dir / f"counter-{language}-390.png")  # the screen as seen
     assert page.errors == []
     context.close()

@@ -15,7 +15,13 @@ from playwright.sync_api import expect
 
 from games.data_tycoon.views import catalogue
 from tests.games.arrange import Picker, arrange
-from tests.ui.harness import FakeTable, assert_answers_in_sight, find_state, seat_window
+from tests.ui.harness import (
+    FakeTable,
+    assert_answers_in_sight,
+    find_state,
+    open_a_hand_card_under_a_prompt,
+    seat_window,
+)
 from tests.ui.test_board import PHONE, TABLET, key, offered_actions, open_table
 
 pytestmark = [pytest.mark.browser]
@@ -318,12 +324,7 @@ def test_a_data_tycoon_counter_stays_in_sight_when_a_card_is_opened(browser, art
     )
     table = FakeTable(state, seat=0, bots=False, language="ru")
     context, page = open_table(browser, table, {"width": 390, "height": 844})
-    expect(page.locator(".prompt")).to_be_visible()
-    page.locator(
-        '.dt-cards--hand [data-key^="info:"], .dt-cards--hand [data-key^="hand:"]'
-    ).last.click()
-    expect(page.locator(".tray .card-effect")).to_be_visible()
-    assert_answers_in_sight(page)
+    open_a_hand_card_under_a_prompt(page)
     page.screenshot(path=artifacts_dir / "counter-ru-390.png")  # the screen as seen
     assert page.errors == []
     context.close()
