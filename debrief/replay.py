@@ -34,7 +34,7 @@ class Frame:
     move: int
     last: int
     seats: list[SeatFrame]
-    table_zones: list[tuple[str, list[dict]]]
+    table_zones: list[tuple[str, list[dict], bool]]  # label, cards, face down in play
     description: list[str]
     actor: str
     over: bool
@@ -118,7 +118,7 @@ def frame(table, move: int, language: str) -> Frame:
         last=last,
         seats=seats,
         table_zones=[
-            (translate(zone.label), chips(data[zone.key]))
+            (translate(zone.label), chips(data[zone.key]), zone.face_down)
             for zone in game.table_zones
             if zone.key in data
         ],

@@ -16,8 +16,8 @@ SEAT_ZONES = (
 TABLE_ZONES = (
     Zone("table", gettext_noop("Table")),
     Zone("pile", gettext_noop("Played pile")),
-    Zone("deck", gettext_noop("Deck (top last)")),
-    Zone("box", gettext_noop("Box (characters nobody plays)")),
+    Zone("deck", gettext_noop("Deck (top last)"), face_down=True),
+    Zone("box", gettext_noop("Box (characters nobody plays)"), face_down=True),
 )
 
 

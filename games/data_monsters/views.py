@@ -20,7 +20,7 @@ SEAT_ZONES = (
 TABLE_ZONES = (
     Zone("market", gettext_noop("Market")),
     Zone("build", gettext_noop("This turn's build")),
-    Zone("challenge_deck", gettext_noop("Challenge deck (top last)")),
+    Zone("challenge_deck", gettext_noop("Challenge deck (top last)"), face_down=True),
 )
 SET_NAMES = {
     "startup": gettext_noop("Startup set"),

@@ -18,8 +18,8 @@ TABLE_ZONES = (
     Zone("loot", gettext_noop("The thief's loot")),
     Zone("discard", gettext_noop("Discard pile")),
     Zone("thief_discard", gettext_noop("The thief's discard pile")),
-    Zone("deck", gettext_noop("General pile (top last)")),
-    Zone("thief_deck", gettext_noop("The thief's pile (top last)")),
+    Zone("deck", gettext_noop("General pile (top last)"), face_down=True),
+    Zone("thief_deck", gettext_noop("The thief's pile (top last)"), face_down=True),
 )
 
 

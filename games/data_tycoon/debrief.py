@@ -34,7 +34,7 @@ SEAT_ZONES = (
 TABLE_ZONES = (
     Zone("table", gettext_noop("Table")),
     Zone("pile", gettext_noop("Pile (played cards)")),
-    Zone("deck", gettext_noop("Deck (top last)")),
+    Zone("deck", gettext_noop("Deck (top last)"), face_down=True),
 )
 
 

@@ -80,6 +80,8 @@ class Zone:
 
     key: str
     label: str  # marked with gettext_noop
+    # Face down in play (a deck): the replay lists it folded, under its count.
+    face_down: bool = False
 
 
 class Line(str):

@@ -62,6 +62,14 @@ def test_the_replay_shows_every_hand(recorded, client_a):
         ), card
     for card in plain:
         assert f'title="{card}">{catalogue[card]["name"]["en"]}</span>' in page, card
+    # the deck, face down in play, is folded under its count; the table is not
+    deck = re.search(
+        r'<details class="replay-face-down">\s*<summary><h2>Deck \(top last\) '
+        r'<span class="muted">\((\d+)\)</span></h2></summary>',
+        page,
+    )
+    assert deck and int(deck.group(1)) == len(state.deck) > 0
+    assert '<h2>Table <span class="muted">' in page and "<summary><h2>Table" not in page
     for target in (
         "?move=0",
         f"?move={move - 1}",

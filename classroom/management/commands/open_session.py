@@ -32,9 +32,9 @@ class Command(BaseCommand):
             default=[],
             metavar="KEY=VALUE",
             help=(
-                "one of the game's options (repeatable), e.g. Conspiranoia's "
-                "--option life_points=15; a list with commas, e.g. Data-Tycoon's "
-                "--option left_out=sanction,time; the session form lists each game's options"
+                "one of the game's options (repeatable), e.g. --option life_points=15; "
+                "a list with commas: --option left_out=sanction,time; each game's options "
+                "are in its docs/rules/<game>.md"
             ),
         )
         parser.add_argument(
