@@ -2,8 +2,9 @@
 portability, GDPR Art. 20): their account, classes with rosters, sessions with their
 settings and dates, decks and own wordings of lessons, in JSON.
 
-Only the teacher's own data: no student's nickname or answers (a session's debrief
-export holds those, while the session's student data is kept). The lessons app's model
+Only what the teacher wrote or set: the rosters they typed, but nothing students did (the
+nicknames they chose, their games, their answers: a session's debrief export holds
+those, while the session's student data is kept). The lessons app's model
 is found in the app registry, as in classroom.retention: the classroom names no model of
 an app built on it.
 """
