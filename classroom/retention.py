@@ -143,29 +143,37 @@ def expired_sessions(retention_days: int, now=None):
     return ClassSession.objects.filter(finished | abandoned, purged_at__isnull=True)
 
 
-def purge_expired_join_requests(now=None) -> int:
-    """Delete the join requests that expired unanswered (marked expired, or pending for
-    longer than JOIN_REQUEST_MINUTES), with the admin log's entries about them; count them.
-
-    A refused request stays until its session is purged: it keeps its device out.
-    """
+def expired_join_requests(now=None):
+    """Return the join requests that expired unanswered: marked expired, or pending for
+    longer than JOIN_REQUEST_MINUTES. A refused request stays until its session is
+    purged: it keeps its device out."""
     JoinRequest = _model("classroom.JoinRequest")
-    expired = JoinRequest.objects.filter(
+    return JoinRequest.objects.filter(
         Q(status=JoinRequest.Status.EXPIRED)
         | Q(status=JoinRequest.Status.PENDING, created_at__lt=JoinRequest.expiry_cutoff(now))
     )
+
+
+def purge_expired_join_requests(now=None) -> int:
+    """Delete the expired join requests, with the admin log's entries about them; count
+    them."""
+    JoinRequest = _model("classroom.JoinRequest")
+    expired = expired_join_requests(now)
     with transaction.atomic():
         _delete_log_entries([(JoinRequest, Q(pk__in=expired.values("pk")))])
         return _delete(JoinRequest, pk__in=list(expired.values_list("pk", flat=True)))
 
 
+def old_login_attempts(now=None):
+    """Return the records of failed teacher logins whose last failure is older than
+    LOGIN_ATTEMPT_HOURS (django-axes keeps them to count wrong passwords)."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.LOGIN_ATTEMPT_HOURS)
+    return _model("axes.AccessAttempt").objects.filter(attempt_time__lt=cutoff)
+
+
 def purge_login_attempts(now=None) -> int:
-    """Delete the records of failed teacher logins older than LOGIN_ATTEMPT_HOURS; return
-    how many went (django-axes keeps them to count wrong passwords)."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(hours=settings.LOGIN_ATTEMPT_HOURS)
-    attempts = apps.get_model("axes", "AccessAttempt").objects.filter(attempt_time__lt=cutoff)
-    return attempts.delete()[0]
+    """Delete the old records of failed teacher logins; return how many went."""
+    return old_login_attempts(now).delete()[0]
 
 
 def purge_expired(retention_days: int, now=None) -> int:
@@ -254,12 +262,19 @@ def delete_unused_accounts(account_days: int, now=None) -> int:
     return deleted
 
 
+def old_log_entries(admin_log_days: int, now=None):
+    """Return the admin's change-log entries older than ``admin_log_days`` (none without
+    the admin app)."""
+    if not apps.is_installed("django.contrib.admin"):
+        return None
+    cutoff = (now or timezone.now()) - timedelta(days=admin_log_days)
+    return _model("admin.LogEntry").objects.filter(action_time__lt=cutoff)
+
+
 def purge_admin_log(admin_log_days: int, now=None) -> int:
     """Delete the admin's change-log entries older than ``admin_log_days``; count them."""
-    if not apps.is_installed("django.contrib.admin"):
-        return 0
-    cutoff = (now or timezone.now()) - timedelta(days=admin_log_days)
-    return _model("admin.LogEntry").objects.filter(action_time__lt=cutoff).delete()[0]
+    entries = old_log_entries(admin_log_days, now)
+    return entries.delete()[0] if entries is not None else 0
 
 
 def purge_unused(roster_days: int, account_days: int, admin_log_days: int, now=None) -> dict:

@@ -1,4 +1,4 @@
-"""Management commands: load_demo (idempotent, prints the login) and open_session."""
+"""Management commands: load_demo (idempotent, prints the login), open_session and purge."""
 
 from io import StringIO
 
@@ -160,3 +160,82 @@ def test_open_session_refuses_a_bad_option(teacher_a, school_class, option, mess
             stdout=StringIO(),
         )
     assert not ClassSession.objects.filter(game="conspiranoia").exists()
+
+
+def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings):
+    """An administrator sees what the retention will take (--dry-run deletes nothing),
+    then purges at once; what is not due stays."""
+    from datetime import timedelta
+
+    from django.contrib.admin.models import CHANGE, LogEntry
+    from django.contrib.contenttypes.models import ContentType
+    from django.utils import timezone
+
+    from classroom import actions
+    from classroom.models import Participant
+
+    def days_ago(days):
+        return timezone.now() - timedelta(days=days)
+
+    old_class = actions.do_create_class(teacher_a, "Old 5B", "Blue Fox")
+    session = actions.do_create_session(
+        old_class,
+        game="data_tycoon",
+        variant="basic",
+        language="en",
+        table_size=4,
+        bots_fill=True,
+    )
+    Participant.objects.create(
+        session=session, nickname="Blue Fox", nickname_key="blue fox", device_id="d1"
+    )
+    ClassSession.objects.filter(pk=session.pk).update(
+        state="finished", created_at=days_ago(400), ended_at=days_ago(400)
+    )
+    SchoolClass.objects.filter(pk=old_class.pk).update(updated_at=days_ago(400))
+    kept_class = actions.do_create_class(teacher_b, "New 4A", "Green Owl")
+    get_user_model().objects.filter(pk=teacher_b.pk).update(last_login=days_ago(800))
+    entry = LogEntry.objects.create(
+        user=teacher_a,
+        content_type=ContentType.objects.get_for_model(teacher_a),
+        object_id=str(teacher_a.pk),
+        object_repr="teacher-a",
+        action_flag=CHANGE,
+    )
+    LogEntry.objects.filter(pk=entry.pk).update(action_time=days_ago(400))
+
+    out = StringIO()
+    call_command("purge", "--dry-run", stdout=out)
+    listed = out.getvalue()
+    assert "Sessions whose student data is due: 1" in listed
+    assert f"Old 5B · {session.join_code} (teacher-a): created" in listed
+    assert "1 participants" in listed
+    assert "Rosters of unused classes: 1\n  - Old 5B (teacher-a)" in listed
+    assert "Unused teacher accounts: 1\n  - teacher-b, last login" in listed
+    assert "Admin log entries: 1" in listed
+    assert "Nothing was deleted (--dry-run)." in listed
+    assert Participant.objects.filter(session=session).count() == 1
+    assert get_user_model().objects.filter(pk=teacher_b.pk).exists()
+    assert LogEntry.objects.filter(pk=entry.pk).exists()
+
+    out = StringIO()
+    call_command("purge", stdout=out)
+    assert "Deleted: the student data of 1 participants, 1 rosters emptied, 1 teacher " in (
+        out.getvalue()
+    )
+    assert not Participant.objects.filter(session=session).exists()
+    assert SchoolClass.objects.get(pk=old_class.pk).roster == ""
+    assert not get_user_model().objects.filter(pk=teacher_b.pk).exists()
+    assert not SchoolClass.objects.filter(pk=kept_class.pk).exists()  # went with B
+    assert not LogEntry.objects.filter(pk=entry.pk).exists()
+    assert get_user_model().objects.filter(pk=teacher_a.pk).exists()
+
+    out = StringIO()
+    call_command("purge", "--dry-run", stdout=out)
+    for kind in (
+        "Sessions whose student data is due",
+        "Rosters of unused classes",
+        "Unused teacher accounts",
+        "Admin log entries",
+    ):
+        assert f"{kind}: 0\n" in out.getvalue(), kind
