@@ -119,9 +119,11 @@ def roster_session(roster_class):
 
 
 def join_client(session, nickname, client=None):
-    """Join the session through the real join view; return the client (with its cookies)."""
+    """Join the session through the real join view; return the client (with its cookies).
+    A class with a roster takes the nickname as the pseudonym chosen from it."""
     client = client or Client()
-    response = client.post("/join/", {"code": session.join_code, "nickname": nickname})
+    field = "pseudonym" if session.school_class.pseudonyms() else "nickname"
+    response = client.post("/join/", {"code": session.join_code, field: nickname})
     assert response.status_code == 302, response.content.decode()[:2000]
     return client
 

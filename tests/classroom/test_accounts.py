@@ -69,19 +69,10 @@ def test_a_teacher_deletes_their_own_account_with_all_it_holds(
     sessions with the students' data and the decks go; the teacher is logged out."""
     from classroom import actions
     from classroom.models import ClassSession, Deck, Participant, SchoolClass
-    from tests.classroom.conftest import PASSWORD
+    from tests.classroom.conftest import PASSWORD, join_client, open_session
 
-    session = actions.do_create_session(
-        roster_class,
-        game="data_tycoon",
-        variant="basic",
-        language="en",
-        table_size=4,
-        bots_fill=True,
-    )
-    Participant.objects.create(
-        session=session, nickname="Blue Fox", nickname_key="blue fox", device_id="d1"
-    )
+    session = open_session(roster_class, game="data_tycoon", variant="basic")
+    join_client(session, "Blue Fox")
     Deck.objects.create(teacher=teacher_a, game="data_monsters", name="mine", cards=[])
     kept = actions.do_create_class(teacher_b, "B's class", "Green Owl")
     url = reverse("account_delete")

@@ -173,22 +173,14 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
 
     from classroom import actions
     from classroom.models import Participant
+    from tests.classroom.conftest import join_client, open_session
 
     def days_ago(days):
         return timezone.now() - timedelta(days=days)
 
     old_class = actions.do_create_class(teacher_a, "Old 5B", "Blue Fox")
-    session = actions.do_create_session(
-        old_class,
-        game="data_tycoon",
-        variant="basic",
-        language="en",
-        table_size=4,
-        bots_fill=True,
-    )
-    Participant.objects.create(
-        session=session, nickname="Blue Fox", nickname_key="blue fox", device_id="d1"
-    )
+    session = open_session(old_class, game="data_tycoon", variant="basic")
+    join_client(session, "Blue Fox")
     ClassSession.objects.filter(pk=session.pk).update(
         state="finished", created_at=days_ago(400), ended_at=days_ago(400)
     )
