@@ -231,3 +231,24 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
         "Admin log entries",
     ):
         assert f"{kind}: 0\n" in out.getvalue(), kind
+
+
+def test_purge_ahead_lists_what_will_be_due_so_teachers_can_be_warned(teacher_a, teacher_b):
+    """An account a fortnight from its limit is not due now, and is listed 15 days ahead;
+    nothing is deleted."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    almost = timezone.now() - timedelta(days=settings.ACCOUNT_DAYS - 14)
+    get_user_model().objects.filter(pk=teacher_b.pk).update(last_login=almost)
+
+    now, ahead = StringIO(), StringIO()
+    call_command("purge", "--dry-run", stdout=now)
+    call_command("purge", "--ahead", "15", stdout=ahead)
+    assert "Unused teacher accounts: 0\n" in now.getvalue()
+    assert "Due 15 days from now, if nothing is used meanwhile:" in ahead.getvalue()
+    assert "Unused teacher accounts: 1\n  - teacher-b, last login" in ahead.getvalue()
+    assert "Nothing was deleted (--ahead is a dry run)." in ahead.getvalue()
+    assert get_user_model().objects.filter(pk=teacher_b.pk).exists()

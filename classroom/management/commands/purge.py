@@ -9,9 +9,12 @@ data), join requests that expired unanswered, failed-login records past
 with no login for ``ACCOUNT_DAYS`` and admin log entries older than ``ADMIN_LOG_DAYS``.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db.models import Count
+from django.utils import timezone
 
 from classroom import retention
 
@@ -26,6 +29,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="list what is due, delete nothing"
         )
+        parser.add_argument(
+            "--ahead",
+            type=int,
+            default=0,
+            metavar="DAYS",
+            help="list what will be due DAYS days from now (a dry run), e.g. to warn the "
+            "teachers whose accounts will go",
+        )
 
     def handle(self, *args, **options):
         self.stdout.write(
@@ -34,6 +45,13 @@ class Command(BaseCommand):
             f"ROSTER_DAYS={settings.ROSTER_DAYS}, ACCOUNT_DAYS={settings.ACCOUNT_DAYS}, "
             f"ADMIN_LOG_DAYS={settings.ADMIN_LOG_DAYS}."
         )
+        if options["ahead"] > 0:
+            self.stdout.write(
+                f"Due {options['ahead']} days from now, if nothing is used meanwhile:"
+            )
+            self.list_due(timezone.now() + timedelta(days=options["ahead"]))
+            self.stdout.write("Nothing was deleted (--ahead is a dry run).")
+            return
         self.list_due()
         if options["dry_run"]:
             self.stdout.write("Nothing was deleted (--dry-run).")
@@ -51,9 +69,10 @@ class Command(BaseCommand):
             )
         )
 
-    def list_due(self) -> None:
-        """Write what is due for deletion now, one line a kind, with what it is."""
-        sessions = retention.expired_sessions(settings.RETENTION_DAYS).annotate(
+    def list_due(self, when=None) -> None:
+        """Write what is due for deletion at ``when`` (now by default), one line a kind,
+        with what it is."""
+        sessions = retention.expired_sessions(settings.RETENTION_DAYS, when).annotate(
             students=Count("participants")
         )
         self.stdout.write(f"Sessions whose student data is due: {sessions.count()}")
@@ -66,21 +85,21 @@ class Command(BaseCommand):
                 f"{session.students} participants"
             )
         self.stdout.write(
-            f"Join requests expired unanswered: {retention.expired_join_requests().count()}"
+            f"Join requests expired unanswered: {retention.expired_join_requests(when).count()}"
         )
-        self.stdout.write(f"Failed-login records: {retention.old_login_attempts().count()}")
-        rosters = retention.unused_rosters(settings.ROSTER_DAYS).select_related("teacher")
+        self.stdout.write(f"Failed-login records: {retention.old_login_attempts(when).count()}")
+        rosters = retention.unused_rosters(settings.ROSTER_DAYS, when).select_related("teacher")
         self.stdout.write(f"Rosters of unused classes: {rosters.count()}")
         for school_class in rosters.order_by("pk"):
             self.stdout.write(
                 f"  - {school_class.name} ({school_class.teacher.get_username()}), "
                 f"last edited {school_class.updated_at:%Y-%m-%d}"
             )
-        accounts = retention.unused_accounts(settings.ACCOUNT_DAYS)
+        accounts = retention.unused_accounts(settings.ACCOUNT_DAYS, when)
         self.stdout.write(f"Unused teacher accounts: {accounts.count()}")
         for user in accounts.order_by("pk"):
             seen = user.last_login or user.date_joined
             what = "last login" if user.last_login else "signed up, never logged in,"
             self.stdout.write(f"  - {user.get_username()}, {what} {seen:%Y-%m-%d}")
-        entries = retention.old_log_entries(settings.ADMIN_LOG_DAYS)
+        entries = retention.old_log_entries(settings.ADMIN_LOG_DAYS, when)
         self.stdout.write(f"Admin log entries: {entries.count() if entries is not None else 0}")
