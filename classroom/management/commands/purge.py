@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand
 from django.db.models import Count
 from django.utils import timezone
 
-from classroom import retention
+from classroom import retention, tasks
 
 
 class Command(BaseCommand):
@@ -56,16 +56,15 @@ class Command(BaseCommand):
         if options["dry_run"]:
             self.stdout.write("Nothing was deleted (--dry-run).")
             return
-        logins = retention.purge_login_attempts()
-        participants = retention.purge_expired(settings.RETENTION_DAYS)
-        unused = retention.purge_unused(
-            settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, settings.ADMIN_LOG_DAYS
-        )
+        # The beat tasks' own bodies, so that this deletes exactly what they would.
+        participants = tasks.purge_expired_sessions()
+        unused = tasks.purge_unused_records()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Deleted: the student data of {participants} participants, "
                 f"{unused['rosters']} rosters emptied, {unused['accounts']} teacher accounts, "
-                f"{unused['log_entries']} admin log entries, {logins} failed-login records."
+                f"{unused['log_entries']} admin log entries; the expired join requests and "
+                "failed-login records listed above."
             )
         )
 
