@@ -70,9 +70,21 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 12 of \d+"))
     expect(page.locator("#replay-move")).to_contain_text("Move 12, by")
     assert page.url.endswith("?move=12")
+    # the folded deck stays open from move to move once the teacher opened it, and
+    # folded once closed again
+    deck = page.locator("details.replay-face-down")
+    expect(deck).not_to_have_attribute("open", "")
+    deck.locator("summary").click()
+    expect(deck).to_have_attribute("open", "")
     page.get_by_role("link", name="Previous").click()
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 11 of \d+"))
+    expect(deck).to_have_attribute("open", "")
+    expect(deck.locator("summary")).to_be_visible()
     page.screenshot(path=artifacts_dir / "debrief-replay.png", full_page=True)
+    deck.locator("summary").click()
+    page.get_by_role("link", name="Next").click()
+    expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 12 of \d+"))
+    expect(deck).not_to_have_attribute("open", "")
     context.close()
 
 

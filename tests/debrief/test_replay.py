@@ -64,7 +64,7 @@ def test_the_replay_shows_every_hand(recorded, client_a):
         assert f'title="{card}">{catalogue[card]["name"]["en"]}</span>' in page, card
     # the deck, face down in play, is folded under its count; the table is not
     deck = re.search(
-        r'<details class="replay-face-down">\s*<summary><h2>Deck \(top last\) '
+        r'<details class="replay-face-down" data-fold="\d+">\s*<summary><h2>Deck \(top last\) '
         r'<span class="muted">\((\d+)\)</span></h2></summary>',
         page,
     )
