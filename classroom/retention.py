@@ -207,14 +207,26 @@ def empty_unused_rosters(roster_days: int, now=None) -> int:
     return _model("classroom.SchoolClass").objects.filter(pk__in=ids).update(roster="")
 
 
+# An administrator's account (staff or superuser) is managed in the administration
+# pages: neither deleted for being unused nor by its owner from "My account".
+ADMINISTRATOR = Q(is_staff=True) | Q(is_superuser=True)
+
+
+def is_administrator(user) -> bool:
+    """Return True for an administrator's account (see ``ADMINISTRATOR``)."""
+    return user.is_staff or user.is_superuser
+
+
 def unused_accounts(account_days: int, now=None):
     """Return the teachers' accounts (not the administrators') with no login for
     ``account_days``, or never logged in and signed up that long ago."""
     cutoff = (now or timezone.now()) - timedelta(days=account_days)
-    return get_user_model().objects.filter(
-        Q(last_login__lt=cutoff) | Q(last_login__isnull=True, date_joined__lt=cutoff),
-        is_staff=False,
-        is_superuser=False,
+    return (
+        get_user_model()
+        .objects.filter(
+            Q(last_login__lt=cutoff) | Q(last_login__isnull=True, date_joined__lt=cutoff)
+        )
+        .exclude(ADMINISTRATOR)
     )
 
 

@@ -52,7 +52,7 @@ auth_patterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(),
+        accounts.AccountView.as_view(),
         name="password_change",
     ),
     path("account/data/", accounts.account_download, name="account_download"),

@@ -1,10 +1,12 @@
-"""Teacher sign-up, a copy of the account's data, and account deletion (log in, log out
-and password change are Django's own views)."""
+"""Teacher sign-up, the "My account" page (Django's password change, with the account's
+data and its deletion), a copy of the account's data, and account deletion (log in and
+log out are Django's own views)."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordChangeView
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,7 +14,7 @@ from django.utils.translation import gettext as _
 from classroom import actions
 from classroom.forms import DeleteAccountForm, SignUpForm
 from classroom.portability import account_data
-from classroom.retention import owned_by
+from classroom.retention import is_administrator, owned_by
 
 
 def signup(request):
@@ -26,6 +28,16 @@ def signup(request):
         messages.success(request, _("Welcome! Create your first class to get started."))
         return redirect("classroom:dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class AccountView(PasswordChangeView):
+    """The "My account" page: change the password, download the account's data, and
+    (a teacher's, not an administrator's) delete the account."""
+
+    def get_context_data(self, **kwargs):
+        """Say whether the account may be deleted from here."""
+        deletable = not is_administrator(self.request.user)
+        return super().get_context_data(deletable=deletable, **kwargs)
 
 
 @login_required
@@ -42,8 +54,7 @@ def account_delete(request):
     """Say what deleting the account takes with it (GET); delete it when the teacher
     confirms with their password (POST), then log them out."""
     user = request.user
-    if user.is_staff or user.is_superuser:
-        # The school's administrators manage these accounts in the administration pages.
+    if is_administrator(user):
         messages.error(request, _("An administrator's account is managed in the administration."))
         return redirect("classroom:dashboard")
     form = DeleteAccountForm(user, request.POST or None)

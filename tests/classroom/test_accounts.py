@@ -172,6 +172,15 @@ def test_account_deletion_needs_login_and_spares_administrators(admin_client):
     )
     assert get_user_model().objects.filter(is_superuser=True).count() == 1
     assert url not in admin_client.get(reverse("password_change")).content.decode()
+    # staff without being superuser is an administrator too; a teacher is offered it
+    staff = get_user_model().objects.create_user("staff-only", password="x", is_staff=True)
+    teacher = get_user_model().objects.create_user("teacher-only", password="x")
+    for user, offered in ((staff, False), (teacher, True)):
+        client = Client()
+        client.force_login(user)
+        assert (url in client.get(reverse("password_change")).content.decode()) is offered
+        client.post(url, {"password": "x"})
+        assert get_user_model().objects.filter(pk=user.pk).exists() is not offered
 
 
 def test_password_change_needs_login():
