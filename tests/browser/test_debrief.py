@@ -61,6 +61,12 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
     assert page.locator("svg.chart").count() >= 3
     page.screenshot(path=artifacts_dir / "debrief-report.png", full_page=True)
     page.get_by_role("link", name="Replay this match move by move").first.click()
+    _step_through_the_replay(page, artifacts_dir)
+    context.close()
+
+
+def _step_through_the_replay(page, artifacts_dir):
+    """Move the replay by its links and its slider; a folded deck stays as it was left."""
     expect(page.get_by_role("heading", name="Replay of table 1")).to_be_visible()
     page.get_by_role("link", name="Next").click()
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 1 of \d+"))
@@ -85,7 +91,6 @@ def test_teacher_exports_the_debrief_and_downloads_the_pdf(
     page.get_by_role("link", name="Next").click()
     expect(page.locator("label[for=move-slider]")).to_have_text(re.compile(r"Move 12 of \d+"))
     expect(deck).not_to_have_attribute("open", "")
-    context.close()
 
 
 @pytest.fixture(autouse=True)
