@@ -26,7 +26,6 @@ from classroom.models import (
     Table,
 )
 from classroom.nicknames import nickname_key, validate_nickname
-from classroom.retention import delete_account, purge_expired
 from classroom.signals import tables_changed
 from classroom.tables import CannotSplit, split
 from games import clock
@@ -787,14 +786,6 @@ def do_touch_participant(participant: Participant) -> None:
     participant.last_seen_at = now
 
 
-def do_purge_expired_sessions(retention_days: int) -> int:
-    """Delete the student data of sessions that ended over retention_days ago.
-
-    Return how many participants went; classroom.retention says what else goes.
-    """
-    return purge_expired(retention_days)
-
-
 def do_seats_seen(seat_ids: list[int]) -> None:
     """Record that sockets still hold these seats (a heartbeat; no broadcast)."""
     Seat.objects.filter(pk__in=seat_ids).update(last_seen_at=clock.now())
@@ -814,10 +805,3 @@ def do_forget_stale_connections() -> int:
                 seat.table.session_id, reason="presence", table=seat.table_id
             )
     return len(stale)
-
-
-def do_delete_account(user) -> dict[str, int]:
-    """Delete a teacher's account at their request, with everything it owns: their
-    classes and rosters, sessions (open ones end first) with their student data, decks,
-    lesson wordings and exports. Return counts by kind (classroom.retention)."""
-    return delete_account(user)

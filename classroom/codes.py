@@ -3,6 +3,8 @@
 import re
 import secrets
 
+from classroom.models import ClassSession
+
 # No 0/O, no 1/I/L: a code read off a projector is typed right the first time.
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -28,8 +30,6 @@ def is_well_formed(code: str) -> bool:
 
 def new_open_session_code() -> str:
     """Return a join code that no open (non-finished) session uses."""
-    from classroom.models import ClassSession
-
     open_sessions = ClassSession.objects.exclude(state=ClassSession.State.FINISHED)
     for _ in range(MAX_TRIES):
         code = generate_code()

@@ -13,6 +13,8 @@ from django.core import signing
 from django.utils import translation
 from django.utils.crypto import salted_hmac
 
+from classroom.models import Participant
+
 DEVICE_SALT = "classroom.device"
 STUDENT_SALT = "classroom.student"
 DEVICE_MAX_AGE = 365 * 24 * 3600
@@ -85,8 +87,6 @@ def set_student_cookie(response, participant) -> None:
 
 def current_participant(cookies):
     """Return the Participant the cookies hold (kicked or not), or None."""
-    from classroom.models import Participant
-
     participant_id = participant_id_from(cookies)
     if participant_id is None:
         return None
@@ -137,8 +137,6 @@ def join_request_from_token(token: str) -> int | None:
 
 def participant_from_token(token: str):
     """Return the Participant a seat token names (kicked or not), or None when forged or old."""
-    from classroom.models import Participant
-
     try:
         data = signing.loads(token, salt=SEAT_TOKEN_SALT, max_age=settings.STUDENT_COOKIE_MAX_AGE)
         participant_id = int(data["participant"])

@@ -35,6 +35,8 @@ from django.db.models import CharField, Max, Q
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from classroom import actions
+
 
 def _model(label: str):
     return apps.get_model(label)
@@ -58,11 +60,9 @@ def purge_session(session) -> dict[str, int]:
 
     An open session is ended first, so that no table keeps playing on deleted data.
     """
-    from classroom.actions import do_end_session
-
     ClassSession = _model("classroom.ClassSession")
     if session.state != ClassSession.State.FINISHED:
-        session = do_end_session(session)
+        session = actions.do_end_session(session)
     with transaction.atomic():
         _delete_admin_log(session)
         counts = {
@@ -243,15 +243,22 @@ def owned_by(user) -> dict[str, int]:
 
 
 def delete_account(user) -> dict[str, int]:
-    """Delete a teacher's account and everything it owns; return counts by kind.
+    """Delete a teacher's account and everything it owns, all or nothing; return counts
+    by kind.
 
     Each session's student data is purged first (an open session is ended, its exports'
-    files go); then the admin log's entries about the account and its rows, and the
-    account with its classes, sessions, decks and lesson wordings (the foreign keys
-    cascade)."""
-    sessions = _model("classroom.ClassSession").objects.filter(school_class__teacher=user)
-    for session in sessions.filter(purged_at__isnull=True):
-        purge_session(session)
+    files go once all is committed); then the admin log's entries about the account and
+    its rows, and the account with its classes, sessions, decks and lesson wordings (the
+    foreign keys cascade)."""
+    with transaction.atomic():
+        sessions = _model("classroom.ClassSession").objects.filter(school_class__teacher=user)
+        for session in sessions.filter(purged_at__isnull=True):
+            purge_session(session)
+        return _delete_owned(user)
+
+
+def _delete_owned(user) -> dict[str, int]:
+    """Delete the account, the admin log's entries about it and all it owns; count them."""
     owned = [
         (get_user_model(), Q(pk=user.pk)),
         (_model("classroom.SchoolClass"), Q(teacher=user)),
@@ -259,9 +266,8 @@ def delete_account(user) -> dict[str, int]:
         (_model("classroom.Deck"), Q(teacher=user)),
         (_model("lessons.LessonOverride"), Q(teacher=user)),
     ]
-    with transaction.atomic():
-        counts = owned_by(user) | {"log_entries": _delete_log_entries(owned)}
-        user.delete()
+    counts = owned_by(user) | {"log_entries": _delete_log_entries(owned)}
+    user.delete()
     return counts
 
 

@@ -6,6 +6,8 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
+from config.celery import app
+
 
 def check_database() -> str:
     """Run a trivial query."""
@@ -53,8 +55,6 @@ def check_redis() -> str:
 
 def check_celery() -> str:
     """Ping the Celery workers; at least one must answer."""
-    from config.celery import app
-
     try:
         with app.connection_for_write(settings.REDIS_URL) as conn:
             replies = app.control.ping(timeout=1.0, connection=conn)

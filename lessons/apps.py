@@ -6,39 +6,22 @@ from classroom.signals import session_created
 from games.signals import action_stored
 
 
-def refresh_content(sender, using, apps=None, **kwargs):
-    """Reload the shipped lessons after migrate or flush, when the lesson tables exist."""
-    from django.apps import apps as global_apps
-
-    from lessons import content
-    from lessons.links import forget_kept_links
-    from lessons.moments import forget_kept_cards
-
-    apps = apps or global_apps  # flush sends no migration state
-    try:
-        apps.get_model("lessons", "LessonLink")
-    except LookupError:  # migrated back before the lessons app's tables
-        return
-    content.load(apps.get_model, using=using)
-    forget_kept_links()
-    forget_kept_cards()
-
-
 class LessonsConfig(AppConfig):
     name = "lessons"
     verbose_name = _("GDPR lessons")
 
     def ready(self):
-        post_migrate.connect(refresh_content, sender=self, dispatch_uid="lessons.refresh_content")
         # Django's idiom: modules that import models are imported once the apps are ready.
         from classroom.forms import register_session_field
         from lessons.actions import on_session_created
+        from lessons.content import refresh_content
         from lessons.forms import lesson_mode_field
         from lessons.links import forget_kept_links
         from lessons.moments import forget_kept_cards, forget_kept_modes, on_action_stored
         from lessons.results import dashboard_section
         from live.dashboard import register_section
 
+        post_migrate.connect(refresh_content, sender=self, dispatch_uid="lessons.refresh_content")
         action_stored.connect(on_action_stored, dispatch_uid="lessons.on_action_stored")
         # What each process keeps forgets itself when the rows it was read from change.
         kept = {

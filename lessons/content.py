@@ -15,6 +15,12 @@ LessonOverride.
 import json
 from pathlib import Path
 
+from django.apps import apps as global_apps
+from django.db import transaction
+
+from lessons.links import forget_kept_links
+from lessons.moments import forget_kept_cards
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "lessons"
 LANGUAGES = ("en", "es", "fr", "ru")
 TEXT_FIELDS = ("title", "short", "body", "discussion", "case_authority", "case_outcome")
@@ -40,12 +46,8 @@ def load(get_model=None, folder: Path = FIXTURES, using: str = "default") -> dic
     ``get_model(app_label, name)`` is ``apps.get_model`` in a migration; by default
     the current models are used. ``using`` is the database alias.
     """
-    from django.db import transaction
-
     if get_model is None:
-        from django.apps import apps
-
-        get_model = apps.get_model
+        get_model = global_apps.get_model
 
     def model(name):
         return get_model("lessons", name).objects.db_manager(using)
@@ -131,3 +133,16 @@ def _load_links(model, game: str, data: dict, lessons: dict) -> int:
         )
     model("LessonLink").bulk_create(rows)
     return len(rows)
+
+
+def refresh_content(sender, using, apps=None, **kwargs) -> None:
+    """Reload the shipped lessons after migrate or flush (the post_migrate handler), when
+    the lesson tables exist; each process's kept links and cards forget the old ones."""
+    apps = apps or global_apps  # flush sends no migration state
+    try:
+        apps.get_model("lessons", "LessonLink")
+    except LookupError:  # migrated back before the lessons app's tables
+        return
+    load(apps.get_model, using=using)
+    forget_kept_links()
+    forget_kept_cards()

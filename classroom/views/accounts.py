@@ -11,10 +11,9 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from classroom import actions
 from classroom.forms import DeleteAccountForm, SignUpForm
 from classroom.portability import account_data
-from classroom.retention import is_administrator, owned_by
+from classroom.retention import delete_account, is_administrator, owned_by
 
 
 def signup(request):
@@ -59,7 +58,7 @@ def account_delete(request):
         return redirect("classroom:dashboard")
     form = DeleteAccountForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        actions.do_delete_account(user)
+        delete_account(user)
         logout(request)
         messages.success(request, _("Your account and everything it held are deleted."))
         return redirect("home")

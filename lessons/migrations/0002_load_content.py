@@ -1,7 +1,7 @@
 """Load the shipped lesson content (fixtures/lessons/) into a fresh database.
 
 Nothing to do here any more: the lessons app's post_migrate handler loads the content
-into the final schema after every migrate (``lessons.apps.refresh_content``); loading
+into the final schema after every migrate (``lessons.content.refresh_content``); loading
 it here, into this early schema, would break as soon as a later migration changes a
 model the loader fills.
 """

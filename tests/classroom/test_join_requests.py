@@ -14,8 +14,9 @@ from django.utils.translation import gettext
 
 from classroom import actions, identity
 from classroom.models import MAX_PARTICIPANTS, ClassSession, JoinRequest, Participant
-from classroom.retention import purge_expired_join_requests
+from classroom.retention import purge_expired, purge_expired_join_requests
 from classroom.tasks import purge_expired_sessions
+from config.celery import app
 from tests.classroom.conftest import join_client, open_session
 from tests.classroom.test_moderation import (  # noqa: F401 (an autouse fixture)
     HOME,
@@ -357,7 +358,7 @@ def assert_only_expired_deleted(session, requests, old_device):
 
 def test_the_purge_deletes_expired_requests(school_class, settings):
     session, requests, old_device = expiring_requests(school_class, settings)
-    assert actions.do_purge_expired_sessions(settings.RETENTION_DAYS) == 0
+    assert purge_expired(settings.RETENTION_DAYS) == 0
     assert_only_expired_deleted(session, requests, old_device)
 
 
@@ -366,8 +367,6 @@ def test_the_purge_deletes_expired_requests(school_class, settings):
 def test_the_beat_task_deletes_expired_requests_in_a_real_worker(
     transactional_db, celery_worker, school_class, settings
 ):
-    from config.celery import app
-
     session, requests, old_device = expiring_requests(school_class, settings)
     result = app.send_task(purge_expired_sessions.name)
     assert result.get(timeout=60) == 0

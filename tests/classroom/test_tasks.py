@@ -9,7 +9,9 @@ from django.utils import timezone
 from classroom import actions
 from classroom.identity import new_device_id
 from classroom.models import ClassSession, Participant
+from classroom.retention import purge_expired
 from classroom.tasks import purge_expired_sessions
+from config.celery import app
 from tests.classroom.conftest import open_session
 
 
@@ -52,9 +54,9 @@ def assert_only_old_purged(sessions):
 @pytest.mark.django_db
 def test_purge_deletes_only_expired_student_data(school_class):
     sessions = three_sessions(school_class)
-    assert actions.do_purge_expired_sessions(settings.RETENTION_DAYS) == 2
+    assert purge_expired(settings.RETENTION_DAYS) == 2
     assert_only_old_purged(sessions)
-    assert actions.do_purge_expired_sessions(settings.RETENTION_DAYS) == 0
+    assert purge_expired(settings.RETENTION_DAYS) == 0
 
 
 def test_beat_schedule_names_the_task():
@@ -65,8 +67,6 @@ def test_beat_schedule_names_the_task():
 @pytest.mark.services
 def test_purge_runs_in_a_real_worker(transactional_db, celery_worker, school_class):
     sessions = three_sessions(school_class)
-    from config.celery import app
-
     # Sent through the platform's Celery app (its broker and result backend on Redis).
     result = app.send_task(purge_expired_sessions.name)
     assert result.get(timeout=60) == 2

@@ -1,16 +1,23 @@
 """Retention: the purge deletes exactly the expired student data, and nothing else."""
 
+import functools
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
+from django.db import DatabaseError
+from django.db.models.signals import pre_delete
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom import actions
 from classroom.models import ClassSession, Deck, Participant, SchoolClass, Seat, SeatMove, Table
-from classroom.retention import purge_expired, purge_session, purge_unused
+from classroom.retention import delete_account, purge_expired, purge_session, purge_unused
+from config.celery import app
 from debrief import export as exporting
+from debrief.cleanup import sweep_export_folders
 from debrief.models import DebriefExport
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from lessons.models import LessonMoment, Quiz, QuizAnswer
@@ -79,10 +86,11 @@ def assert_untouched(session, folder):
 
 
 @pytest.mark.django_db
-def test_purge_deletes_exactly_the_expired_data(sessions, teacher_a):
+def test_purge_deletes_exactly_the_expired_data(sessions, teacher_a, committed):
     made, folders = sessions
     before = {label: student_data(session) for label, session in made.items()}
-    assert purge_expired(DAYS) == 8  # the participants of "old" and "other"
+    with committed():  # the export files go once the purge is committed
+        assert purge_expired(DAYS) == 8  # the participants of "old" and "other"
     assert_purged(made["old"], folders["old"])
     assert_purged(made["other"], folders["other"])
     for label in ("recent", "open"):
@@ -95,13 +103,14 @@ def test_purge_deletes_exactly_the_expired_data(sessions, teacher_a):
 
 
 @pytest.mark.django_db
-def test_a_session_never_ended_is_ended_and_purged_after_the_retention(sessions):
+def test_a_session_never_ended_is_ended_and_purged_after_the_retention(sessions, committed):
     made, folders = sessions
     ClassSession.objects.filter(pk=made["open"].pk).update(
         created_at=timezone.now() - timedelta(days=DAYS + 1)
     )
 
-    assert purge_expired(DAYS) == 12  # "old", "other" and the forgotten "open"
+    with committed():
+        assert purge_expired(DAYS) == 12  # "old", "other" and the forgotten "open"
 
     assert_purged(made["open"], folders["open"])
     assert made["open"].state == ClassSession.State.FINISHED
@@ -109,23 +118,25 @@ def test_a_session_never_ended_is_ended_and_purged_after_the_retention(sessions)
 
 
 @pytest.mark.django_db
-def test_moving_the_clock_expires_the_recent_session(sessions):
+def test_moving_the_clock_expires_the_recent_session(sessions, committed):
     made, folders = sessions
     purge_expired(DAYS)
     two_days_later = timezone.now() + timedelta(days=2)
-    assert purge_expired(DAYS, now=two_days_later) == 4
+    with committed():
+        assert purge_expired(DAYS, now=two_days_later) == 4
     assert_purged(made["recent"], folders["recent"])
     # not ended, and created less than RETENTION_DAYS before: not yet due
     assert_untouched(made["open"], folders["open"])
 
 
 @pytest.mark.django_db
-def test_the_teacher_deletes_a_session_at_once(sessions, client_a, client_b):
+def test_the_teacher_deletes_a_session_at_once(sessions, client_a, client_b, committed):
     made, folders = sessions
     url = reverse("debrief:delete_session_data", args=[made["open"].pk])
     assert client_b.post(url).status_code == 404
     assert_untouched(made["open"], folders["open"])
-    response = client_a.post(url)
+    with committed():
+        response = client_a.post(url)
     assert response.status_code == 302
     assert_purged(made["open"], folders["open"])
     made["open"].refresh_from_db()
@@ -145,8 +156,6 @@ def test_purge_session_counts_what_it_deleted(sessions):
 
 @pytest.mark.services
 def test_the_beat_task_purges_in_a_real_worker(transactional_db, celery_worker, teacher_a):
-    from config.celery import app
-
     old = record_session(teacher_a, students=4, seed=5, name="old", ended_days_ago=DAYS + 1)
     recent = record_session(teacher_a, students=4, seed=6, name="new", ended_days_ago=DAYS - 1)
     result = app.send_task("classroom.tasks.purge_expired_sessions")
@@ -177,8 +186,6 @@ def test_an_export_finishing_after_a_purge_leaves_no_file(
 @pytest.mark.django_db
 def test_the_purge_deletes_the_admin_logs_entries_about_the_student_data(sessions, teacher_a):
     """A staff edit in the Django admin logs the object's name: a nickname must go too."""
-    from django.contrib.admin.models import CHANGE, LogEntry
-    from django.contrib.contenttypes.models import ContentType
 
     made, _folders = sessions
 
@@ -240,6 +247,13 @@ ROSTER_DAYS, ACCOUNT_DAYS, LOG_DAYS = settings.ROSTER_DAYS, settings.ACCOUNT_DAY
 
 def days_ago(days: float):
     return timezone.now() - timedelta(days=days)
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """A context in which what a deletion defers to its commit (the export files'
+    removal) runs as it ends: this module's tests run in a transaction never committed."""
+    return functools.partial(django_capture_on_commit_callbacks, execute=True)
 
 
 def purge_unused_now() -> dict[str, int]:
@@ -307,11 +321,8 @@ def teachers(teacher_a, teacher_b, django_user_model, tmp_path, settings):
 
 @pytest.mark.django_db
 def test_an_account_unused_for_the_account_days_goes_with_all_it_owns(
-    teachers, teacher_a, teacher_b, django_user_model
+    teachers, teacher_a, teacher_b, django_user_model, committed
 ):
-    from django.contrib.admin.models import CHANGE, LogEntry
-    from django.contrib.contenttypes.models import ContentType
-
     made, others = teachers
     (session_a, folder_a), (session_b, folder_b) = made["teacher-a"], made["teacher-b"]
     school_class = session_a.school_class
@@ -330,7 +341,8 @@ def test_an_account_unused_for_the_account_days_goes_with_all_it_owns(
     participants_a = list(session_a.participants.values_list("pk", flat=True))
     assert participants_a
 
-    assert purge_unused_now()["accounts"] == 2  # teacher A, and the account never used
+    with committed():
+        assert purge_unused_now()["accounts"] == 2  # teacher A, and the account never used
 
     usernames = set(django_user_model.objects.values_list("username", flat=True))
     assert usernames == {"teacher-b", "it-admin", "new-teacher"}
@@ -369,10 +381,38 @@ def test_an_unused_account_with_a_session_under_way_has_it_ended_before_it_goes(
 
 
 @pytest.mark.django_db
-def test_the_admins_change_log_keeps_each_entry_for_the_admin_log_days(teacher_a):
-    from django.contrib.admin.models import CHANGE, LogEntry
-    from django.contrib.contenttypes.models import ContentType
+def test_an_account_deletion_that_fails_midway_deletes_nothing(
+    teacher_a, django_user_model, settings, tmp_path, committed
+):
+    """All or nothing: a failure as the account itself goes (after its sessions' student
+    data was purged) leaves the student data, the export's files and the account."""
+    settings.MEDIA_ROOT = tmp_path
+    session = record_session(teacher_a, students=4, seed=7)
+    folder = with_export(session)
+    before = student_data(session)
+    assert all(before.values()), before
 
+    def fail(sender, instance, **kwargs):
+        raise DatabaseError("the database went away")
+
+    pre_delete.connect(fail, sender=django_user_model, dispatch_uid="test.fail")
+    try:
+        with committed(), pytest.raises(DatabaseError):
+            delete_account(teacher_a)
+    finally:
+        pre_delete.disconnect(sender=django_user_model, dispatch_uid="test.fail")
+    assert student_data(session) == before
+    assert folder.is_dir()
+    session.refresh_from_db()
+    assert session.purged_at is None
+    assert django_user_model.objects.filter(pk=teacher_a.pk).exists()
+    with committed():
+        delete_account(teacher_a)  # and once it works, everything goes
+    assert not folder.exists() and not Participant.objects.filter(session_id=session.pk)
+
+
+@pytest.mark.django_db
+def test_the_admins_change_log_keeps_each_entry_for_the_admin_log_days(teacher_a):
     def log(days):
         entry = LogEntry.objects.create(
             user=teacher_a,
@@ -394,8 +434,6 @@ def test_the_admins_change_log_keeps_each_entry_for_the_admin_log_days(teacher_a
 def test_the_daily_task_purges_unused_records_in_a_real_worker(
     transactional_db, celery_worker, teacher_a, teacher_b, settings
 ):
-    from config.celery import app
-
     assert settings.CELERY_BEAT_SCHEDULE["purge-unused-records"] == {
         "task": "classroom.tasks.purge_unused_records",
         "schedule": 24 * 3600.0,
@@ -410,11 +448,10 @@ def test_the_daily_task_purges_unused_records_in_a_real_worker(
 
 @pytest.mark.django_db
 def test_the_daily_sweep_deletes_export_folders_left_without_their_row(
-    recorded, settings, tmp_path
+    recorded, settings, tmp_path, committed
 ):
     """A deletion a worker did not see in time leaves the files it then wrote: the sweep
     finds the folder by its missing row."""
-    from debrief.cleanup import sweep_export_folders
 
     settings.MEDIA_ROOT = tmp_path
     kept = DebriefExport.objects.create(session=recorded, status="done")
@@ -422,7 +459,8 @@ def test_the_daily_sweep_deletes_export_folders_left_without_their_row(
     for export in (kept, gone):
         export.folder().mkdir(parents=True)
     orphan = gone.folder()
-    DebriefExport.objects.filter(pk=gone.pk).delete()  # the row goes ...
+    with committed():
+        DebriefExport.objects.filter(pk=gone.pk).delete()  # the row goes ...
     orphan.mkdir(parents=True)  # ... and a worker writes its files after
     (orphan / "a.csv").write_text("nickname\n")
     stray = tmp_path / "debriefs" / "not-an-export"
