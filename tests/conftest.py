@@ -28,6 +28,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from channels.layers import channel_layers
+from django.conf import settings
+from django.db import connection
+from playwright.sync_api import sync_playwright
 
 from config.services import (
     START_HOOKS,
@@ -41,6 +45,10 @@ from config.services import (
     wait_until,
 )
 from games import clock as live_clock
+from lessons.links import forget_kept_links
+from lessons.moments import forget_kept_cards, forget_kept_modes, forget_seen
+from live.dashboard import forget_kept_tables
+from live.messages import forget_kept_sessions
 from tests.logwatch import ErrorRecords, ServiceLogs
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -136,30 +144,24 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
     own tests do: a connection kept by a thread of its own (a socket test's database
     thread) would stop it dropping the PostgreSQL test database at the end. The servers
     the tests start keep theirs (DB_CONN_MAX_AGE), as in production."""
-    from django.conf import settings
-
     settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 
 def database_url_for_children() -> str:
     """Return a DATABASE_URL naming the test database this process set up."""
-    from django.db import connection
-
-    settings = connection.settings_dict
-    if settings["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{settings['NAME']}"
-    user = settings.get("USER") or ""
-    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
+    database = connection.settings_dict
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{database['NAME']}"
+    user = database.get("USER") or ""
+    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
     credentials = f"{user}{password}@" if user else ""
-    port = f":{settings['PORT']}" if settings.get("PORT") else ""
-    return f"postgres://{credentials}{settings.get('HOST') or 'localhost'}{port}/{settings['NAME']}"
+    port = f":{database['PORT']}" if database.get("PORT") else ""
+    return f"postgres://{credentials}{database.get('HOST') or 'localhost'}{port}/{database['NAME']}"
 
 
 @pytest.fixture(scope="session")
 def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
     """Return the environment for child services: the test database and test Redis."""
-    from django.conf import settings
-
     with django_db_blocker.unblock():
         url = database_url_for_children()
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
@@ -179,8 +181,6 @@ def _fresh_channel_layer():
     """Give every test its own channel-layer instance: each async test runs its own loop,
     and a Redis layer's receive lock belongs to the loop that first used it (a test whose
     loop hung would otherwise fail every later test with "Two event loops")."""
-    from channels.layers import channel_layers
-
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
@@ -203,11 +203,6 @@ def _forget_kept_rows():
     """Forget the lesson links, cards, seen lessons and sessions this process keeps: a
     test's rolled-back rows must not reach the next test (SQLite gives their ids out
     again)."""
-    from lessons.links import forget_kept_links
-    from lessons.moments import forget_kept_cards, forget_kept_modes, forget_seen
-    from live.dashboard import forget_kept_tables
-    from live.messages import forget_kept_sessions
-
     forget_kept_links()
     forget_kept_cards()
     forget_kept_modes()
@@ -271,8 +266,6 @@ def browser():
     # Playwright's sync API keeps an event loop in this thread; the ORM calls that
     # browser tests make to set up data are still plain synchronous calls.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True

@@ -21,8 +21,11 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
+from classroom.models import ClassSession
 from debrief.models import DebriefExport
 from games.conspiranoia.cards import character as character_entry
+from games.matches import load_state
+from games.models import Match
 from tests.browser.classroom import (
     COUNT_LOG_LINES,
     PASSWORD,
@@ -94,8 +97,6 @@ def play_until_over(students):
 
 def check_the_end(students, match):
     """Both students see the end screen, with the engine's winner rule and life points."""
-    from games.matches import load_state
-
     result = load_state(match).result()
     names = {seat.number: seat.display_name for seat in match.table.seats.all()}
     for page in students:
@@ -111,8 +112,6 @@ def check_the_end(students, match):
 
 def teacher_exports_the_debrief(page, base_url, artifacts_dir):
     """From the session's page: export the debrief, wait for it, fetch its PDF."""
-    from classroom.models import ClassSession
-
     session = ClassSession.objects.get()
     page.goto(f"{base_url}{session.get_absolute_url()}")
     page.get_by_role("button", name="Export debrief").click()
@@ -128,9 +127,6 @@ def teacher_exports_the_debrief(page, base_url, artifacts_dir):
 def test_two_students_and_a_bot_play_conspiranoia_to_the_end(
     browser, live_server_url, celery_worker, teacher, artifacts_dir
 ):
-    from games.matches import load_state
-    from games.models import Match
-
     started = time.monotonic()
     teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     teacher_page = teacher_context.new_page()

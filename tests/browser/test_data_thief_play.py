@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.matches import load_state
+from games.models import Match
 from tests.browser.classroom import (
     COUNT_LOG_LINES,
     PASSWORD,
@@ -64,8 +65,6 @@ def play_one_step(page) -> bool:
 def play_to_the_end(teacher_page, browser, live_server_url, *, players, options, artifacts_dir):
     """Launch a session of ``players`` a table, two students join and play to the end;
     return the match, the students' pages by role, and what each clicked."""
-    from games.models import Match
-
     code = teacher_launches(
         teacher_page,
         live_server_url,

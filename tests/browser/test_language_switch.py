@@ -16,6 +16,11 @@ from django.utils.translation import gettext
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from classroom import actions
+from classroom.models import ClassSession
+from games.describe import card_namer
+from lessons.actions import lesson_card
+from lessons.models import Lesson
 from tests.browser.test_lessons_play import TIMEOUT, plays_to_the_end, start_and_seed
 from tests.i18n.test_catalogues import catalogue
 from tests.live.conftest import open_session
@@ -41,22 +46,15 @@ def js_text(language: str, msgid: str) -> str:
 
 
 def card_name(card: str, language: str) -> str:
-    from games.describe import card_namer
-
     return card_namer("data_tycoon", "standard", language)(card)
 
 
 def lesson_title(language: str) -> str:
-    from lessons.actions import lesson_card
-    from lessons.models import Lesson
-
     return lesson_card(Lesson.objects.get(slug="transparency"), None, language)["title"]
 
 
 @pytest.fixture
 def french_session(django_user_model):
-    from classroom import actions
-
     teacher = django_user_model.objects.create_user(username="mme-langues", password="x-Pass-98")
     return open_session(actions.do_create_class(teacher, "4e B"), bots=True, language="fr")
 
@@ -146,8 +144,6 @@ def switches_to_russian_and_ends_with_the_quiz(page, card, artifacts_dir):
 def test_a_student_switches_language_in_the_lobby_and_in_the_game(
     browser, live_server_url, celery_worker, french_session, artifacts_dir
 ):
-    from classroom.models import ClassSession
-
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)

@@ -15,6 +15,13 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from classroom import actions
+from classroom.models import Table
+from games.matches import sync_timers
+from games.models import Match, MatchTimer
+from lessons.models import LessonMoment, QuizAnswer
+from tests.games.arrange import Picker, arrange
+
 os.environ.setdefault("BOT_DELAY_SECONDS", "0.05")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,8 +37,6 @@ def teacher(django_user_model):
 
 def open_session(teacher):
     """Open a session of tables of two, bots filling, lesson cards in "show" mode."""
-    from classroom import actions
-
     school_class = actions.do_create_class(teacher, "Year 9 Lessons")
     return actions.do_create_session(
         school_class,
@@ -45,12 +50,6 @@ def open_session(teacher):
 
 def start_and_seed(session):
     """Start the session and seed the short position; return the student and the card."""
-    from classroom import actions
-    from classroom.models import Table
-    from games.matches import sync_timers
-    from games.models import Match, MatchTimer
-    from tests.games.arrange import Picker, arrange
-
     actions.do_start_session(session)
     participant = session.participants.get()
     table = Table.objects.get(session=session)
@@ -163,8 +162,6 @@ def teacher_sees_the_answers(browser, base_url, session, artifacts_dir):
 def test_a_student_sees_the_lesson_card_then_answers_the_quiz(
     browser, live_server_url, celery_worker, teacher, artifacts_dir
 ):
-    from lessons.models import LessonMoment, QuizAnswer
-
     session = open_session(teacher)
     context, page = student_joins(browser, live_server_url, session)
     participant, card = start_and_seed(session)

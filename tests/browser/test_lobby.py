@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from classroom.catalogue import available_games
 from tests.browser.sockets import assert_no_reconnect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,8 +34,6 @@ def student_joins(browser, base_url, code, nickname):
 def test_teacher_sees_students_join_live_and_kicks_one(
     browser, live_server_url, teacher, artifacts_dir
 ):
-    from classroom.catalogue import available_games
-
     if not available_games():
         pytest.fail("no game is registered: the session form cannot launch a session")
 

@@ -15,6 +15,8 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
+from games.matches import load_state
+from games.models import Match
 from tests.browser.classroom import (
     PASSWORD,
     TIMEOUT,
@@ -83,9 +85,6 @@ def play_until_over(students, after_clicks, clicks_before_callback=20):
 def test_two_students_and_a_bot_play_a_game_by_clicking(
     browser, live_server_url, celery_worker, teacher, artifacts_dir
 ):
-    from games.matches import load_state
-    from games.models import Match
-
     teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     teacher_page = teacher_context.new_page()
     teacher_page.set_default_timeout(TIMEOUT)

@@ -1,10 +1,18 @@
 """Teacher accounts: sign up (no e-mail needed), log in, log out, change password, delete
 one's own account."""
 
+import json
+
 import pytest
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+
+from classroom import actions
+from classroom.models import ClassSession, Deck, Participant, SchoolClass
+from lessons.models import Lesson, LessonOverride
+from tests.classroom.conftest import PASSWORD, join_client, open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +49,6 @@ def test_signup_form_errors():
 
 
 def test_login_logout_and_password_change(teacher_a):
-    from tests.classroom.conftest import PASSWORD
-
     client = Client()
     assert client.get(reverse("login")).status_code == 200
     response = client.post(reverse("login"), {"username": "teacher-a", "password": PASSWORD})
@@ -67,9 +73,6 @@ def test_a_teacher_deletes_their_own_account_with_all_it_holds(
 ):
     """The right to erasure, practised: the password confirms; the classes, their
     sessions with the students' data and the decks go; the teacher is logged out."""
-    from classroom import actions
-    from classroom.models import ClassSession, Deck, Participant, SchoolClass
-    from tests.classroom.conftest import PASSWORD, join_client, open_session
 
     session = open_session(roster_class, game="data_tycoon", variant="basic")
     join_client(session, "Blue Fox")
@@ -106,11 +109,6 @@ def test_a_teacher_downloads_what_their_account_holds_and_nothing_of_anyone_else
     teacher_a, teacher_b, client_a, roster_class
 ):
     """The right to data portability: the teacher's own data, as JSON, no student's."""
-    import json
-
-    from classroom import actions
-    from classroom.models import Deck, Participant
-    from lessons.models import Lesson, LessonOverride
 
     session = actions.do_create_session(
         roster_class,
@@ -189,17 +187,11 @@ def test_password_change_needs_login():
 
 
 def test_admin_registers_the_models():
-    from django.contrib import admin
-
-    from classroom.models import ClassSession, Participant, SchoolClass
-
     for model in (SchoolClass, ClassSession, Participant):
         assert admin.site.is_registered(model)
 
 
 def test_admin_pages_render(admin_client, session):
-    from tests.classroom.conftest import join_client
-
     join_client(session, "Sam")
     for url in (
         "/admin/classroom/schoolclass/",

@@ -1,6 +1,7 @@
 """Join codes: alphabet without look-alikes, normalization, uniqueness among open sessions."""
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from classroom import codes
 from classroom.actions import do_end_session
@@ -44,8 +45,6 @@ def test_new_code_avoids_open_sessions_only(school_class, monkeypatch):
 
 @pytest.mark.django_db
 def test_database_refuses_two_open_sessions_with_one_code(school_class):
-    from django.db import IntegrityError, transaction
-
     first = open_session(school_class)
     with pytest.raises(IntegrityError), transaction.atomic():
         ClassSession.objects.create(

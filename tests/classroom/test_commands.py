@@ -1,14 +1,22 @@
 """Management commands: load_demo (idempotent, prints the login), open_session and purge."""
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
+from classroom import actions
 from classroom.codes import is_well_formed
+from classroom.identity import new_device_id
 from classroom.management.commands.load_demo import DEMO_USERNAME, demo_login_file
-from classroom.models import ClassSession, SchoolClass
+from classroom.models import ClassSession, Participant, SchoolClass, Table
+from tests.classroom.conftest import join_client, open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -86,10 +94,6 @@ def test_open_session_refuses_bad_input(teacher_a, school_class, fake_game, args
 
 def test_open_session_opens_a_data_tycoon_session_that_starts(teacher_a, school_class):
     """The command of issue 4 with the real game: the printed code is joinable and starts."""
-    from classroom import actions
-    from classroom.identity import new_device_id
-    from classroom.models import Table
-
     out = StringIO()
     call_command(
         "open_session",
@@ -165,15 +169,6 @@ def test_open_session_refuses_a_bad_option(teacher_a, school_class, option, mess
 def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings):
     """An administrator sees what the retention will take (--dry-run deletes nothing),
     then purges at once; what is not due stays."""
-    from datetime import timedelta
-
-    from django.contrib.admin.models import CHANGE, LogEntry
-    from django.contrib.contenttypes.models import ContentType
-    from django.utils import timezone
-
-    from classroom import actions
-    from classroom.models import Participant
-    from tests.classroom.conftest import join_client, open_session
 
     def days_ago(days):
         return timezone.now() - timedelta(days=days)
@@ -236,11 +231,6 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
 def test_purge_ahead_lists_what_will_be_due_so_teachers_can_be_warned(teacher_a, teacher_b):
     """An account a fortnight from its limit is not due now, and is listed 15 days ahead;
     nothing is deleted."""
-    from datetime import timedelta
-
-    from django.conf import settings
-    from django.utils import timezone
-
     almost = timezone.now() - timedelta(days=settings.ACCOUNT_DAYS - 14)
     get_user_model().objects.filter(pk=teacher_b.pk).update(last_login=almost)
 

@@ -16,7 +16,7 @@ from config.asgi import application
 from live import session_sockets
 from live.session_sockets import CLOSE_ENDED, CLOSE_REFUSED, CLOSE_REMOVED
 from tests.classroom.channels_testing import WebsocketCommunicator, in_own_event_loop
-from tests.classroom.conftest import join_client
+from tests.classroom.conftest import join_client, open_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
@@ -116,8 +116,6 @@ async def test_students_are_told_when_the_session_ends(session):
 
 @in_own_event_loop
 async def test_state_changes_reach_students_in_the_sessions_language(school_class):
-    from tests.classroom.conftest import open_session
-
     session = await sync_to_async(open_session)(school_class, language="fr")
     device = await sync_to_async(join_client)(session, "Sam")
     student = socket(session, device)
@@ -158,8 +156,6 @@ async def refused(communicator) -> tuple[bool, int | None]:
 
 @in_own_event_loop
 async def test_a_student_of_another_session_is_refused(session, school_class):
-    from tests.classroom.conftest import open_session
-
     other = await sync_to_async(open_session)(school_class)
     device = await sync_to_async(join_client)(other, "Sam")
     connected, code = await refused(socket(session, device))

@@ -275,8 +275,6 @@ def test_rate_limit_is_per_client(session):
     try:
         assert post_join(Client(), session.join_code, "Sam").status_code == 302
     finally:
-        from classroom import ratelimit
-
         ratelimit.reset("10.0.0.66")
 
 

@@ -5,9 +5,10 @@ import pytest
 from django.test import Client
 from django.urls import get_resolver, reverse
 
+from classroom.actions import do_create_class
 from classroom.catalogue import deck_games
 from classroom.models import Deck
-from tests.classroom.conftest import join_client
+from tests.classroom.conftest import join_client, open_session
 
 CLASS_URLS = [
     "class_detail",
@@ -136,8 +137,6 @@ def test_other_teacher_changes_nothing(world, name):
 
 @pytest.mark.django_db
 def test_dashboard_lists_only_own_classes(world, teacher_b):
-    from classroom.actions import do_create_class
-
     do_create_class(teacher_b, "B's own class")
     response = world["clients"]["other_teacher"].get(reverse("classroom:dashboard"))
     assert response.status_code == 200
@@ -156,8 +155,6 @@ def test_dashboard_needs_login():
 @pytest.mark.django_db
 def test_kick_of_another_sessions_participant_is_404(world, teacher_a):
     """A participant id from another of A's sessions cannot be kicked through this one."""
-    from tests.classroom.conftest import open_session
-
     other = open_session(world["class"])
     join_client(other, "Alex")
     foreign = other.participants.get()

@@ -1,11 +1,13 @@
 """Sessions: the launch form with and without games, the QR code, the state machine."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
 from classroom import actions, catalogue
 from classroom.models import ClassSession
+from classroom.qr import qr_svg
 from games.matches import load_state
 from tests.classroom.conftest import join_client
 
@@ -202,8 +204,6 @@ def test_session_page_shows_code_qr_and_join_url(client_a, session):
 
 
 def test_qr_encodes_the_join_url():
-    from classroom.qr import qr_svg
-
     svg = str(qr_svg("http://example.org/join/ABCDEF/", title="Join"))
     assert svg.startswith("<svg") and "<title>Join</title>" in svg
 
@@ -243,8 +243,6 @@ def test_teacher_pages_follow_the_chosen_language(client_a, session):
 def test_ending_a_session_frees_nobody_to_rejoin(session):
     join_client(session, "Sam")
     actions.do_end_session(session)
-    from django.test import Client
-
     response = Client().post("/join/", {"code": session.join_code, "nickname": "Late"})
     assert "No open session has this code" in response.content.decode()
 

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from classroom import actions
 from config.celery import app
 from debrief import render
 from debrief.models import DebriefExport
@@ -146,8 +147,6 @@ def test_a_retry_can_succeed(recorded, teacher_a):
 
 
 def test_lobby_session_cannot_be_exported(transactional_db, teacher_a, client_a):
-    from classroom import actions
-
     school_class = actions.do_create_class(teacher_a, "6C")
     session = actions.do_create_session(
         school_class,

@@ -1,8 +1,16 @@
 """/privacy/ lists everything the platform stores: every model of the apps has its row."""
 
+from datetime import timedelta
+
 import pytest
 from django.apps import apps
+from django.contrib.sessions.models import Session
 from django.urls import reverse
+from django.utils import timezone
+
+from classroom.forms import SignUpForm
+from classroom.ratelimit import WINDOW_SECONDS
+from classroom.tasks import clear_expired_logins
 
 # Every model of the project's apps, with the /privacy/ row (its id) that lists it, or
 # None for shipped lesson content that holds nobody's data.
@@ -72,9 +80,6 @@ def test_the_privacy_page_gives_what_teachers_keep_its_time_limit(client, settin
 
 @pytest.mark.django_db
 def test_the_privacy_page_names_the_teachers_e_mail_and_the_join_rate_limit(client, settings):
-    from classroom.forms import SignUpForm
-    from classroom.ratelimit import WINDOW_SECONDS
-
     page = client.get(reverse("debrief:privacy")).content.decode()
     assert "email" in SignUpForm.Meta.fields
     assert "an optional e-mail address" in page
@@ -85,13 +90,6 @@ def test_the_privacy_page_names_the_teachers_e_mail_and_the_join_rate_limit(clie
 
 @pytest.mark.django_db
 def test_expired_login_sessions_are_cleared_by_a_beat_task(settings):
-    from datetime import timedelta
-
-    from django.contrib.sessions.models import Session
-    from django.utils import timezone
-
-    from classroom.tasks import clear_expired_logins
-
     assert settings.CELERY_BEAT_SCHEDULE["clear-expired-logins"]["task"] == (
         "classroom.tasks.clear_expired_logins"
     )

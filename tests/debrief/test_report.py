@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import re
+from html import unescape
 
 import pytest
 
@@ -11,10 +12,17 @@ import pytest
 # PDF's charts must not depend on.
 import weasyprint.pdf.metadata  # noqa: F401
 from django.utils import translation
+from pypdf import PdfReader
 
+from classroom import actions
+from classroom.identity import new_device_id
+from classroom.models import Participant
 from debrief import charts, data, glossary, render
+from games.data_monsters.cards import CHALLENGES
 from games.matches import replay_match
+from lessons.content import read_lessons
 from lessons.models import Lesson, LessonLink
+from lessons.texts import article_number
 from tests.debrief.recorded import record_session
 
 
@@ -223,9 +231,9 @@ def test_json_holds_the_raw_data(recorded, report):
     assert raw["format"] == "dataprotect-debrief/1"
     assert len(raw["tables"]) == 3
     for table in raw["tables"]:
-        actions = table["match"]["actions"]
-        assert [a["version"] for a in actions] == list(range(1, len(actions) + 1))
-        assert all({"seat", "action", "events"} <= set(a) for a in actions)
+        moves = table["match"]["actions"]
+        assert [a["version"] for a in moves] == list(range(1, len(moves) + 1))
+        assert all({"seat", "action", "events"} <= set(a) for a in moves)
     assert raw["quiz_answers"] and {"nickname", "question", "correct"} <= set(
         raw["quiz_answers"][0]
     )
@@ -234,9 +242,6 @@ def test_json_holds_the_raw_data(recorded, report):
 
 
 def test_glossary_covers_every_article_any_lesson_cites():
-    from lessons.content import read_lessons
-    from lessons.texts import article_number
-
     cited = {article_number(a) for lesson in read_lessons() for a in lesson["articles"]}
     entries = glossary.articles()
     assert cited <= set(entries)
@@ -256,9 +261,6 @@ def test_glossary_of_a_report_lists_the_cited_articles(report):
 
 @pytest.mark.django_db
 def test_a_student_without_a_seat_gets_an_empty_line(recorded):
-    from classroom.identity import new_device_id
-    from classroom.models import Participant
-
     Participant.objects.create(
         session=recorded, nickname="Late", nickname_key="late", device_id=new_device_id()
     )
@@ -272,8 +274,6 @@ def test_a_student_without_a_seat_gets_an_empty_line(recorded):
 
 @pytest.mark.django_db
 def test_a_session_ended_in_the_lobby_still_gives_a_report(teacher_a, tmp_path):
-    from classroom import actions
-
     school_class = actions.do_create_class(teacher_a, "Empty")
     session = actions.do_create_session(
         school_class,
@@ -298,8 +298,6 @@ def test_the_pdf_draws_every_chart(report, tmp_path):
     """The PDF embeds the SVG charts, drawn as vector paths with their words as text: the
     pages of the concepts and the score progression are full of path operators, the
     others not, and each chart's title can be read (and searched) on its page."""
-    from pypdf import PdfReader
-
     html = render.render_html(report, for_pdf=True)
     assert html.count('<img class="chart"') == 2 + len(report.tables)
     render.write_pdf(html, tmp_path / "debrief.pdf")
@@ -325,10 +323,6 @@ def test_the_pdf_draws_every_chart(report, tmp_path):
 def test_a_game_s_attack_lines_and_prompts_reach_the_html_and_the_pdf(teacher_a, tmp_path):
     """A game whose debrief sums up a table (Data Thief: attacks by type, stopped or not,
     each with its lesson) shows those lines under each table, and its prompts."""
-    from html import unescape
-
-    from pypdf import PdfReader
-
     session = record_session(teacher_a, students=6, table_size=3, game="data_thief", seed=5)
     report = data.build(session)
     render.draw_charts(report)
@@ -384,12 +378,6 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
     the challenge and card names are the card set's French names, each line has its
     lesson, the lesson moments and the quiz come from the game's lessons, and the lines
     and prompts reach the HTML and the PDF."""
-    from html import unescape
-
-    from pypdf import PdfReader
-
-    from games.data_monsters.cards import CHALLENGES
-
     session = record_session(
         teacher_a,
         students=6,

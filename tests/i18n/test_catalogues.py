@@ -41,6 +41,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.translation.template import templatize
 
+from classroom import actions
+
 ROOT = Path(django_settings.BASE_DIR)
 LOCALE = ROOT / "locale"
 LANGUAGES = ["en", "es", "fr", "ru"]
@@ -473,8 +475,6 @@ def test_language_switcher_sets_the_language(fresh_translations, language):
 def test_a_session_language_applies_to_its_students(
     fresh_translations, django_user_model, language
 ):
-    from classroom import actions
-
     teacher = django_user_model.objects.create_user(username="i18n-teacher", password="x-Pass-9876")
     school_class = actions.do_create_class(teacher, "i18n")
     session = actions.do_create_session(

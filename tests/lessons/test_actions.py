@@ -19,7 +19,7 @@ from lessons.actions import (
 )
 from lessons.models import Lesson, LessonMoment, QuizAnswer, QuizQuestion
 
-from .conftest import join
+from .conftest import join, open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -67,8 +67,6 @@ def test_the_lesson_card_carries_title_short_articles_and_link(session_a):
 
 
 def test_the_lesson_card_is_in_the_session_language(teacher_a):
-    from .conftest import open_session
-
     session = open_session(teacher_a, language="ru", name="9R")
     card = lesson_card(lesson("sanctions"), session)
     assert card["title"].startswith("Санкции")

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.core.management import call_command
 
 from games.registry import all_games
 from lessons import content
@@ -185,8 +186,6 @@ def test_loading_again_changes_nothing():
 @pytest.mark.django_db(transaction=True)
 def test_a_flushed_database_gets_the_shipped_lessons_back():
     """Tests on transactional_db flush every table: the lessons are loaded again after it."""
-    from django.core.management import call_command
-
     call_command("flush", interactive=False, verbosity=0)
     assert Lesson.objects.count() == len(content.read_lessons())
     assert LessonLink.objects.filter(game="data_tycoon").exists()

@@ -11,6 +11,7 @@ import zlib
 import pytest
 from django.test import Client
 
+import games.matches
 from classroom import actions, ratelimit
 from classroom.identity import new_device_id
 
@@ -43,8 +44,6 @@ def _seeded_deals(monkeypatch, request):
     plays the same games (a random deal made some tests pass or fail by chance). Each
     test has seeds of its own: a task left queued by an earlier test (the database
     gives a flushed match's id again) must not take a new match for its own."""
-    import games.matches
-
     first = zlib.crc32(request.node.nodeid.encode()) * 1000
     monkeypatch.setattr(games.matches, "new_seed", itertools.count(first).__next__)
 

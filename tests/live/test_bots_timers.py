@@ -12,9 +12,12 @@ from django.test.utils import CaptureQueriesContext
 
 from classroom import actions
 from classroom.models import Table
-from games.matches import load_state
+from games.matches import load_state, sync_timers
 from games.models import Match, MatchAction, MatchTimer
 from live import background, messages, scheduling, tasks, write
+from live.background import fire_timer, sweep
+from tests.games.arrange import Picker
+from tests.games.test_data_tycoon_rules import attack_position
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import drive_to_call_window
 
@@ -92,8 +95,6 @@ def test_an_expired_call_window_is_fired_by_the_server(
 
 def test_the_sweeper_fires_an_overdue_timer_once(school_class, settings, clock, monkeypatch):
     """After a crash no task may remain: the sweeper fires what is due; firing twice is harmless."""
-    from live.background import fire_timer, sweep
-
     # In-process only: the clock moves for the worker too, which must not fire it first.
     monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     session = open_session(school_class, table_size=2, options={"call_seconds": 20})
@@ -217,10 +218,6 @@ def test_a_pause_stops_the_clock_of_every_timer(school_class, monkeypatch, clock
 def test_counter_window_and_time_card_deadlines_are_enforced_by_the_server(school_class, clock):
     """A counter window's and a Time card's deadlines reach every seat and the projector;
     when they pass the server sends the expiry as the referee (docs/protocol.md, 3 and 8)."""
-    from games.matches import sync_timers
-    from tests.games.arrange import Picker
-    from tests.games.test_data_tycoon_rules import attack_position
-
     session = open_session(school_class, table_size=2, variant="expert")
     seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)

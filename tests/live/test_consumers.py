@@ -4,15 +4,17 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import Client
 
 from classroom import actions
 from classroom.identity import seat_token
-from classroom.models import Seat, Table
+from classroom.models import Seat, SeatMove, Table
 from games.engine import IllegalAction
 from games.matches import load_state
 from games.models import Match
 from live.consumers import CLOSE_FORBIDDEN, CLOSE_REMOVED, message_in
 from tests.classroom.channels_testing import in_own_event_loop
+from tests.classroom.conftest import join_client
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import (
     ORIGIN,
@@ -327,11 +329,6 @@ async def test_presence_names_a_removed_student_in_the_sockets_language(school_c
 
 @in_own_event_loop
 async def test_an_approved_move_closes_the_old_devices_socket(school_class):
-    from django.test import Client
-
-    from classroom.models import SeatMove
-    from tests.classroom.conftest import join_client
-
     session = await sync_to_async(open_session)(school_class, table_size=2)
     old_device = await sync_to_async(join_client)(session, "Ana")
     await sync_to_async(join_client)(session, "Ben")
@@ -361,8 +358,6 @@ async def test_an_approved_move_closes_the_old_devices_socket(school_class):
 async def test_another_teacher_gets_neither_the_projector_nor_the_dashboard(
     school_class, django_user_model
 ):
-    from django.test import Client
-
     session, table, _people = await sync_to_async(started_table)(school_class)
     other = Client()
     user = await sync_to_async(django_user_model.objects.create_user)(

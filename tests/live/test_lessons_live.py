@@ -11,10 +11,11 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 
 from classroom import actions
 from classroom.models import Table
-from games.matches import sync_timers
+from games.matches import LESSON_HOLD_SECONDS, LESSON_PAUSE, MatchPaused, sync_timers
 from games.models import Match, MatchTimer
 from lessons.actions import do_set_lesson_mode
 from lessons.models import LessonMoment
@@ -241,7 +242,6 @@ async def test_off_sends_no_lesson_and_records_none(school_class, teacher_client
 
 
 def test_a_frequent_lesson_shows_once_per_table_and_rare_ones_every_time(school_class):
-
     session, table, card, _people = sanction_table(school_class, "show")
     match = Match.objects.get(pk=table.match_id)
     pick = Picker("standard")
@@ -259,8 +259,6 @@ def test_a_frequent_lesson_shows_once_per_table_and_rare_ones_every_time(school_
 
 
 def test_a_teacher_resume_does_not_end_a_lesson_pause(school_class):
-    from games.matches import MatchPaused
-
     _session, table, card, _people = sanction_table(school_class, "pause")
     write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     actions.do_set_table_paused(table, True)
@@ -297,10 +295,6 @@ def test_timers_do_not_run_out_during_a_lesson_pause(school_class, clock):
 
 
 def test_a_lesson_pause_lives_in_the_database_and_survives_a_redis_flush(school_class):
-    from django.core.cache import cache
-
-    from games.matches import LESSON_PAUSE, MatchPaused
-
     _session, table, card, _people = sanction_table(school_class, "pause")
     write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     pause = messages.lesson_pause(table.match_id)
@@ -329,8 +323,6 @@ async def test_a_lesson_pause_nobody_ends_is_released_by_the_sweeper_after_six_h
 ):
     """The lesson hold expires LESSON_HOLD_SECONDS after the card was shown: the sweeper
     lets the table go on and tells its sockets, as the teacher's "End the lesson pause"."""
-    from games.matches import LESSON_HOLD_SECONDS
-
     # In-process only: the worker shares the clock and must not sweep first.
     monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)
     session, table, card, people = await sync_to_async(sanction_table)(school_class, "pause")

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from classroom import actions
-from classroom.models import Table
+from classroom.models import SEAT_STALE_SECONDS, Seat, Table
 from games.describe import card_text_in, catalogue
 from games.models import Match
 from live import background, messages, write
@@ -104,8 +104,6 @@ def test_a_card_text_missing_in_a_language_comes_in_english():
 
 
 def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
-    from classroom.models import SEAT_STALE_SECONDS, Seat
-
     seat = Seat.objects.get(table=table, number=0)
     actions.do_seat_connected(seat.pk, +1)
     assert messages.players(messages.load_table(table.pk))[0]["connected"] is True
@@ -125,8 +123,6 @@ def test_a_connection_count_left_by_a_killed_server_turns_stale(table, clock):
 def test_a_socket_closing_after_its_session_was_deleted_counts_nothing(table):
     """A teacher deletes the session while a student's socket opens or closes: the count
     goes nowhere, and nothing is raised in the server's log."""
-    from classroom.models import Seat
-
     seat_pk = Seat.objects.get(table=table, number=0).pk
     table.session.delete()
     assert not Seat.objects.filter(pk=seat_pk).exists()

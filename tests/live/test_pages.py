@@ -2,16 +2,21 @@
 
 import html
 import json
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from classroom import actions
+from classroom import actions, ratelimit
 from classroom.identity import participant_from_token
 from classroom.models import Seat, SeatMove, Table
-from games.describe import how_to_play
+from games.describe import catalogue, how_to_play
+from games.matches import load_state, sync_timers
 from games.models import Match
+from live import write
+from tests.games.arrange import Picker
+from tests.games.test_data_tycoon_rules import attack_position
 from tests.live.conftest import open_session, seat_students
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +28,6 @@ def post_json(client, body, **headers):
 
 @pytest.fixture(autouse=True)
 def _no_rate_limit():
-    from classroom import ratelimit
-
     ratelimit.reset("127.0.0.1")
     yield
     ratelimit.reset("127.0.0.1")
@@ -206,14 +209,6 @@ def test_the_form_keeps_its_csrf_check_and_json_needs_none(school_class):
 
 def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, teacher_client):
     """Each table: who is connected, whose turn, the scores, the latest notable events."""
-    import re
-
-    from games.describe import catalogue
-    from games.matches import load_state, sync_timers
-    from live import write
-    from tests.games.arrange import Picker
-    from tests.games.test_data_tycoon_rules import attack_position
-
     session = open_session(school_class, table_size=2, variant="expert")
     ana, ben = seat_students(session, "Ana", "Ben")
     actions.do_start_session(session)

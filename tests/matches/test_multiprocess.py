@@ -8,6 +8,8 @@ import time
 import pytest
 
 from games.matches import create_match, load_state
+from games.models import MatchTimer
+from tests.live.helpers import drive_to_call_window
 
 CHILD = r"""
 import json, sys, time
@@ -66,9 +68,6 @@ def race(env, match, seat, action, *, expected_version, processes=4) -> list[str
 @pytest.mark.django_db(transaction=True)
 def test_a_timer_expiry_sent_by_several_processes_applies_once(service_env):
     """The referee sends no version: the row lock alone keeps the writes apart."""
-    from games.models import MatchTimer
-    from tests.live.helpers import drive_to_call_window
-
     match = create_match("data_tycoon", "expert", 2, seed=3)
     drive_to_call_window(match, seed=3)
     version = match.version

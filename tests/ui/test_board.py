@@ -8,6 +8,8 @@ test-artifacts/<test>/ for a person to look at.
 """
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -246,9 +248,6 @@ SHAPES = {"●", "■", "▲", "◆", "★"}
 def test_colour_is_never_the_only_cue(browser, states, scenario):
     """Every card shows an icon that exists in the sprite and its name; a coloured card
     also shows its colour's shape, and a Dataset card its colour's name."""
-    import re
-    from pathlib import Path
-
     sprite = (Path(__file__).resolve().parents[2] / "static/img/cards.svg").read_text()
     symbols = set(re.findall(r'<symbol id="([^"]+)"', sprite))
     table = FakeTable(states(scenario), seat=0, bots=False)
