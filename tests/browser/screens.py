@@ -175,4 +175,5 @@ READY = {
     "quiz": ".quiz-form",
     "quiz-result": "#done-heading",
     "lesson": "main h1",
+    "replay": "#replay-move",
 }

@@ -1,7 +1,7 @@
 """Every main page, teacher's and student's, in Chromium at a phone (360x740, 390x844),
 a tablet (1024x768) and a projector (1920x1080), in en, es, fr and ru: before the game,
 while it runs, and once the student's table is over (the end screen, the quiz's
-questions and result, a lesson's page).
+questions and result, a lesson's page, the teacher's replay of the table).
 
 On each page and size: no horizontal overflow; on a phone no visible text under 12 px;
 the join code on one line; and an accessibility audit (axe-core, through
@@ -113,6 +113,10 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
             "end": (student, f"/play/{session.join_code}/"),
             "quiz": (student, reverse("lessons:quiz")),
             "lesson": (student, reverse("lessons:detail", args=["transparency"])),
+            "replay": (
+                teacher_context,
+                reverse("debrief:replay", args=[session.pk, table.number]) + "?move=3",
+            ),
         }
     )
     result_path, answered = answer_the_quiz(student, live_server_url)
@@ -121,5 +125,5 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
     assert ClassSession.objects.get(pk=session.pk).state == ClassSession.State.RUNNING
     for context in (student, teacher_context, anonymous):
         context.close()
-    assert pages_seen == 20 * len(VIEWPORTS)
+    assert pages_seen == 21 * len(VIEWPORTS)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
