@@ -2,6 +2,7 @@
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from classroom.views import accounts, classes, controls, decks, home, join, sessions
 
@@ -50,17 +51,19 @@ auth_patterns = [
     path("signup/", accounts.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/", accounts.AccountView.as_view(), name="account"),
     path(
-        "password/change/",
-        accounts.AccountView.as_view(),
-        name="password_change",
+        "account/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
     ),
     path("account/data/", accounts.account_download, name="account_download"),
     path("account/delete/", accounts.account_delete, name="account_delete"),
+    # The "My account" page's first address (a password change page), for bookmarks.
     path(
-        "password/change/done/",
-        auth_views.PasswordChangeDoneView.as_view(),
-        name="password_change_done",
+        "password/change/",
+        RedirectView.as_view(pattern_name="account", permanent=True),
+        name="password_change",
     ),
 ]
 

@@ -103,7 +103,7 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
             "debrief": (teacher_context, reverse("debrief:session", args=[session.pk])),
             "lessons": (teacher_context, reverse("lessons:index")),
             "privacy": (anonymous, reverse("debrief:privacy")),
-            "account": (teacher_context, reverse("password_change")),
+            "account": (teacher_context, reverse("account")),
             "account-delete": (teacher_context, reverse("account_delete")),
         }
     )

@@ -55,7 +55,7 @@ def test_login_logout_and_password_change(teacher_a):
     assert response.status_code == 302
     assert response["Location"] == reverse("classroom:dashboard")
     response = client.post(
-        reverse("password_change"),
+        reverse("account"),
         {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
     assert response.status_code == 302
@@ -83,7 +83,7 @@ def test_a_teacher_deletes_their_own_account_with_all_it_holds(
     page = client_a.get(url).content.decode()
     assert "<li>1 class, with its roster</li>" in page and "<li>1 session, with its stud" in page
     assert "<li>1 deck</li>" in page and "<li>0 lessons in your own words</li>" in page
-    assert url in client_a.get(reverse("password_change")).content.decode()
+    assert url in client_a.get(reverse("account")).content.decode()
 
     wrong = client_a.post(url, {"password": "not-it"})
     assert wrong.status_code == 200
@@ -157,7 +157,7 @@ def test_a_teacher_downloads_what_their_account_holds_and_nothing_of_anyone_else
     )
     for elsewhere in ("Secret Fox", "Other Owl", "B's deck", "B's class", "teacher-b", "password"):
         assert elsewhere not in text
-    assert reverse("account_download") in client_a.get(reverse("password_change")).content.decode()
+    assert reverse("account_download") in client_a.get(reverse("account")).content.decode()
 
 
 def test_account_deletion_needs_login_and_spares_administrators(admin_client):
@@ -169,21 +169,23 @@ def test_account_deletion_needs_login_and_spares_administrators(admin_client):
         response.content.decode()
     )
     assert get_user_model().objects.filter(is_superuser=True).count() == 1
-    assert url not in admin_client.get(reverse("password_change")).content.decode()
+    assert url not in admin_client.get(reverse("account")).content.decode()
     # staff without being superuser is an administrator too; a teacher is offered it
     staff = get_user_model().objects.create_user("staff-only", password="x", is_staff=True)
     teacher = get_user_model().objects.create_user("teacher-only", password="x")
     for user, offered in ((staff, False), (teacher, True)):
         client = Client()
         client.force_login(user)
-        assert (url in client.get(reverse("password_change")).content.decode()) is offered
+        assert (url in client.get(reverse("account")).content.decode()) is offered
         client.post(url, {"password": "x"})
         assert get_user_model().objects.filter(pk=user.pk).exists() is not offered
 
 
-def test_password_change_needs_login():
-    response = Client().get(reverse("password_change"))
-    assert response.status_code == 302
+def test_the_account_page_needs_login_and_keeps_its_old_address():
+    response = Client().get(reverse("account"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    old = Client().get("/password/change/")
+    assert old.status_code == 301 and old["Location"] == reverse("account") == "/account/"
 
 
 def test_admin_registers_the_models():

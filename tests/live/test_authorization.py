@@ -63,7 +63,8 @@ HTTP = {
     "signup": (row(302, 302, 200, 200, 200), None),
     "login": (EVERYONE, None),
     "logout": (row(405, 405, 405, 405, 405), row(302, 302, 302, 302, 302)),
-    "password_change": (ANY_TEACHER, None),
+    "account": (ANY_TEACHER, None),
+    "password_change": (row(301, 301, 301, 301, 301), None),  # the account page's old address
     "password_change_done": (ANY_TEACHER, None),
     # a teacher's own account: a POST without the password deletes nothing (the form again)
     "account_delete": (ANY_TEACHER, row(200, 200, 302, 302, 302)),
