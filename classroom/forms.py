@@ -19,16 +19,11 @@ from games.engine.bots import LEVELS
 
 
 class SignUpForm(UserCreationForm):
-    """A teacher account: a username and a password; an e-mail address is optional."""
-
-    email = forms.EmailField(
-        label=gettext_lazy("E-mail address (optional)"),
-        required=False,
-        help_text=gettext_lazy("Only used if you ask for it; you can leave it empty."),
-    )
+    """A teacher account: a username and a password, nothing more (the platform sends no
+    e-mail, so it asks for no address)."""
 
     class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
+        fields = ("username",)
 
 
 class DeleteAccountForm(forms.Form):

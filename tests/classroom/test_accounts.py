@@ -1,11 +1,15 @@
 """Teacher accounts: sign up (no e-mail needed), log in, log out, change password, delete
 one's own account."""
 
+import importlib
 import json
+from types import SimpleNamespace
 
 import pytest
+from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -27,17 +31,46 @@ def test_home_page_sends_students_to_join_and_teachers_to_log_in():
     assert 'action="/i18n/setlang/"' in body
 
 
-def test_signup_without_email_logs_in():
+def test_signup_asks_for_no_email_address_and_logs_in():
+    """The platform sends no e-mail: it asks for no address, and keeps none it is sent."""
     client = Client()
+    page = client.get(reverse("signup")).content.decode()
+    assert 'name="username"' in page and 'name="password1"' in page
+    assert 'type="email"' not in page and 'name="email"' not in page
     response = client.post(
         reverse("signup"),
-        {"username": "ms-smith", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        {
+            "username": "ms-smith",
+            "email": "smith@school.example",
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
+        },
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("classroom:dashboard")
     user = get_user_model().objects.get(username="ms-smith")
     assert user.email == ""
     assert client.get(reverse("classroom:dashboard")).status_code == 200
+
+
+def test_the_addresses_earlier_sign_ups_asked_for_are_forgotten(teacher_a, teacher_b):
+    """A teacher's address, asked for at sign-up once and never used, is blanked; an
+    administrator's, set in the administration, stays."""
+    users = get_user_model().objects
+    users.filter(pk=teacher_a.pk).update(email="a@school.example")
+    admin_user = users.create_user("it", "it@school.example", "x", is_staff=True)
+    migration = importlib.import_module("classroom.migrations.0008_forget_teacher_emails")
+    migration.forget_teacher_emails(apps, SimpleNamespace(connection=connection))
+    assert dict(users.values_list("username", "email")) == {
+        teacher_a.username: "",
+        teacher_b.username: "",
+        admin_user.username: "it@school.example",
+    }
+
+
+def test_the_login_page_says_who_sets_a_forgotten_password():
+    page = Client().get(reverse("login")).content.decode()
+    assert "Your school's IT administrator can set a new one for you" in page
 
 
 def test_signup_form_errors():

@@ -79,10 +79,10 @@ def test_the_privacy_page_gives_what_teachers_keep_its_time_limit(client, settin
 
 
 @pytest.mark.django_db
-def test_the_privacy_page_names_the_teachers_e_mail_and_the_join_rate_limit(client, settings):
+def test_the_privacy_page_says_no_teacher_e_mail_is_asked_and_the_join_rate_limit(client, settings):
     page = client.get(reverse("debrief:privacy")).content.decode()
-    assert "email" in SignUpForm.Meta.fields
-    assert "an optional e-mail address" in page
+    assert "email" not in SignUpForm.Meta.fields
+    assert "a hashed password (no e-mail address is asked for)" in page
     assert WINDOW_SECONDS == 60
     assert "A keyed hash of the network address (never the address itself)" in page
     assert "One minute" in page
