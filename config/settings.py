@@ -480,9 +480,15 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # django-axes logs every login at INFO: a failed one is in its table, and a server
-    # log need not name each teacher's logins.
-    "loggers": {"django.channels.server": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # django-axes logs every login at INFO: a failed one is in its table, and a server
+        # log need not name each teacher's logins.
+        "axes": {"level": "WARNING"},
+        # WeasyPrint logs every layout step at INFO, from its import on: the worker's log
+        # stays readable.
+        "weasyprint.progress": {"level": "WARNING"},
+    },
 }
 
 # --- Live play (issue 4: tables, bots, timers) -------------------------------------

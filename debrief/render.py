@@ -7,7 +7,6 @@ import csv
 import gc
 import io
 import json
-import logging
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
@@ -22,9 +21,6 @@ from games.describe import translate
 from games.models import MatchAction
 from games.registry import get_game
 from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
-
-# WeasyPrint logs every layout step at INFO: keep the worker's log readable.
-logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 
 # The CSV's columns: these, with the game's score columns after "rank".
 CSV_FIRST = ["nickname", "table", "rank"]

@@ -3,7 +3,10 @@
 import csv
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from html import unescape
 
 import pytest
@@ -17,6 +20,7 @@ from pypdf import PdfReader
 from classroom import actions
 from classroom.identity import new_device_id
 from classroom.models import Participant
+from config.services import BASE_DIR
 from debrief import charts, data, glossary, render
 from games.data_monsters.cards import CHALLENGES
 from games.matches import replay_match
@@ -291,6 +295,27 @@ def test_a_session_ended_in_the_lobby_still_gives_a_report(teacher_a, tmp_path):
     assert "No GDPR lesson came up" in html
     render.write_pdf(html, tmp_path / "empty.pdf")
     assert (tmp_path / "empty.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_workers_log_has_no_pdf_layout_steps(tmp_path):
+    """WeasyPrint logs each layout step at INFO, from its import on (its stylesheets):
+    the worker's log keeps none of them (LOGGING), only WeasyPrint's warnings."""
+    pdf = tmp_path / "steps.pdf"
+    code = (
+        "import django; django.setup(); from pathlib import Path; from debrief import render; "
+        f"render.write_pdf('<p>x</p>', Path({str(pdf)!r}))"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert "weasyprint" not in result.stderr, result.stderr
 
 
 @pytest.mark.django_db
