@@ -491,7 +491,7 @@ LOGGING = {
     },
 }
 
-# --- Live play (issue 4: tables, bots, timers) -------------------------------------
+# --- Live play: tables, bots, timers ----------------------------------------------
 # Seconds a bot waits before it moves, so that people can follow the game.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.5"))
 # The bot that fills empty seats and plays seats handed to a bot.

@@ -1,4 +1,4 @@
-"""In Chromium, on the live server (issue 5): a student plays a special card and sees its
+"""In Chromium, on the live server: a student plays a special card and sees its
 GDPR lesson card, the game ends, the student answers the quiz, the teacher sees the
 answers on the dashboard and the results page.
 

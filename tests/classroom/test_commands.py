@@ -93,7 +93,7 @@ def test_open_session_refuses_bad_input(teacher_a, school_class, fake_game, args
 
 
 def test_open_session_opens_a_data_tycoon_session_that_starts(teacher_a, school_class):
-    """The command of issue 4 with the real game: the printed code is joinable and starts."""
+    """open_session with the real game: the printed code is joinable and starts."""
     out = StringIO()
     call_command(
         "open_session",

@@ -1,4 +1,4 @@
-"""How the teacher drives lessons in live play (issue 5, items 3 and 4): the lesson mode
+"""How the teacher drives lessons in live play: the lesson mode
 chosen at launch and on the dashboard, ending a lesson pause from the dashboard, and the
 dashboard's count of finished quizzes."""
 

@@ -1,4 +1,4 @@
-"""Lesson moments in live play, on the real Redis channel layer (issue 5, item 3).
+"""Lesson moments in live play, on the real Redis channel layer.
 
 A Sanction played at a table sends the Sanction lesson to the seats involved and to
 the projector and records one LessonMoment per seat; in the "pause" lesson mode the

@@ -1,4 +1,4 @@
-"""The GDPR lesson card of the browser client (issue 5), against the harness's table.
+"""The GDPR lesson card of the browser client, against the harness's table.
 
 The harness sends ``lesson`` messages and a state's ``lesson_pause`` as the server
 does (docs/protocol.md); the page shows the card beside the board (title, short
