@@ -10,6 +10,7 @@ import json
 import logging
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.utils.translation import get_language, gettext, ngettext
@@ -96,7 +97,7 @@ def catalogue_in(
     }
 
 
-def card_text_in(value, language: str):
+def card_text_in(value: Any, language: str) -> Any:
     """Return ``value`` in ``language`` alone if it is a text in every language."""
     if not isinstance(value, dict) or "en" not in value or not set(value) <= LANGUAGE_CODES:
         return value
@@ -114,7 +115,12 @@ def card_namer(game_slug: str, variant: str, language: str) -> Callable[[str], s
     return card_name
 
 
-def event_line(game_slug: str, event: dict, player_name, card_name) -> str | None:
+def event_line(
+    game_slug: str,
+    event: dict,
+    player_name: Callable[[int], str] | None,
+    card_name: Callable[[str], str] | None,
+) -> str | None:
     """Return an event's log line in the active language, or None if the game has none."""
     try:
         template, params = get_game(game_slug).describe_event(event, player_name, card_name)

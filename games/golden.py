@@ -7,15 +7,21 @@ Each file lists every step: the seat, the action, the events (with their English
 log line) and the public view after it, so that no rule changes silently.
 """
 
+from __future__ import annotations
+
 import argparse
 import importlib
 import json
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from games.engine.driver import play
 from games.registry import all_games
+
+if TYPE_CHECKING:
+    from games.engine.base import Game
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "games" / "golden"
 SEED = 2026
@@ -36,7 +42,7 @@ def _public(state):
     return view
 
 
-def render(game, variant):
+def render(game: Game, variant: str) -> str:
     """Return the golden text of ``game`` in ``variant``."""
     try:
         describe = importlib.import_module(f"games.{game.slug}.text").describe_event
@@ -67,7 +73,7 @@ def render(game, variant):
     return "\n".join(out) + "\n"
 
 
-def cases():
+def cases() -> list[tuple[Game, str, Path]]:
     """Return ``(game, variant, path)`` for every golden file."""
     return [
         (game, variant, GOLDEN_DIR / f"{game.slug}_{variant}.txt")
@@ -76,7 +82,7 @@ def cases():
     ]
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """Rewrite the golden files, or with ``--check`` report the ones that differ."""
     parser = argparse.ArgumentParser(prog="python -m games.golden", description=__doc__)
     parser.add_argument("--check", action="store_true", help="compare instead of writing")

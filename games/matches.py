@@ -26,6 +26,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from games import clock
 from games.commit import CommitUnanswered
 from games.engine import IllegalAction
+from games.engine.base import State
 from games.engine.replay import replay
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
@@ -58,7 +59,7 @@ MATCH_MOVED = PreparedUpdate(_match_at_version)
 class StaleVersion(Exception):
     """The client acted on a version that is no longer the match's."""
 
-    def __init__(self, expected: int, current: int):
+    def __init__(self, expected: int, current: int) -> None:
         self.expected = expected
         self.current = current
         super().__init__(f"version {expected} is stale; the match is at {current}")
@@ -71,7 +72,7 @@ class MatchPaused(Exception):
     the match, else ``paused`` (the teacher paused the table or the session).
     """
 
-    def __init__(self, reason: str = PAUSED):
+    def __init__(self, reason: str = PAUSED) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -117,7 +118,7 @@ def create_match(
     return match
 
 
-def sync_timers(match: Match, state, had_timers: bool = True) -> list[MatchTimer]:
+def sync_timers(match: Match, state: State, had_timers: bool = True) -> list[MatchTimer]:
     """Record the due time of each timer that just appeared; forget the ones that ended;
     return the match's running timers, soonest first.
 
@@ -152,7 +153,7 @@ def sync_timers(match: Match, state, had_timers: bool = True) -> list[MatchTimer
     return sorted([*kept, *created], key=lambda timer: (timer.due_at, timer.pk or 0))
 
 
-def load_state(match: Match):
+def load_state(match: Match) -> State:
     """Return the engine state of match's snapshot."""
     return get_game(match.game).from_json(match.snapshot)
 
@@ -270,7 +271,7 @@ def _refuse_lookalike(state: Any, seat: int | None, action: Any) -> None:
         raise IllegalAction("illegal_action", "This move is not allowed now.")
 
 
-def replay_match(match: Match, upto: int | None = None):
+def replay_match(match: Match, upto: int | None = None) -> State:
     """Rebuild match's state from its seed and action log (up to version upto)."""
     actions = match.actions.order_by("version")
     if upto is not None:

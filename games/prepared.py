@@ -68,7 +68,7 @@ class PreparedQuery:
         build: Callable[..., QuerySet],
         using: str = DEFAULT_DB_ALIAS,
         arity: int | None = None,
-    ):
+    ) -> None:
         self.build = build
         self.using = using
         # ``arity``: the number of values, for a ``build`` that takes them as ``*values``
@@ -174,7 +174,7 @@ class PreparedInsert:
     """The INSERT of one row of ``model`` (its primary key made by the database),
     compiled once per database connection."""
 
-    def __init__(self, model: type[Model], using: str = DEFAULT_DB_ALIAS):
+    def __init__(self, model: type[Model], using: str = DEFAULT_DB_ALIAS) -> None:
         self.model = model
         self.using = using
         meta = model._meta
@@ -216,7 +216,7 @@ class PreparedUpdate:
     ``PreparedQuery``) to new field values, compiled once per database connection and
     set of fields. Return how many rows changed."""
 
-    def __init__(self, build: Callable[..., QuerySet], using: str = DEFAULT_DB_ALIAS):
+    def __init__(self, build: Callable[..., QuerySet], using: str = DEFAULT_DB_ALIAS) -> None:
         self.build = build
         self.using = using
         self.arity = len(inspect.signature(build).parameters)

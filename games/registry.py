@@ -4,7 +4,13 @@ Importing this module is cheap and imports no Django: the game packages are
 imported on the first lookup.
 """
 
+from __future__ import annotations
+
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.engine.base import Game
 
 GAME_MODULES = (
     "games.conspiranoia",
@@ -17,7 +23,7 @@ _games = {}
 _loaded = []
 
 
-def register(game):
+def register(game: Game) -> Game:
     """Add ``game`` to the registry under ``game.slug``; return it."""
     _games[game.slug] = game
     return game
@@ -31,13 +37,13 @@ def _load():
         _loaded.append(True)
 
 
-def get_game(slug):
+def get_game(slug: str) -> Game:
     """Return the game registered as ``slug``; raise KeyError if unknown."""
     _load()
     return _games[slug]
 
 
-def all_games():
+def all_games() -> list[Game]:
     """Return every registered game, in a stable order (by slug)."""
     _load()
     return [_games[slug] for slug in sorted(_games)]

@@ -24,7 +24,7 @@ from games.engine.driver import play
 from games.registry import get_game
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the simulator's arguments to ``parser`` (also used by ``manage.py simulate``)."""
     parser.add_argument("game", help="a registered game's slug")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
@@ -62,7 +62,7 @@ def _options(game, pairs):
     return options
 
 
-def simulate(opts, progress=True):
+def simulate(opts: dict, progress: bool = True) -> dict:
     """Run the simulation described by ``opts`` (a dict of the arguments); return stats."""
     try:
         game = get_game(opts["game"])
@@ -172,7 +172,7 @@ def _spread(values):
     }
 
 
-def format_stats(stats):
+def format_stats(stats: dict) -> str:
     """Return the statistics as a plain-text report."""
     lines = [
         f"{stats['games']} games of {stats['game']} ({stats['variant']}), "
@@ -215,7 +215,7 @@ def format_stats(stats):
     return "\n".join(lines)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, simulate, and print the report (or JSON)."""
     parser = argparse.ArgumentParser(prog="python -m games.simulate", description=__doc__)
     add_arguments(parser)

@@ -49,7 +49,7 @@ class HeuristicBot(ScoringBot):
     name = "heuristic"
     level = "friendly"
 
-    def context(self, view):
+    def context(self, view: dict) -> _Context:
         """Return what the heuristic derives once from ``view`` to score each action."""
         return _Context(view)
 
@@ -57,7 +57,7 @@ class HeuristicBot(ScoringBot):
 class _Context:
     """What the heuristic derives once from a view to score each action."""
 
-    def __init__(self, view):
+    def __init__(self, view: dict) -> None:
         self.me = view["seat"]
         self.hand = set(view["hand"])
         self.players = view["players"]
@@ -66,7 +66,7 @@ class _Context:
         self.window = view["window"]
         self.playing = {p["character"] for p in self.players if p["in_game"]}
 
-    def sort(self, card):
+    def sort(self, card: str) -> str:
         """Return the heuristic's name for the kind of ``card`` (Avatars: own or not)."""
         kind = KIND[card]
         if kind != "avatar":
@@ -75,15 +75,15 @@ class _Context:
             return "own_avatar"
         return "avatar" if CHARACTER[card] in self.playing else "dead_avatar"
 
-    def keep(self, card):
+    def keep(self, card: str) -> int:
         """Return what ``card`` is worth keeping in the hand."""
         return KEEP[self.sort(card)]
 
-    def cost(self, cards):
+    def cost(self, cards: list[str]) -> int:
         """Return the cost of spending ``cards``: table cards are free (swept at round end)."""
         return sum(self.keep(c) for c in cards if c in self.hand)
 
-    def score(self, a):
+    def score(self, a: dict) -> float:
         """Return the value of action ``a``."""
         kind = a["type"]
         if kind == "defend":
@@ -101,7 +101,7 @@ class _Context:
             return self.attack_score(a)
         return 0  # choose a character, take a hit
 
-    def attack_score(self, a):
+    def attack_score(self, a: dict) -> float:
         """Return the value of attacking ``a["target"]`` for ``a["points"]``."""
         target = self.players[a["target"]]
         points = a["points"]

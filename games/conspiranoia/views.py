@@ -4,9 +4,16 @@ Cards appear as ids; ``catalogue(variant)`` (or ``game.cards(variant)``) maps an
 to its card dict, and is sent to a client once per match.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.conspiranoia.cards import cards as _cards
 from games.engine import Text, gettext_noop
 from games.engine.base import Zone
+
+if TYPE_CHECKING:
+    from games.conspiranoia.rules import State
 
 # The zones of ``state.to_json()`` the teacher's replay shows, every card face up.
 SEAT_ZONES = (
@@ -21,7 +28,7 @@ TABLE_ZONES = (
 )
 
 
-def view(state, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict:
     """Return the JSON-able view of ``seat`` (``None``: the public, projector view)."""
     players = [
         {

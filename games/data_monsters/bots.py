@@ -24,7 +24,7 @@ class HeuristicBot(ScoringBot):
     name = "heuristic"
     level = "friendly"
 
-    def context(self, view):
+    def context(self, view: dict) -> _Context:
         """Return what the heuristic derives once from ``view`` to score each action."""
         return _Context(view)
 
@@ -42,7 +42,7 @@ def _counts(entry: dict, keys: set[str], components: int) -> bool:
 class _Context:
     """What the heuristic derives once from a view to score each action."""
 
-    def __init__(self, view):
+    def __init__(self, view: dict) -> None:
         self.view = view
         self.hand = view.get("hand", [])
         pool = view["pool"]
@@ -66,7 +66,7 @@ class _Context:
             BY_ID[c]["personal"] for c in self.within
         )
 
-    def score(self, action):
+    def score(self, action: dict) -> int:
         """Rate one legal action."""
         kind = action["type"]
         if kind == "complete":

@@ -10,10 +10,14 @@ shows in the session's language.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from games.data_monsters.cards import BY_ID, PENALTY
 from games.engine import Text, gettext_noop, ngettext_noop
 from games.engine.base import Debrief, TableSummary, Tally
+
+if TYPE_CHECKING:
+    from games.data_monsters.rules import State
 
 # The events that put a safeguard in play (a Senior Dora joins the lab by promotion).
 SAFEGUARD_EVENTS = ("tool", "hack", "promoted", "hired")
@@ -103,7 +107,7 @@ class DataMonstersDebrief(Debrief):
         self.safeguards: list[dict] = []  # the events that put a safeguard in play
         self.interrupts: list[Interrupt] = []
 
-    def after(self, state, version, events) -> None:
+    def after(self, state: State, version: int, events: list[dict]) -> None:
         """Note the completions, the safeguards played and the interrupts' outcomes."""
         for i, event in enumerate(events):
             kind = event["type"]

@@ -39,6 +39,7 @@ from games.data_monsters.cards import (
 )
 from games.data_monsters.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
+from games.engine.rng import RandomSource
 
 SLUG = "data_monsters"
 FORMAT = 1
@@ -179,7 +180,7 @@ class DataMonsters(base.Game):
         """Return the debrief's observer: completions by safeguard, safeguards, interrupts."""
         return _debrief.DataMonstersDebrief()
 
-    def sample_state(self, view: dict, rng) -> "State":
+    def sample_state(self, view: dict, rng: RandomSource) -> "State":
         """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
         dealt = challenges_dealt(view["variant"], view["num_players"])
         return State.from_json(self, _search.determinise(view, rng, dealt, DEFAULT_OPTIONS))
@@ -188,7 +189,9 @@ class DataMonsters(base.Game):
         """Return each seat's chance of winning, guessed from the points and the labs."""
         return _search.evaluate(state)
 
-    def rollout_action(self, state: "State", seat: int, legal: list[dict], rng) -> dict:
+    def rollout_action(
+        self, state: "State", seat: int, legal: list[dict], rng: RandomSource
+    ) -> dict:
         """Return the friendly bot's move for a search's playout."""
         return _search.rollout_action(state, seat, legal, rng)
 

@@ -10,11 +10,18 @@
 The rules module wires them into the ``Game`` hooks of the same names.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from games.data_monsters.bots import HeuristicBot
 from games.data_monsters.cards import BASIC, BY_ID, HARD, KIND, LAB_CARDS, deck_ids, starter
 from games.engine.search import SearchBot
+
+if TYPE_CHECKING:
+    from games.data_monsters.rules import State
+    from games.engine.rng import RandomSource
 
 # The evaluation: a softmax over each seat's points plus what its lab is worth, this
 # many points wide per challenge still to complete (an open or a hidden one), at least
@@ -55,7 +62,9 @@ def built_decks(players: list[dict]) -> dict:
     return {"lab_decks": decks}
 
 
-def determinise(view: dict, rng, challenge_deck: tuple[int, int], options: dict) -> dict:
+def determinise(
+    view: dict, rng: RandomSource, challenge_deck: tuple[int, int], options: dict
+) -> dict:
     """Return ``to_json`` data of a state whose view for ``view["seat"]`` is ``view``.
 
     ``challenge_deck``: how many basic and hard challenges the match dealt. Each
@@ -150,7 +159,7 @@ def determinise(view: dict, rng, challenge_deck: tuple[int, int], options: dict)
 _FRIENDLY = HeuristicBot()
 
 
-def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
+def rollout_action(state: State, seat: int, legal: list[dict], rng: RandomSource) -> dict:
     """Return the friendly bot's move for ``seat``, from that seat's view of the state."""
     if len(legal) == 1:
         return legal[0]
@@ -175,7 +184,7 @@ def _glance(state, seat: int) -> dict:
 # ---------------------------------------------------------------- evaluation
 
 
-def evaluate(state) -> list[float]:
+def evaluate(state: State) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it (a
     softmax over the points and the labs, the wider the more challenges are left)."""
     n = state.n

@@ -5,11 +5,17 @@ laboratory, the build, the global tools, the market and the completed challenges
 public; a seat sees its own hand; decks, recycle bins and other hands only as counts.
 """
 
+from __future__ import annotations
+
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from games.data_monsters.cards import PENALTY
 from games.engine import Text, gettext_noop
 from games.engine.base import Zone
+
+if TYPE_CHECKING:
+    from games.data_monsters.rules import State
 
 # The zones of ``state.to_json()`` the teacher's replay shows, every card face up.
 SEAT_ZONES = (
@@ -30,7 +36,7 @@ SET_NAMES = {
 }
 
 
-def view(state, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict:
     """Return the JSON-able view of ``seat`` (``None``: the public, projector view)."""
     players = [
         {

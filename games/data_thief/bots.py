@@ -25,7 +25,7 @@ class HeuristicBot(ScoringBot):
     name = "heuristic"
     level = "friendly"
 
-    def context(self, view):
+    def context(self, view: dict) -> _Context:
         """Return what the heuristic derives once from ``view`` to score each action."""
         return _Context(view)
 
@@ -33,14 +33,14 @@ class HeuristicBot(ScoringBot):
 class _Context:
     """What the heuristic derives once from a view to score each action."""
 
-    def __init__(self, view):
+    def __init__(self, view: dict) -> None:
         self.me = view["seat"]
         self.hand = list(view["hand"])
         self.players = view["players"]
         self.window = view["window"]
         self.boards = self.players[self.me]["boards"]
 
-    def score(self, a):
+    def score(self, a: dict) -> float:
         """Return the value of action ``a``."""
         kind = a["type"]
         if kind == "counter":
@@ -57,15 +57,15 @@ class _Context:
 
     # --------------------------------------------------------------- manager
 
-    def protected(self, board):
+    def protected(self, board: str) -> list[dict]:
         """Return the measures (ids or backs) on one of my boards."""
         return [e for e in self.boards[board] if e["kind"] == "measure"]
 
-    def board_points(self, entries):
+    def board_points(self, entries: list[dict]) -> int:
         """Return the points of the visible data on a board."""
         return sum(BY_ID[e["card"]]["points"] for e in entries if e["kind"] == "data")
 
-    def lay_score(self, a):
+    def lay_score(self, a: dict) -> int:
         """Lay data where it is protected; a measure on the richest board without one."""
         card, board = BY_ID[a["card"]], a["board"]
         entries = self.boards[board]
@@ -80,7 +80,7 @@ class _Context:
             return 1
         return 10 + self.board_points(entries) - 8 * len(kinds)
 
-    def keep(self, card_id):
+    def keep(self, card_id: str) -> int:
         """Return what a card in the hand is worth keeping (measures counter from there)."""
         card = BY_ID[card_id]
         if card["kind"] == "measure":
@@ -91,7 +91,7 @@ class _Context:
 
     # ----------------------------------------------------------------- thief
 
-    def attack_score(self, a):
+    def attack_score(self, a: dict) -> float:
         """Rich boards first, never one with a revealed stopping measure, few backs."""
         entries = self.players[a["target"]]["boards"][a["board"]]
         if any(
@@ -108,7 +108,7 @@ class _Context:
         gain = sum(data[: attack["steals"]]) or attack["skips"] * SKIP_VALUE
         return chance * gain
 
-    def steal_score(self, a):
+    def steal_score(self, a: dict) -> int:
         """Take the most valuable data (experts: the richest category)."""
         w = self.window
         entries = self.players[w["target"]]["boards"][w["board"]]

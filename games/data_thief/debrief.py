@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from games.data_thief.cards import BY_ID, DATA
 from games.engine import Text, gettext_noop, ngettext_noop
 from games.engine.base import Debrief, TableSummary, Tally
+
+if TYPE_CHECKING:
+    from games.data_thief.rules import State
 
 ATTACK_NAMES = {entry["key"]: entry["name"] for entry in DATA["attacks"]}
 MEASURE_NAMES = {entry["key"]: entry["name"] for entry in DATA["measures"]}
@@ -79,11 +83,11 @@ class DataThiefDebrief(Debrief):
         self.attacks: list[Attack] = []
         self.thief: int | None = None
 
-    def before(self, state, seat, action) -> None:
+    def before(self, state: State, seat: int | None, action: dict) -> None:
         """Remember which seat is the thief."""
         self.thief = state.thief
 
-    def after(self, state, version, events) -> None:
+    def after(self, state: State, version: int, events: list[dict]) -> None:
         """Open an attack on its event; close it when it is countered or gets through."""
         self.thief = state.thief
         for event in events:

@@ -33,6 +33,7 @@ from games.data_thief.cards import (
 )
 from games.data_thief.cards import cards as _cards
 from games.engine import IllegalAction, Text, base, gettext_noop
+from games.engine.rng import RandomSource
 from games.engine.search import SearchBot
 
 SLUG = "data_thief"
@@ -147,7 +148,7 @@ class DataThief(base.Game):
         ``"manager"`` for the others."""
         return "thief" if seat == thief_seat(num_players, DEFAULT_OPTIONS) else "manager"
 
-    def sample_state(self, view: dict, rng) -> "State":
+    def sample_state(self, view: dict, rng: RandomSource) -> "State":
         """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
         return State.from_json(self, _search.determinise(view, rng, DEFAULT_OPTIONS))
 
@@ -155,7 +156,9 @@ class DataThief(base.Game):
         """Return each seat's chance of winning, guessed from the points and rounds left."""
         return _search.evaluate(state)
 
-    def rollout_action(self, state: "State", seat: int, legal: list[dict], rng) -> dict:
+    def rollout_action(
+        self, state: "State", seat: int, legal: list[dict], rng: RandomSource
+    ) -> dict:
         """Return a quick, greedy move for a search's playout."""
         return _search.rollout_action(state, seat, legal, rng)
 

@@ -10,10 +10,17 @@
 The rules module wires them into the ``Game`` hooks of the same names.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from games.data_thief.bots import HeuristicBot
 from games.data_thief.cards import GENERAL, KIND, NATURES, THIEF_CARDS, fits
+
+if TYPE_CHECKING:
+    from games.data_thief.rules import State
+    from games.engine.rng import RandomSource
 
 # The evaluation's spread: a softmax over the points, this many points per round left
 # (a thief takes about a card a turn; a manager lays about one).
@@ -21,7 +28,7 @@ SPREAD_PER_ROUND = 4.0
 SPREAD_AT_END = 2.0
 
 
-def determinise(view: dict, rng, options: dict) -> dict:
+def determinise(view: dict, rng: RandomSource, options: dict) -> dict:
     """Return ``to_json`` data of a state whose view for ``view["seat"]`` is ``view``.
 
     The unseen general cards (the other managers' hands and face-down measures, the
@@ -124,7 +131,7 @@ def _take(pool: list, allowed) -> str:
 _FRIENDLY = HeuristicBot()
 
 
-def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
+def rollout_action(state: State, seat: int, legal: list[dict], rng: RandomSource) -> dict:
     """Return the friendly bot's move for ``seat``, from that seat's view of the state
     (the thief never peeks at a face-down measure; the game is short, views are cheap)."""
     if len(legal) == 1:
@@ -135,7 +142,7 @@ def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
 # ---------------------------------------------------------------- evaluation
 
 
-def evaluate(state) -> list[float]:
+def evaluate(state: State) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it (a
     softmax over the points, the wider the more rounds are left)."""
     n = state.n

@@ -5,9 +5,16 @@ face down on a board is a back (``{"face_down": true}``) to everyone but its own
 sees its id; the thief's hand and the managers' hands are their own.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.data_thief.cards import BY_ID, KIND, NATURES
 from games.engine import Text, gettext_noop, ngettext_noop
 from games.engine.base import Zone
+
+if TYPE_CHECKING:
+    from games.data_thief.rules import State
 
 # The zones of ``state.to_json()`` the teacher's replay shows, every card face up.
 SEAT_ZONES = (
@@ -23,7 +30,7 @@ TABLE_ZONES = (
 )
 
 
-def board_view(state, owner: int, nature: str, seat: int | None) -> list[dict]:
+def board_view(state: State, owner: int, nature: str, seat: int | None) -> list[dict]:
     """Return one board as ``seat`` sees it: face-down measures as backs to others."""
     out = []
     for card in state.boards[owner][nature]:
@@ -39,7 +46,7 @@ def board_view(state, owner: int, nature: str, seat: int | None) -> list[dict]:
     return out
 
 
-def view(state, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict:
     """Return the JSON-able view of ``seat`` (``None``: the public, projector view)."""
     players = [
         {

@@ -7,6 +7,8 @@ legal action by the named rules below and plays the best. One measure, ``_Contex
 of its counter cards.
 """
 
+from __future__ import annotations
+
 from games.data_tycoon.cards import (
     CARD_RULES,
     COLOUR,
@@ -74,7 +76,7 @@ class HeuristicBot(ScoringBot):
     name = "heuristic"
     level = "friendly"
 
-    def context(self, view):
+    def context(self, view: dict) -> _Context:
         """Return what the heuristic derives once from ``view`` to score each action."""
         return _Context(view)
 
@@ -112,7 +114,7 @@ def _cheapest(player, k):
 class _Context:
     """What the heuristic derives once from a view to score each action."""
 
-    def __init__(self, view):
+    def __init__(self, view: dict) -> None:
         self.view = view
         self.me = view["seat"]
         self.players = players = view["players"]
@@ -156,7 +158,7 @@ class _Context:
 
     # ------------------------------------------------------------------ scoring
 
-    def score(self, a):
+    def score(self, a: dict) -> float:
         """Return the value of action ``a``."""
         kind = a["type"]
         if kind in ("call_data", "call_databreach"):
@@ -192,7 +194,7 @@ class _Context:
             return -5
         return self.attack_score(a)
 
-    def attack_score(self, a):
+    def attack_score(self, a: dict) -> float:
         """Return the value of attacking ``a["target"]`` with ``a["card"]``: the harm it
         does, if the target cannot counter it, plus a bonus for hitting the leader."""
         target, kind = a["target"], KIND[a["card"]]
@@ -201,18 +203,18 @@ class _Context:
 
     # --------------------------------------------------------------- the rules
 
-    def progress(self, card):
+    def progress(self, card: str) -> int:
         """Return how much owning ``card`` brings me closer to a treasure."""
         best = self.colour_count.get(COLOUR[card], 0)
         if SENSITIVE[card]:
             best = max(best, self.sensitive_count)
         return min(best, TREASURE_SIZE - 1) + 2 * SENSITIVE[card]
 
-    def target_bonus(self, target):
+    def target_bonus(self, target: int) -> int:
         """Return a bonus for hitting ``target`` (the leader most of all)."""
         return LEADER_BONUS if target == self.leader else 0
 
-    def loss(self, seat, attack):
+    def loss(self, seat: int, attack: str) -> float:
         """Return what ``attack`` would cost ``seat`` if it is not countered."""
         p = self.players[seat]
         if attack == "sanction":
@@ -231,7 +233,7 @@ class _Context:
             return OPEN_HAND
         return self.freeze_loss(seat)  # a Purpose
 
-    def deadline_loss(self, player):
+    def deadline_loss(self, player: dict) -> int:
         """Return what a Time deadline or a hidden breach costs: 6 loose cards or a treasure,
         whichever the player gives up more cheaply (all loose cards when neither is there)."""
         choices = [TREASURE] if player["treasures"] else []
@@ -239,7 +241,7 @@ class _Context:
             choices.append(_cheapest(player, LOSS_COUNT))
         return min(choices, default=_value(player["collection"], player["frozen"]))
 
-    def freeze_loss(self, seat):
+    def freeze_loss(self, seat: int) -> int:
         """Return what freezing 3 of ``seat``'s cards costs them. They choose, so they
         freeze spare cards first; only the cards of their closest treasure count."""
         p = self.players[seat]
@@ -251,13 +253,13 @@ class _Context:
         ready = self.waiting_purposes(seat) and taken
         return FREEZE_NEAR_CARD * taken + (FREEZE_READY if ready else 0)
 
-    def waiting_purposes(self, seat):
+    def waiting_purposes(self, seat: int) -> int:
         """Return the Purpose cards ``seat`` visibly holds for a treasure: kept face up,
         or in a hand that Transparency opened."""
         p = self.players[seat]
         return len(p["purposes"]) + sum(KIND[c] == "purpose" for c in p.get("hand", ()))
 
-    def needs_purpose(self):
+    def needs_purpose(self) -> bool:
         """Return whether a new Purpose would serve me soon: no kept Purpose waits for my
         closest treasures yet, and the cards still to come can fill one."""
         if len(self.mine["purposes"]) >= max(1, _near_bases(self.collection)):
@@ -266,7 +268,7 @@ class _Context:
         my_plays = cards_left / len(self.players)
         return _best_basis(self.collection) + 2 * my_plays >= TREASURE_SIZE  # 2 per capture
 
-    def counter_chance(self, target, attack):
+    def counter_chance(self, target: int, attack: str) -> float:
         """Return how likely ``target`` is to counter ``attack``: certain or impossible
         when Transparency shows its hand, else a guess from its reserve."""
         counters = CARD_RULES[attack].counters
@@ -278,7 +280,7 @@ class _Context:
         in_hand = 0.0 if "hand" in p else HIDDEN_HAND_COUNTER
         return in_hand + (RESERVE_COUNTER if p["reserve_count"] else 0.0)
 
-    def keep_value(self, kind):
+    def keep_value(self, kind: str) -> float:
         """Return what keeping one counter card of ``kind`` is worth to me: a share of the
         worst attack it could still stop, never below KEEP_FLOOR, and little when I hold
         a second one. A Sanction counts at least the treasure I am about to build."""
@@ -293,6 +295,6 @@ class _Context:
                 worst = max(worst, loss)
         return max(KEEP_FLOOR, KEEP_SHARE * worst)
 
-    def about_to_build(self):
+    def about_to_build(self) -> bool:
         """Return whether I hold a kept Purpose and a treasure basis close to full."""
         return bool(self.mine["purposes"]) and _best_basis(self.collection) >= NEAR

@@ -9,6 +9,7 @@ it for the rules (kind, colour, sign by id) and holds the card table ``CARD_RULE
 import copy
 import json
 from collections import namedtuple
+from collections.abc import Iterable
 from pathlib import Path
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "data_tycoon.json"
@@ -61,7 +62,7 @@ CARD_RULES = {
 RESERVE_KINDS = frozenset(kind for kind, rule in CARD_RULES.items() if rule.set_aside)
 
 
-def cards(variant, kinds=None):
+def cards(variant: str, kinds: Iterable[str] | None = None) -> list[dict]:
     """Return a fresh copy of the card dicts used in ``variant``.
 
     Each carries its ``effect`` in every language: what the card does in a match that
@@ -76,14 +77,14 @@ def cards(variant, kinds=None):
     ]
 
 
-def effect_key(card_id):
+def effect_key(card_id: str) -> str:
     """Return the key of a card's effect text: its kind, a Dataset card's by sensitivity."""
     if KIND[card_id] == "dataset":
         return "dataset_sensitive" if SENSITIVE[card_id] else "dataset_simple"
     return KIND[card_id]
 
 
-def effect(card_id, kinds):
+def effect(card_id: str, kinds: frozenset[str]) -> dict[str, str]:
     """Return what a card does in a match that deals the card ``kinds``, ``{language:
     text}``: its sentences that name only cards dealt (without Lawyers, nothing says
     that a Lawyer stops a Sanction)."""
@@ -95,12 +96,12 @@ def effect(card_id, kinds):
     return {language: " ".join(text[language] for text in parts) for language in DATA["languages"]}
 
 
-def card_ids(variant):
+def card_ids(variant: str) -> tuple[str, ...]:
     """Return the ids of the cards used in ``variant``, in catalogue order."""
     return VARIANT_IDS[variant]
 
 
-def matches(card, target):
+def matches(card: str, target: str) -> bool:
     """Return whether ``card`` captures ``target``: same colour, or both sensitive of one sign."""
     if COLOUR[card] == COLOUR[target]:
         return True

@@ -8,10 +8,14 @@ extraction; the platform translates it in the session's language.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from games.data_tycoon.cards import SIGN
 from games.engine import Text, gettext_noop, ngettext_noop
 from games.engine.base import Debrief, TableSummary, Zone
+
+if TYPE_CHECKING:
+    from games.data_tycoon.rules import State
 
 # Sensitive signs of Dataset cards, as an adjective before "data".
 SIGNS = {
@@ -74,18 +78,18 @@ def _signs_text(signs: list[str]) -> list[Text]:
 class DataTycoonDebrief(Debrief):
     """Note the sensitive signs each lost treasure held; give the table's prompts."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.signs: dict[int, list[str]] = {}
         self.losses: list[dict] = []
 
-    def before(self, state, seat, action) -> None:
+    def before(self, state: State, seat: int | None, action: dict) -> None:
         """Remember the sensitive signs in every seat's treasures, before they may go."""
         self.signs = {
             s: [SIGN[c] for treasure in state.treasures[s] for c in treasure["cards"] if SIGN[c]]
             for s in range(state.n)
         }
 
-    def after(self, state, version, events) -> None:
+    def after(self, state: State, version: int, events: list[dict]) -> None:
         """Keep each loss of treasures with the signs the lost cards carried."""
         for event in events:
             if event["type"] == "treasures_lost":

@@ -12,15 +12,21 @@ other half (against the uniform guess), then the weights to paste into ``search.
 (the deck full, half drawn, empty).
 """
 
+from __future__ import annotations
+
 import argparse
 import random
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from games.data_tycoon import search
 from games.engine.driver import play
 from games.registry import get_game
+
+if TYPE_CHECKING:
+    from games.data_tycoon.rules import State
 
 SAMPLE = 1 / 12  # share of the moves after which the features are noted
 RIDGE = 1e-3
@@ -45,7 +51,12 @@ def samples(players: int, games: int, variant: str) -> list[tuple[float, list, l
 class _Noter:
     """The driver's ``on_step``: note the features after about one move in twelve."""
 
-    def __init__(self, state, noted, rng):
+    def __init__(
+        self,
+        state: State,
+        noted: list[tuple[float, list[list[float]]]],
+        rng: random.Random,
+    ) -> None:
         self.state, self.noted, self.rng = state, noted, rng
 
     def __call__(self, seat, action, events):
@@ -94,7 +105,7 @@ def fit(groups: list) -> np.ndarray:
     return w
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Play, fit and print the log-loss and the weights."""
     parser = argparse.ArgumentParser(prog="python -m games.data_tycoon.fit", description=__doc__)
     parser.add_argument("--games", type=int, default=3000, help="games per table size")

@@ -12,6 +12,8 @@ open *window* (a DATA!/DATABREACH! call, a counter, a freeze or a loss choice)
 pauses that walk until its one actor answers or the referee sends its expiry.
 """
 
+from __future__ import annotations
+
 import json
 from typing import NamedTuple
 
@@ -38,8 +40,8 @@ from games.data_tycoon.cards import (
     card_ids,
 )
 from games.data_tycoon.cards import cards as _cards
-from games.engine import IllegalAction, base, gettext_noop
-from games.engine.rng import Rng
+from games.engine import IllegalAction, Text, base, gettext_noop
+from games.engine.rng import RandomSource, Rng
 from games.engine.search import SearchBot
 
 SLUG = "data_tycoon"
@@ -174,33 +176,33 @@ class DataTycoon(base.Game):
         self.check_variant(variant)
         return _cards(variant, kinds)
 
-    def dealt_kinds(self, variant, options=None):
+    def dealt_kinds(self, variant: str, options: dict | None = None) -> set[str]:
         """Return the kinds the variant deals, without those the teacher left out."""
         self.check_variant(variant)
         return set(VARIANT_KINDS[variant].difference((options or {}).get("left_out") or ()))
 
-    def sample_state(self, view, rng):
+    def sample_state(self, view: dict, rng: RandomSource) -> State:
         """Return a state ``view`` could have come from: unseen cards dealt with ``rng``."""
         data = _search.determinise(view, rng, HAND_SIZE, RESERVE_KINDS)
         return State._restore(self, data)
 
-    def evaluate(self, state):
+    def evaluate(self, state: State) -> list[float]:
         """Return each seat's chance of winning, guessed from treasures built and under way."""
         return _search.evaluate(state)
 
-    def rollout_action(self, state, seat, legal, rng):
+    def rollout_action(self, state: State, seat: int, legal: list[dict], rng: RandomSource) -> dict:
         """Return a quick, greedy move for a search's playout."""
         return _search.rollout_action(state, seat, legal, rng)
 
-    def seat_notes(self, data, seat):
+    def seat_notes(self, data: dict, seat: int) -> list[Text]:
         """Return the replay's notes on a seat: turns to skip, an open hand."""
         return _debrief.seat_notes(data, seat)
 
-    def card_groups(self, data, seat):
+    def card_groups(self, data: dict, seat: int) -> list[dict]:
         """Return a seat's Data-Treasures in the replay."""
         return _debrief.card_groups(data, seat)
 
-    def debrief(self):
+    def debrief(self) -> _debrief.DataTycoonDebrief:
         """Return a fresh observer of one table's replay for the debrief."""
         return _debrief.DataTycoonDebrief()
 
@@ -217,7 +219,14 @@ class State(base.State):
         "transparent", "treasures", "turn", "undeclared", "variant", "windows",
     )  # fmt: skip
 
-    def __init__(self, game, num_players, seed, variant, options=None):
+    def __init__(
+        self,
+        game: DataTycoon,
+        num_players: int,
+        seed: int,
+        variant: str,
+        options: dict | None = None,
+    ) -> None:
         game.check_table(num_players, variant)
         opts = {**DEFAULT_OPTIONS, **VARIANT_OPTIONS.get(variant, {})}
         for key, value in (options or {}).items():
@@ -258,11 +267,11 @@ class State(base.State):
     # ----------------------------------------------------------------- protocol
 
     @property
-    def last_events(self):
+    def last_events(self) -> list[dict]:
         """The events of the last action (of the deal at first): the list ``apply`` fills."""
         return self._events
 
-    def to_move(self):
+    def to_move(self) -> list[int]:
         """Return the seats that may act now (the window's actor, or the turn player)."""
         if self.over:
             return []
@@ -270,7 +279,7 @@ class State(base.State):
             return [self.windows[0]["seat"]]
         return [self.turn] if self.stage in ("play", "after") else []
 
-    def timers(self):
+    def timers(self) -> list[dict]:
         """Return the running timers: the open window's, and each clock Time card's."""
         if self.over:
             return []
@@ -282,7 +291,7 @@ class State(base.State):
             out.extend(_timer(t["id"], t["seconds"]) for t in self.threats)
         return out
 
-    def timer_info(self, timer_id):
+    def timer_info(self, timer_id: str) -> dict:
         """Return what a timer waits for; a DATA!/DATABREACH! call's is known to its actor only."""
         for window in self.windows[:1]:
             if window["id"] == timer_id:
@@ -297,17 +306,17 @@ class State(base.State):
                 return {"kind": "time", "seat": threat["seat"], "visible_to": None}
         return super().timer_info(timer_id)
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat: int | None) -> list[dict]:
         """Return the actions ``seat`` may take now (``None``: the referee's expiries)."""
         return [action.copy() for action in self._legal_list(seat)]  # callers may mutate them
 
-    def apply(self, seat, action):
+    def apply(self, seat: int | None, action: dict) -> list[dict]:
         """Apply ``action`` for ``seat`` and return the events; refuse anything not legal."""
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
         return self.apply_legal(seat, action).copy()  # the caller may change it: not last_events
 
-    def apply_legal(self, seat, action):
+    def apply_legal(self, seat: int | None, action: dict) -> list[dict]:
         """Apply ``action``, one of ``peek_legal_actions(seat)``, without checking it again;
         return the events as the state holds them (``last_events``), never to change."""
         self._legal_seat = base.UNASKED
@@ -330,16 +339,16 @@ class State(base.State):
         self.ply += 1
         return events
 
-    def view(self, seat):
+    def view(self, seat: int | None) -> dict:
         """Return what ``seat`` may see; ``None`` gives the public view."""
         return _views.view(self, seat)
 
-    def private_cards(self, seat):
+    def private_cards(self, seat: int) -> list[str]:
         """Return the ids only ``seat`` sees: its reserve, and its hand unless revealed."""
         hand = [] if self.transparent[seat] else self.hands[seat]
         return list(hand) + list(self.reserves[seat])
 
-    def zones(self):
+    def zones(self) -> dict[str, list[str]]:
         """Return every zone's card ids (treasures flattened, labels included)."""
         z = {"deck": list(self.deck), "table": list(self.table), "pile": list(self.pile)}
         for s in range(self.n):
@@ -354,11 +363,11 @@ class State(base.State):
             ]
         return z
 
-    def is_over(self):
+    def is_over(self) -> bool:
         """Return True once the deck and every hand are empty."""
         return self.over
 
-    def result(self):
+    def result(self) -> dict | None:
         """Return winners, ranking groups, scores and the tie-break level that decided."""
         if not self.over:
             return None
@@ -379,7 +388,7 @@ class State(base.State):
             "tie_break": list(TIE_BREAK),
         }
 
-    def scores(self):
+    def scores(self) -> list[dict]:
         """Return each seat's treasures, sensitive Dataset cards and Dataset cards owned."""
         out = []
         sensitive = SENSITIVE.__getitem__  # a bool: the sum counts the sensitive cards
@@ -401,7 +410,7 @@ class State(base.State):
             )
         return out
 
-    def to_json(self):
+    def to_json(self) -> dict:
         """Return the whole state as JSON-able data (an independent copy)."""
         d = {
             "game": SLUG,
@@ -425,14 +434,14 @@ class State(base.State):
         return json.loads(json.dumps(d))
 
     @classmethod
-    def from_json(cls, game, data):
+    def from_json(cls, game: DataTycoon, data: dict) -> State:
         """Rebuild a state from ``to_json`` output."""
         d = json.loads(json.dumps(data))
         if d.get("game") != SLUG or d.get("format") != FORMAT:
             raise ValueError("not a Data-Tycoon state of this format")
         return cls._restore(game, d)
 
-    def copy(self):
+    def copy(self) -> State:
         """Return an independent copy, quickly (the search plays ahead on copies)."""
         new = State.__new__(State)
         new.game, new.n, new.seed, new.variant = self.game, self.n, self.seed, self.variant
@@ -476,7 +485,7 @@ class State(base.State):
 
     # ------------------------------------------------------------ legal actions
 
-    def peek_legal_actions(self, seat):
+    def peek_legal_actions(self, seat: int | None) -> list[dict]:
         """Return the legal actions of ``seat`` as the state holds them (see
         ``base.State.peek_legal_actions``). The usual ask, the turn player's with no window
         open, goes straight to ``_turn_actions``: what ``_compute_legal`` would call."""

@@ -10,7 +10,10 @@
 The rules module wires them into the ``Game`` hooks of the same names.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from games.data_tycoon.bots import (
     BUILD_SCORE,
@@ -22,6 +25,10 @@ from games.data_tycoon.bots import (
 )
 from games.data_tycoon.cards import COLOUR, KIND, SENSITIVE, card_ids
 
+if TYPE_CHECKING:
+    from games.data_tycoon.rules import State
+    from games.engine.rng import RandomSource
+
 TREASURE_SIZE = 6
 UNDECLARED_KINDS = ("purpose", "databreach")  # the cards that must be called when drawn
 
@@ -30,7 +37,7 @@ UNDECLARED_KINDS = ("purpose", "databreach")  # the cards that must be called wh
 COUNTER = 500
 
 
-def determinise(view: dict, rng, hand_size: int, reserve_kinds: frozenset) -> dict:
+def determinise(view: dict, rng: RandomSource, hand_size: int, reserve_kinds: frozenset) -> dict:
     """Return ``to_json`` data of a state whose view for ``view["seat"]`` is ``view``.
 
     The unseen cards (the variant's deck minus the kinds left out minus every card
@@ -146,7 +153,7 @@ def _copy_window(window: dict) -> dict:
 # ------------------------------------------------------------------ playouts
 
 
-def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
+def rollout_action(state: State, seat: int, legal: list[dict], rng: RandomSource) -> dict:
     """Return a greedy move for ``seat``, cheaply (``rng`` breaks ties).
 
     No random moves: the friendly bot never plays one, and a playout that repeats
@@ -165,7 +172,7 @@ def rollout_action(state, seat: int, legal: list[dict], rng) -> dict:
 class _Scorer:
     """The friendly bot's priorities, read off the state (no view to build)."""
 
-    def __init__(self, state, seat):
+    def __init__(self, state: State, seat: int) -> None:
         self.state, self.me = state, seat
         self.collection = collection = state.collections[seat]
         self.colours = {}
@@ -175,7 +182,7 @@ class _Scorer:
             self.sensitive += SENSITIVE[c]
         self._leader = -1
 
-    def leader(self):
+    def leader(self) -> int | None:
         """Return the strongest other seat (computed once, when an attack is scored)."""
         if self._leader == -1:
             st = self.state
@@ -187,14 +194,14 @@ class _Scorer:
             self._leader = max(strength, key=strength.get) if strength else None
         return self._leader
 
-    def progress(self, card):
+    def progress(self, card: str) -> int:
         """Return how much owning ``card`` brings me closer to a treasure."""
         best = self.colours.get(COLOUR[card], 0)
         if SENSITIVE[card]:
             best = max(best, self.sensitive)
         return min(best, 5) + 2 * SENSITIVE[card]
 
-    def score(self, a):
+    def score(self, a: dict) -> int:
         """Return the value of action ``a``."""
         kind = a["type"]
         if kind == "play":
@@ -226,7 +233,7 @@ class _Scorer:
             return -5
         return self.attack(a)
 
-    def attack(self, a):
+    def attack(self, a: dict) -> int:
         """Return the value of attacking ``a["target"]`` with ``a["card"]``."""
         st, t = self.state, a["target"]
         kind = KIND[a["card"]]
@@ -272,7 +279,7 @@ PENDING = 0.9  # a treasure that could be built or split now, against one that i
 DECK_LEFT = 110  # the expert deck after the table is laid: ``left`` is 1 at the start
 
 
-def evaluate(state) -> list[float]:
+def evaluate(state: State) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it."""
     n = state.n
     if state.over:
@@ -287,7 +294,7 @@ def evaluate(state) -> list[float]:
     return [o / total for o in odds]
 
 
-def snapshot(state) -> tuple[float, list[list[float]]]:
+def snapshot(state: State) -> tuple[float, list[list[float]]]:
     """Return the share of the deck still to draw and every seat's features."""
     left = min(len(state.deck) / DECK_LEFT, 1.0)
     return left, [features(state, s) for s in range(state.n)]
@@ -302,7 +309,7 @@ def _weights(left: float) -> list[float]:
     return [empty + t * (half - empty) for _full, half, empty in WEIGHTS.values()]
 
 
-def features(state, s) -> list[float]:
+def features(state: State, s: int) -> list[float]:
     """Return what the evaluation weighs of seat ``s``.
 
     The treasures a seat could build or split right now count as built: a seat that

@@ -6,6 +6,8 @@ parameters. The Django layer shows ``gettext(template) % params``; it may pass
 ``player_name`` and ``card_name`` to put nicknames and translated card names in.
 """
 
+from collections.abc import Callable
+
 from games.data_tycoon.cards import BY_ID
 from games.engine.i18n import Plural, gettext_noop, ngettext_noop
 from games.engine.text import namers
@@ -99,7 +101,11 @@ COUNTERED = {
 }
 
 
-def describe_event(event, player_name=None, card_name=None):
+def describe_event(
+    event: dict,
+    player_name: Callable[[int], str] | None = None,
+    card_name: Callable[[str], str] | None = None,
+) -> tuple[str, dict]:
     """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
     player, card = namers(player_name, card_name, BY_ID)
     kind = event["type"]

@@ -4,12 +4,19 @@ Cards appear as ids; ``catalogue(variant)`` (or ``game.cards(variant)``) maps
 an id to its card dict, and is sent to a client once per match.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from games.data_tycoon.cards import cards as _cards
+
+if TYPE_CHECKING:
+    from games.data_tycoon.rules import State
 
 CALL_WINDOWS = ("call_data", "call_databreach")
 
 
-def view(state, seat):
+def view(state: State, seat: int | None) -> dict:
     """Return the JSON-able view of ``seat`` (``None``: the public, projector view)."""
     players = []
     # ``[*cards]``: a copy without a call, for the many lists of every view
@@ -88,6 +95,6 @@ def _copy(mapping):
     return copied
 
 
-def catalogue(variant):
+def catalogue(variant: str) -> dict[str, dict]:
     """Return ``{card id: card dict}`` for ``variant``: what a client needs to draw cards."""
     return {card["id"]: card for card in _cards(variant)}

@@ -12,11 +12,12 @@ through these two classes: ``docs/adding-a-game.md`` walks through each part.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.engine.i18n import Text, gettext_noop
-from games.engine.rng import Rng
+from games.engine.rng import RandomSource, Rng
 
 if TYPE_CHECKING:
     from games.engine.bots import Bot
@@ -283,7 +284,7 @@ class Game:
         """Return a new bot of kind ``name`` (a key of ``bots``) for this game."""
         return self.bots[name](self)
 
-    def sample_state(self, view: dict, rng) -> State:
+    def sample_state(self, view: dict, rng: RandomSource) -> State:
         """Return a full state that ``view`` (one seat's) could have come from.
 
         What the seat cannot see (the deck's order, other seats' hidden cards) is
@@ -304,7 +305,7 @@ class Game:
         first = [seat for seat, rank in ranks.items() if rank == 1]
         return [1 / len(first) if seat in first else 0.0 for seat in range(len(ranks))]
 
-    def rollout_action(self, state: State, seat: int, legal: list[dict], rng):
+    def rollout_action(self, state: State, seat: int, legal: list[dict], rng: RandomSource) -> dict:
         """Return a quick guess of ``seat``'s move in a search's playout (default: random)."""
         return legal[rng.randrange(len(legal))]
 
@@ -342,7 +343,12 @@ class Game:
         of ``variant`` for ``num_players`` (an empty list: the deck may be played)."""
         return [Text(gettext_noop("This game has no deck building."))]
 
-    def describe_event(self, event: dict, player_name=None, card_name=None) -> tuple[str, dict]:
+    def describe_event(
+        self,
+        event: dict,
+        player_name: Callable[[int], str] | None = None,
+        card_name: Callable[[str], str] | None = None,
+    ) -> tuple[str, dict]:
         """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
         raise NotImplementedError
 
@@ -454,7 +460,7 @@ class State:
         self.rng = Rng(seed)
         self._legal_seat, self._events = UNASKED, []
 
-    def to_move(self):
+    def to_move(self) -> list[int]:
         """Return the seats that may act now: none once the match is over (a driver asks
         ``is_over`` only when nobody may act)."""
         raise NotImplementedError
@@ -463,7 +469,7 @@ class State:
         """Compute the legal actions of ``seat``: a game's one source of legality."""
         raise NotImplementedError
 
-    def peek_legal_actions(self, seat) -> list[dict]:
+    def peek_legal_actions(self, seat: int | None) -> list[dict]:
         """Return the legal actions of ``seat`` as the state holds them: the same list as
         ``legal_actions`` without its copies, to read and never to mutate (a driver that
         plays one of many actions copies that one only). The state keeps the list of the
@@ -486,22 +492,22 @@ class State:
     # The name the games' ``apply`` and ``legal_actions`` use: one method, not a call more.
     _legal_list = peek_legal_actions
 
-    def legal_actions(self, seat):
+    def legal_actions(self, seat: int | None) -> list[dict]:
         """Return the actions ``seat`` (or the referee, ``None``) may take now."""
         raise NotImplementedError
 
-    def apply(self, seat, action):
+    def apply(self, seat: int | None, action: dict) -> list[dict]:
         """Apply a legal action and return its events; raise IllegalAction otherwise."""
         raise NotImplementedError
 
-    def apply_legal(self, seat, action) -> list[dict]:
+    def apply_legal(self, seat: int | None, action: dict) -> list[dict]:
         """Apply ``action``, which the caller found in ``peek_legal_actions(seat)`` since
         the last apply, and return its events, to read and never to change (a game may
         return the list it keeps). A game may skip the legality check that ``apply``
         makes (a driver has just made it); by default this is ``apply``."""
         return self.apply(seat, action)
 
-    def timers(self):
+    def timers(self) -> list[dict]:
         """Return the running timers as ``{"id", "seconds", "action"}`` dicts."""
         return []
 
@@ -514,15 +520,15 @@ class State:
         """
         return {"kind": "time", "seat": None, "visible_to": None}
 
-    def view(self, seat):
+    def view(self, seat: int | None) -> dict:
         """Return what ``seat`` may see (``None``: the public, projector view)."""
         raise NotImplementedError
 
-    def private_cards(self, seat):
+    def private_cards(self, seat: int) -> list[str]:
         """Return the ids of the cards that only ``seat`` may see now."""
         raise NotImplementedError
 
-    def zones(self):
+    def zones(self) -> dict[str, list[str]]:
         """Return every zone's card ids, to check that no card is created or lost."""
         raise NotImplementedError
 
@@ -530,15 +536,15 @@ class State:
         """Return one dict per seat: ``{"seat": s, <score column key>: int, ...}``."""
         raise NotImplementedError
 
-    def is_over(self):
+    def is_over(self) -> bool:
         """Return True once the match has ended."""
         raise NotImplementedError
 
-    def result(self):
+    def result(self) -> dict | None:
         """Return the ranking, scores and the tie-break level that decided (None before the end)."""
         raise NotImplementedError
 
-    def to_json(self):
+    def to_json(self) -> dict:
         """Return a JSON-able dict from which ``game.from_json`` rebuilds this state."""
         raise NotImplementedError
 
@@ -547,7 +553,7 @@ class State:
         this faster than the JSON round trip."""
         return self.game.from_json(self.to_json())
 
-    def dumps(self):
+    def dumps(self) -> str:
         """Return ``to_json()`` as canonical JSON text (stable key order)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 

@@ -6,12 +6,13 @@ game to imagine the cards it cannot see (``game.sample_state``) without importin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from games.engine.i18n import gettext_noop
 
 if TYPE_CHECKING:
     from games.engine.base import Game
+    from games.engine.rng import RandomSource
 
 # The levels a teacher chooses from, the same words for every game: a game's bot that
 # declares a ``level`` plays the seats of a session launched at that level.
@@ -29,6 +30,12 @@ LEVELS = {
 }
 
 
+class Scorer(Protocol):
+    """What ``ScoringBot.context`` returns: it rates one legal action (higher is better)."""
+
+    def score(self, action: dict) -> float: ...
+
+
 class Bot:
     """Choose an action for one seat.
 
@@ -43,7 +50,7 @@ class Bot:
     def __init__(self, game: Game | None = None) -> None:
         self.game = game
 
-    def choose(self, view, legal_actions, rng):
+    def choose(self, view: dict | None, legal_actions: list[dict], rng: RandomSource) -> dict:
         """Return one element of ``legal_actions`` (``rng`` is a ``random.Random``)."""
         raise NotImplementedError
 
@@ -54,7 +61,7 @@ class RandomBot(Bot):
     name = "random"
     needs_view = False
 
-    def choose(self, view, legal_actions, rng):
+    def choose(self, view: dict | None, legal_actions: list[dict], rng: RandomSource) -> dict:
         """Return a uniformly random legal action: the one ``rng.choice`` would (the same
         draws), without its two Python calls, since a simulation asks on every move.
 
@@ -81,11 +88,11 @@ class ScoringBot(Bot):
     rates one action, built once per choice from what the seat sees.
     """
 
-    def context(self, view):
+    def context(self, view: dict) -> Scorer:
         """Return what the bot derives once from ``view`` to score each action."""
         raise NotImplementedError
 
-    def choose(self, view, legal_actions, rng):
+    def choose(self, view: dict, legal_actions: list[dict], rng: RandomSource) -> dict:
         """Return the best-scoring legal action (ties broken by ``rng``)."""
         ctx = self.context(view)
         best, best_score = None, None

@@ -4,10 +4,27 @@ It plays the server's part too: when nobody may act, or (with probability
 ``expire``) before a seat acts, it fires one of the state's timers as the referee.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from itertools import repeat
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.engine.base import State
+    from games.engine.bots import Bot
+    from games.engine.rng import RandomSource
 
 
-def play(state, bots, rng, *, expire=0.0, max_steps=100_000, on_step=None):
+def play(
+    state: State,
+    bots: list[Bot],
+    rng: RandomSource,
+    *,
+    expire: float = 0.0,
+    max_steps: int = 100_000,
+    on_step: Callable[[int | None, dict, list[dict]], object] | None = None,
+) -> list[tuple[int | None, dict]]:
     """Play ``state`` to the end; return the action log as ``[(seat, action), ...]``.
 
     Bots read the state's own legal-action lists (``peek_legal_actions``): they must not

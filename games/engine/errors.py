@@ -9,7 +9,7 @@ class IllegalAction(Exception):
     The UI shows ``gettext(exc.message) % exc.params`` in the player's language.
     """
 
-    def __init__(self, code, message, params=None):
+    def __init__(self, code: str, message: str, params: dict | None = None) -> None:
         self.code = code
         self.message = message
         self.params = dict(params or {})

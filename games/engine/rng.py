@@ -6,6 +6,7 @@ on every Python version.
 
 import struct
 from collections.abc import Sequence
+from typing import Protocol
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15  # the step of the state
@@ -14,26 +15,43 @@ LANE = 128  # bits per number in a shuffle's packed integer: a 64-bit product fi
 SMALL = 8  # a shuffle of fewer items draws one number at a time (packing costs more)
 
 
+class RandomSource(Protocol):
+    """The generator a driver hands to bots and searches: a ``random.Random`` seeded by
+    the caller (the rules never import ``random``). Only the methods they use."""
+
+    def random(self) -> float: ...
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+    def shuffle(self, x: list, /) -> None: ...
+
+    def getstate(self) -> tuple: ...
+
+    def setstate(self, state: tuple, /) -> None: ...
+
+
 class Rng:
     """Generate pseudo-random numbers from a 64-bit state."""
 
     __slots__ = ("state",)
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self.state = int(seed) & MASK
 
-    def next(self):
+    def next(self) -> int:
         """Return the next 64-bit number and advance the state."""
         self.state = z = (self.state + GAMMA) & MASK
         z = ((z ^ (z >> 30)) * MIX1) & MASK
         z = ((z ^ (z >> 27)) * MIX2) & MASK
         return z ^ (z >> 31)
 
-    def below(self, n):
+    def below(self, n: int) -> int:
         """Return an integer in ``range(n)``."""
         return self.next() % n
 
-    def shuffle(self, items):
+    def shuffle(self, items: list) -> None:
         """Shuffle ``items`` in place (Fisher-Yates, from the last item down).
 
         A shuffle is most of a deal's time: the numbers it needs are drawn at once
@@ -47,7 +65,7 @@ class Rng:
             i -= 1
             items[i], items[j] = items[j], items[i]
 
-    def shuffle_in(self, items, new):
+    def shuffle_in(self, items: list, new: Sequence) -> None:
         """Put each of ``new`` at a random place in ``items``, the ends included.
 
         When nobody knows the order of ``items`` (a shuffled deck, unseen), every order

@@ -38,6 +38,7 @@ from games.engine.bots import Bot
 
 if TYPE_CHECKING:
     from games.engine.base import Game, State
+    from games.engine.rng import RandomSource
 
 
 class _Node:
@@ -87,7 +88,7 @@ class SearchBot(Bot):
             self.exploration = exploration
         self.last_iterations = 0  # what the last choice spent (0: forced, no search)
 
-    def choose(self, view: dict, legal_actions: list[dict], rng) -> dict:
+    def choose(self, view: dict, legal_actions: list[dict], rng: RandomSource) -> dict:
         """Return the legal action the search rates best (it alone, if forced)."""
         self.last_iterations = 0
         if len(legal_actions) == 1:

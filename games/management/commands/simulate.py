@@ -1,8 +1,9 @@
 """``manage.py simulate``: the bot simulator of ``games.simulate``, no database needed."""
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import simulate
 
@@ -10,11 +11,11 @@ from games import simulate
 class Command(BaseCommand):
     help = "Simulate games between bots and print win rates and card statistics."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         """Add the simulator's own arguments."""
         simulate.add_arguments(parser)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         """Run the simulation and write the report."""
         try:
             stats = simulate.simulate(options, progress=not options["quiet"])
