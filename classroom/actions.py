@@ -4,6 +4,7 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
@@ -39,7 +40,7 @@ State = ClassSession.State
 class ActionRefused(Exception):
     """A change that the current state does not allow; the message says why."""
 
-    def __init__(self, message: str, code: str = "refused"):
+    def __init__(self, message: str, code: str = "refused") -> None:
         super().__init__(message)
         self.message = message
         self.code = code
@@ -48,7 +49,7 @@ class ActionRefused(Exception):
 # Classes
 
 
-def do_create_class(teacher, name: str, roster: str = "") -> SchoolClass:
+def do_create_class(teacher: User, name: str, roster: str = "") -> SchoolClass:
     """Create a class for the teacher."""
     return SchoolClass.objects.create(teacher=teacher, name=name, roster=roster)
 

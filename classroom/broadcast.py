@@ -7,6 +7,7 @@ import os
 import secrets
 import threading
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -151,7 +152,7 @@ class OwnLoop:
 _own = OwnLoop()
 
 
-def send_from_own_loop(**kwargs) -> None:
+def send_from_own_loop(**kwargs: Any) -> None:
     """Send this process's group messages from an event loop of its own, each send done
     when ``send_groups`` returns (connected to Celery's ``worker_process_init``)."""
     _own.wanted = True
@@ -238,7 +239,7 @@ def dashboard_changed(session_id: int, reason: str, table: int | None = None) ->
     on_commit_send(dashboard_group(session_id), event)
 
 
-def table_event(table_id: int, kind: str, **fields) -> None:
+def table_event(table_id: int, kind: str, **fields: Any) -> None:
     """Tell every socket at a table (paused, resumed, presence...), after commit."""
     on_commit_send(table_group(table_id), {"type": f"table.{kind}", **fields})
 

@@ -2,6 +2,7 @@
 
 from django.utils.translation import get_language, gettext
 
+from games.engine.base import Game
 from games.engine.bots import LEVELS
 from games.registry import all_games
 
@@ -15,7 +16,7 @@ def available_games() -> list:
     return [game for game in games if getattr(game, "in_class", True)]
 
 
-def bot_for_level(game, level: str) -> str | None:
+def bot_for_level(game: Game, level: str) -> str | None:
     """Return the kind of the game's bot that plays at ``level`` (games.engine.bots.LEVELS),
     or None when the game has no bot of that level."""
     for kind, bot in getattr(game, "bots", {}).items():
@@ -24,12 +25,12 @@ def bot_for_level(game, level: str) -> str | None:
     return None
 
 
-def bot_levels(game) -> list[str]:
+def bot_levels(game: Game) -> list[str]:
     """Return the levels the game's bots offer, in the order of LEVELS."""
     return [level for level in LEVELS if bot_for_level(game, level)]
 
 
-def find_game(slug: str):
+def find_game(slug: str) -> Game | None:
     """Return the game a teacher may launch with this slug, or None."""
     for game in available_games():
         if game.slug == slug:
@@ -45,7 +46,7 @@ def deck_games() -> list:
     return [game for game in games if getattr(game, "deck_option", "")]
 
 
-def find_deck_game(slug: str):
+def find_deck_game(slug: str) -> Game | None:
     """Return the game with deck building registered as ``slug``, or None."""
     for game in deck_games():
         if game.slug == slug:
@@ -62,7 +63,7 @@ def _registered(slug: str):
     return None
 
 
-def localized(labels, language: str | None = None) -> str:
+def localized(labels: str | dict[str, str], language: str | None = None) -> str:
     """Return a {language: label} mapping's label in the language, else English."""
     if isinstance(labels, str):
         return labels

@@ -1,10 +1,12 @@
 """Forms: teacher sign-up, classes, session launch and the student join form."""
 
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -15,6 +17,7 @@ from classroom.codes import CODE_LENGTH, normalize_code
 from classroom.models import MAX_PARTICIPANTS, Deck, SchoolClass
 from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
 from games.describe import translate
+from games.engine.base import Game, Option
 from games.engine.bots import LEVELS
 
 
@@ -35,7 +38,7 @@ class DeleteAccountForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, user, *args, **kwargs):
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
 
@@ -63,7 +66,7 @@ class SchoolClassForm(forms.ModelForm):
             ),
         }
 
-    def clean_roster(self):
+    def clean_roster(self) -> str:
         """Check each pseudonym like a nickname and refuse duplicates."""
         lines = [line for line in self.cleaned_data["roster"].splitlines() if line.strip()]
         if len(lines) > MAX_PARTICIPANTS:
@@ -88,12 +91,12 @@ class SchoolClassForm(forms.ModelForm):
         return "\n".join(pseudonyms)
 
 
-def game_choices():
+def game_choices() -> list[tuple[str, str]]:
     """Return the registered games as (slug, name) pairs in the current language."""
     return [(game.slug, localized(game.name)) for game in catalogue.available_games()]
 
 
-def variant_choices():
+def variant_choices() -> list[tuple[str, str | list[tuple[str, str]]]]:
     """Return every game's variants, grouped by game, for one select."""
     choices = [("", _("The game's default variant"))]
     for game in catalogue.available_games():
@@ -110,7 +113,7 @@ def option_field_name(game_slug: str, key: str) -> str:
     return f"{OPTION_PREFIX}__{game_slug}__{key}"
 
 
-def option_field(option) -> forms.Field:
+def option_field(option: Option) -> forms.Field:
     """Return the form field of a game's option: blank means the game's default."""
     label = translate(option.label)
     if option.multiple:
@@ -200,7 +203,7 @@ class SessionForm(forms.Form):
     # The cleaned values of the fields other apps added (SESSION_FIELDS).
     extra: dict = {}
 
-    def __init__(self, *args, teacher=None, **kwargs):
+    def __init__(self, *args: Any, teacher: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name, make_field in SESSION_FIELDS.items():
             self.fields[name] = make_field()
@@ -284,7 +287,7 @@ class SessionForm(forms.Form):
         """Tell whether any game can be launched."""
         return bool(self.games)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """Check the variant and the table size against the chosen game."""
         cleaned = super().clean()
         # Not arguments of do_create_session (callers pass cleaned_data to it): the
@@ -377,7 +380,7 @@ class DeckForm(forms.Form):
 
     name = forms.CharField(label=gettext_lazy("Name of the deck"), max_length=80)
 
-    def __init__(self, *args, game, **kwargs):
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.catalogue = game.deck_catalogue()
@@ -422,7 +425,7 @@ class DeckForm(forms.Form):
             keys += [card["key"]] * count
         return keys
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """Refuse a deck that breaks a deck-building rule, one message per rule."""
         cleaned = super().clean()
         if any(name.startswith(CARD_PREFIX) for name in self.errors):
@@ -464,7 +467,13 @@ class JoinForm(forms.Form):
         error_messages={"required": gettext_lazy("Please choose your name in the list.")},
     )
 
-    def __init__(self, *args, pseudonyms=None, generated=False, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        pseudonyms: list[str] | None = None,
+        generated: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.uses_roster = pseudonyms is not None
         # The session gives generated nicknames: the student types only the code.
@@ -480,10 +489,10 @@ class JoinForm(forms.Form):
         else:
             del self.fields["pseudonym"]
 
-    def clean_code(self):
+    def clean_code(self) -> str:
         """Normalize the code: case-insensitive, spaces ignored."""
         return normalize_code(self.cleaned_data["code"])
 
-    def clean_nickname(self):
+    def clean_nickname(self) -> str:
         """Apply the nickname rules."""
         return validate_nickname(self.cleaned_data["nickname"])

@@ -7,13 +7,15 @@ from the ASGI scope, through the same functions.
 
 import re
 import secrets
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.core import signing
+from django.http.response import HttpResponseBase
 from django.utils import translation
 from django.utils.crypto import salted_hmac
 
-from classroom.models import Participant
+from classroom.models import JoinRequest, Participant
 
 DEVICE_SALT = "classroom.device"
 STUDENT_SALT = "classroom.student"
@@ -48,12 +50,12 @@ def _set(response, name: str, value: str, salt: str, max_age: int) -> None:
     )
 
 
-def device_id_from(cookies) -> str | None:
+def device_id_from(cookies: Mapping[str, str]) -> str | None:
     """Return the device id held by the cookies, if any."""
     return _unsign(cookies, settings.DEVICE_COOKIE_NAME, DEVICE_SALT, DEVICE_MAX_AGE)
 
 
-def participant_id_from(cookies) -> int | None:
+def participant_id_from(cookies: Mapping[str, str]) -> int | None:
     """Return the participant id held by the cookies, if any."""
     value = _unsign(
         cookies, settings.STUDENT_COOKIE_NAME, STUDENT_SALT, settings.STUDENT_COOKIE_MAX_AGE
@@ -69,12 +71,12 @@ def new_device_id() -> str:
     return secrets.token_hex(16)
 
 
-def set_device_cookie(response, device_id: str) -> None:
+def set_device_cookie(response: HttpResponseBase, device_id: str) -> None:
     """Store the device id on the device."""
     _set(response, settings.DEVICE_COOKIE_NAME, device_id, DEVICE_SALT, DEVICE_MAX_AGE)
 
 
-def set_student_cookie(response, participant) -> None:
+def set_student_cookie(response: HttpResponseBase, participant: Participant) -> None:
     """Store the student's participant on the device."""
     _set(
         response,
@@ -85,7 +87,7 @@ def set_student_cookie(response, participant) -> None:
     )
 
 
-def current_participant(cookies):
+def current_participant(cookies: Mapping[str, str]) -> Participant | None:
     """Return the Participant the cookies hold (kicked or not), or None."""
     participant_id = participant_id_from(cookies)
     if participant_id is None:
@@ -97,7 +99,7 @@ def current_participant(cookies):
     )
 
 
-def chosen_language(cookies, default: str) -> str:
+def chosen_language(cookies: Mapping[str, str], default: str) -> str:
     """Return the language the device chose (Django's language cookie, set by the
     language switch), else ``default`` (a student's: the session's language)."""
     chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
@@ -112,7 +114,7 @@ def chosen_language(cookies, default: str) -> str:
 SEAT_TOKEN_SALT = "classroom.seat-token"
 
 
-def seat_token(participant) -> str:
+def seat_token(participant: Participant) -> str:
     """Return a signed token naming the participant, for programs (``POST /join/``)."""
     return signing.dumps({"participant": participant.pk}, salt=SEAT_TOKEN_SALT, compress=True)
 
@@ -120,7 +122,7 @@ def seat_token(participant) -> str:
 JOIN_REQUEST_SALT = "classroom.join-request"
 
 
-def join_request_token(join_request) -> str:
+def join_request_token(join_request: JoinRequest) -> str:
     """Return a signed token naming a join request, for programs to poll its answer."""
     return signing.dumps(join_request.pk, salt=JOIN_REQUEST_SALT)
 
@@ -135,7 +137,7 @@ def join_request_from_token(token: str) -> int | None:
         return None
 
 
-def participant_from_token(token: str):
+def participant_from_token(token: str) -> Participant | None:
     """Return the Participant a seat token names (kicked or not), or None when forged or old."""
     try:
         data = signing.loads(token, salt=SEAT_TOKEN_SALT, max_age=settings.STUDENT_COOKIE_MAX_AGE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 Value = TypeVar("Value")
 
@@ -16,7 +16,7 @@ Value = TypeVar("Value")
 class Kept(Generic[Value]):
     """Values kept by key for ``seconds()`` (None: until forgotten)."""
 
-    def __init__(self, seconds: Callable[[], float] | None = None, most: int = 4096):
+    def __init__(self, seconds: Callable[[], float] | None = None, most: int = 4096) -> None:
         self.seconds = seconds
         self.most = most
         self._values: dict[Hashable, tuple[float | None, Value]] = {}
@@ -34,6 +34,6 @@ class Kept(Generic[Value]):
         self._values[key] = (until, value)
         return value
 
-    def forget(self, **kwargs) -> None:
+    def forget(self, **kwargs: Any) -> None:
         """Forget every kept value (a signal receiver: the rows they came from changed)."""
         self._values.clear()

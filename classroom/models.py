@@ -1,6 +1,8 @@
 """Classes, their live sessions, and the students (participants) who join them."""
 
-from datetime import timedelta
+from __future__ import annotations
+
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -45,10 +47,10 @@ class SchoolClass(models.Model):
         verbose_name_plural = _("classes")
         ordering = ["name", "pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("classroom:class_detail", args=[self.pk])
 
     @property
@@ -113,10 +115,10 @@ class ClassSession(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.school_class} · {self.join_code}"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("classroom:session_detail", args=[self.pk])
 
     @property
@@ -124,11 +126,11 @@ class ClassSession(models.Model):
         """Tell whether students may still be in the session (it has not ended)."""
         return self.state != self.State.FINISHED
 
-    def active_participants(self):
+    def active_participants(self) -> models.QuerySet[Participant]:
         """Return the participants who have not been removed, in joining order."""
         return self.participants.filter(kicked=False).order_by("joined_at", "pk")
 
-    def pending_join_requests(self):
+    def pending_join_requests(self) -> models.QuerySet[JoinRequest]:
         """Return the join requests that wait for the teacher and have not expired, oldest
         first."""
         return JoinRequest.waiting().filter(session=self).order_by("created_at", "pk")
@@ -167,7 +169,7 @@ class Participant(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.nickname
 
 
@@ -193,7 +195,7 @@ class Table(models.Model):
             models.UniqueConstraint(fields=["session", "number"], name="one_table_number"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _("Table %(number)s") % {"number": self.number}
 
 
@@ -229,7 +231,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="one_seat_number"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.display_name
 
     @property
@@ -295,7 +297,7 @@ class SeatMove(models.Model):
         verbose_name_plural = _("device changes")
         ordering = ["created_at", "pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.participant} → {self.device_id[:6]} ({self.status})"
 
 
@@ -350,17 +352,17 @@ class JoinRequest(models.Model):
         verbose_name_plural = _("join requests")
         ordering = ["created_at", "pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.nickname} ({self.status})"
 
     @staticmethod
-    def expiry_cutoff(now=None):
+    def expiry_cutoff(now: datetime | None = None) -> datetime:
         """Return when a request still pending must have been made to be waiting yet."""
         minutes = settings.JOIN_REQUEST_MINUTES
         return (now or timezone.now()) - timedelta(minutes=minutes)
 
     @classmethod
-    def waiting(cls, now=None):
+    def waiting(cls, now: datetime | None = None) -> models.QuerySet[JoinRequest]:
         """Return the requests that still wait for the teacher (pending, not expired)."""
         return cls.objects.filter(status=cls.Status.PENDING, created_at__gte=cls.expiry_cutoff(now))
 
@@ -400,8 +402,8 @@ class Deck(models.Model):
         verbose_name_plural = _("decks")
         ordering = ["game", "name", "pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("classroom:deck_edit", args=[self.pk])

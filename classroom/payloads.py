@@ -16,7 +16,7 @@ class BadPayload(ValueError):
     """The input is not JSON within the limits: ``reason`` is "too_large", "too_deep"
     or "not_json"."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
 

@@ -11,13 +11,18 @@ an app built on it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.apps import apps
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Bumped when a field changes meaning, so that a program reading the file can tell.
 FORMAT = 1
 
 
-def account_data(user) -> dict:
+def account_data(user: User) -> dict:
     """Return everything ``user``'s account holds that is theirs, as JSON-ready data."""
     classes = user.school_classes.order_by("created_at", "pk").prefetch_related("sessions")
     overrides = apps.get_model("lessons", "LessonOverride").objects.filter(teacher=user)

@@ -22,17 +22,18 @@ dashboard (and the cap of students per address asks the teacher from then on).
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
 WINDOW_SECONDS = 60
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """Return the client's address as the server saw it."""
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def login_client_ip(request) -> str | None:
+def login_client_ip(request: HttpRequest) -> str | None:
     """Return the client's address for django-axes, None when the server saw none:
     axes stores it in an address column, where PostgreSQL refuses a word."""
     return request.META.get("REMOTE_ADDR") or None

@@ -25,17 +25,25 @@ task deletes it, whether the session is still open or not.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import CharField, Max, Q
+from django.db.models import CharField, Max, Q, QuerySet
 from django.db.models.functions import Cast
 from django.utils import timezone
 
 from classroom import actions
+
+if TYPE_CHECKING:
+    from axes.models import AccessAttempt
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.auth.models import User
+
+    from classroom.models import ClassSession, JoinRequest, SchoolClass
 
 
 def _model(label: str):
@@ -55,7 +63,7 @@ def register_student_data(kind: str, label: str, lookup: str) -> None:
     REGISTERED[kind] = (label, lookup)
 
 
-def purge_session(session) -> dict[str, int]:
+def purge_session(session: ClassSession) -> dict[str, int]:
     """Delete every piece of one session's student data now; return counts by kind.
 
     An open session is ended first, so that no table keeps playing on deleted data.
@@ -129,7 +137,7 @@ def _delete(model, **lookup) -> int:
     return detail.get(model._meta.label, 0)
 
 
-def expired_sessions(retention_days: int, now=None):
+def expired_sessions(retention_days: int, now: datetime | None = None) -> QuerySet[ClassSession]:
     """Return the sessions whose student data is due for deletion, not yet purged.
 
     A finished session is due ``retention_days`` after it ended. A session that was
@@ -143,7 +151,7 @@ def expired_sessions(retention_days: int, now=None):
     return ClassSession.objects.filter(finished | abandoned, purged_at__isnull=True)
 
 
-def expired_join_requests(now=None):
+def expired_join_requests(now: datetime | None = None) -> QuerySet[JoinRequest]:
     """Return the join requests that expired unanswered: marked expired, or pending for
     longer than JOIN_REQUEST_MINUTES. A refused request stays until its session is
     purged: it keeps its device out."""
@@ -154,7 +162,7 @@ def expired_join_requests(now=None):
     )
 
 
-def purge_expired_join_requests(now=None) -> int:
+def purge_expired_join_requests(now: datetime | None = None) -> int:
     """Delete the expired join requests, with the admin log's entries about them; count
     them."""
     JoinRequest = _model("classroom.JoinRequest")
@@ -164,19 +172,19 @@ def purge_expired_join_requests(now=None) -> int:
         return _delete(JoinRequest, pk__in=list(expired.values_list("pk", flat=True)))
 
 
-def old_login_attempts(now=None):
+def old_login_attempts(now: datetime | None = None) -> QuerySet[AccessAttempt]:
     """Return the records of failed teacher logins whose last failure is older than
     LOGIN_ATTEMPT_HOURS (django-axes keeps them to count wrong passwords)."""
     cutoff = (now or timezone.now()) - timedelta(hours=settings.LOGIN_ATTEMPT_HOURS)
     return _model("axes.AccessAttempt").objects.filter(attempt_time__lt=cutoff)
 
 
-def purge_login_attempts(now=None) -> int:
+def purge_login_attempts(now: datetime | None = None) -> int:
     """Delete the old records of failed teacher logins; return how many went."""
     return old_login_attempts(now).delete()[0]
 
 
-def purge_expired(retention_days: int, now=None) -> int:
+def purge_expired(retention_days: int, now: datetime | None = None) -> int:
     """Purge every expired session's student data and every expired join request; return
     how many participants went."""
     purge_expired_join_requests(now)
@@ -186,7 +194,7 @@ def purge_expired(retention_days: int, now=None) -> int:
     return deleted
 
 
-def unused_rosters(roster_days: int, now=None):
+def unused_rosters(roster_days: int, now: datetime | None = None) -> QuerySet[SchoolClass]:
     """Return the classes with a roster whose class was last used more than
     ``roster_days`` ago: neither edited nor given a session since."""
     cutoff = (now or timezone.now()) - timedelta(days=roster_days)
@@ -199,7 +207,7 @@ def unused_rosters(roster_days: int, now=None):
     )
 
 
-def empty_unused_rosters(roster_days: int, now=None) -> int:
+def empty_unused_rosters(roster_days: int, now: datetime | None = None) -> int:
     """Empty the rosters of classes unused for ``roster_days`` (the class stays, and its
     "last edited" date: emptying is not a use); return how many."""
     # The admin log's entries about a class name its fields, never their text: they stay.
@@ -212,12 +220,12 @@ def empty_unused_rosters(roster_days: int, now=None) -> int:
 ADMINISTRATOR = Q(is_staff=True) | Q(is_superuser=True)
 
 
-def is_administrator(user) -> bool:
+def is_administrator(user: User) -> bool:
     """Return True for an administrator's account (see ``ADMINISTRATOR``)."""
     return user.is_staff or user.is_superuser
 
 
-def unused_accounts(account_days: int, now=None):
+def unused_accounts(account_days: int, now: datetime | None = None) -> QuerySet[User]:
     """Return the teachers' accounts (not the administrators') with no login for
     ``account_days``, or never logged in and signed up that long ago."""
     cutoff = (now or timezone.now()) - timedelta(days=account_days)
@@ -230,7 +238,7 @@ def unused_accounts(account_days: int, now=None):
     )
 
 
-def owned_by(user) -> dict[str, int]:
+def owned_by(user: User) -> dict[str, int]:
     """Count what a teacher's account holds: classes, sessions, decks, lesson wordings."""
     return {
         "classes": _model("classroom.SchoolClass").objects.filter(teacher=user).count(),
@@ -242,7 +250,7 @@ def owned_by(user) -> dict[str, int]:
     }
 
 
-def delete_account(user) -> dict[str, int]:
+def delete_account(user: User) -> dict[str, int]:
     """Delete a teacher's account and everything it owns, all or nothing; return counts
     by kind.
 
@@ -271,7 +279,7 @@ def _delete_owned(user) -> dict[str, int]:
     return counts
 
 
-def delete_unused_accounts(account_days: int, now=None) -> int:
+def delete_unused_accounts(account_days: int, now: datetime | None = None) -> int:
     """Delete every teacher account unused for ``account_days``; return how many."""
     deleted = 0
     for user in unused_accounts(account_days, now):
@@ -280,7 +288,7 @@ def delete_unused_accounts(account_days: int, now=None) -> int:
     return deleted
 
 
-def old_log_entries(admin_log_days: int, now=None):
+def old_log_entries(admin_log_days: int, now: datetime | None = None) -> QuerySet[LogEntry] | None:
     """Return the admin's change-log entries older than ``admin_log_days`` (none without
     the admin app)."""
     if not apps.is_installed("django.contrib.admin"):
@@ -289,13 +297,15 @@ def old_log_entries(admin_log_days: int, now=None):
     return _model("admin.LogEntry").objects.filter(action_time__lt=cutoff)
 
 
-def purge_admin_log(admin_log_days: int, now=None) -> int:
+def purge_admin_log(admin_log_days: int, now: datetime | None = None) -> int:
     """Delete the admin's change-log entries older than ``admin_log_days``; count them."""
     entries = old_log_entries(admin_log_days, now)
     return entries.delete()[0] if entries is not None else 0
 
 
-def purge_unused(roster_days: int, account_days: int, admin_log_days: int, now=None) -> dict:
+def purge_unused(
+    roster_days: int, account_days: int, admin_log_days: int, now: datetime | None = None
+) -> dict:
     """Empty the unused rosters, delete the unused accounts and the old admin log entries;
     return the counts."""
     return {

@@ -13,10 +13,12 @@ kombu names the broker by its transport in its log lines ("Cannot connect to
 config.broker:Transport://127.0.0.1:6399/0" while Redis is away).
 """
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
 from kombu.transport import redis
+from redis import Redis
 
 
 class Channel(redis.Channel):
@@ -27,7 +29,7 @@ class Channel(redis.Channel):
         return self._create_client()
 
     @contextmanager
-    def conn_or_acquire(self, client=None):
+    def conn_or_acquire(self, client: Redis | None = None) -> Iterator[Redis]:
         yield client or self._commands_client
 
 

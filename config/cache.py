@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import redis
 from django.core.cache.backends import redis as django_redis
@@ -23,7 +23,7 @@ class SharedConnectionPool(redis.ConnectionPool):
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
     @classmethod
-    def from_url(cls, url: str, **kwargs) -> SharedConnectionPool:
+    def from_url(cls, url: str, **kwargs: Any) -> SharedConnectionPool:
         key = (url, tuple(sorted((name, repr(value)) for name, value in kwargs.items())))
         with cls._lock:
             pool = cls._shared.get(key)
@@ -44,7 +44,7 @@ class SharedClientCacheClient(django_redis.RedisCacheClient):
 
     _clients: ClassVar[dict[int, redis.Redis]] = {}
 
-    def get_client(self, key=None, *, write: bool = False) -> redis.Redis:
+    def get_client(self, key: str | None = None, *, write: bool = False) -> redis.Redis:
         pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
@@ -56,7 +56,7 @@ class RedisCache(django_redis.RedisCache):
     """Django's Redis cache with one pool and one client per process and Redis URL
     (``SharedConnectionPool``, ``SharedClientCacheClient``)."""
 
-    def __init__(self, server, params: dict) -> None:
+    def __init__(self, server: str | list[str], params: dict) -> None:
         super().__init__(server, params)
         self._class = SharedClientCacheClient
         # Shared pools: a client kept for a pool of each cache object would pile up.

@@ -1,6 +1,7 @@
 """The Celery application: broker and results on the platform's Redis."""
 
 import os
+from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_process_init
@@ -16,7 +17,7 @@ app.autodiscover_tasks()
 
 
 @worker_process_init.connect
-def tune_collector_in_worker(**kwargs) -> None:
+def tune_collector_in_worker(**kwargs: Any) -> None:
     """Set up the collector of each worker process, forked ready (config.collector)."""
     tune_collector()
 
@@ -27,10 +28,10 @@ def tune_collector_in_worker(**kwargs) -> None:
 # the ASGI servers do (DB_CONN_MAX_AGE), with Django's own rule around each task, as
 # around a request: closed once too old, or unusable after an error.
 @task_prerun.connect
-def close_old_connections_before_task(**kwargs) -> None:
+def close_old_connections_before_task(**kwargs: Any) -> None:
     close_old_connections()
 
 
 @task_postrun.connect
-def close_old_connections_after_task(**kwargs) -> None:
+def close_old_connections_after_task(**kwargs: Any) -> None:
     close_old_connections()

@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from typing import Any
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -39,6 +40,7 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _close_redis, _wrap_close, decode_hosts
+from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -61,7 +63,7 @@ PING_MESSAGE = "dp-channel-layer"
 SECOND_READER = "another coroutine is already waiting for incoming data"
 
 
-def connected(pubsub) -> bool:
+def connected(pubsub: PubSub) -> bool:
     """Whether a redis-py pub/sub object's connection is up."""
     connection = pubsub.connection
     return connection is not None and connection.is_connected
@@ -72,7 +74,7 @@ class Lost:
 
     __slots__ = ("error",)
 
-    def __init__(self, error: BaseException):
+    def __init__(self, error: BaseException) -> None:
         self.error = error
 
 
@@ -111,13 +113,13 @@ class PlatformLoopLayer(RedisPubSubLoopLayer):
 
     def __init__(
         self,
-        hosts=None,
+        hosts: list[str | dict] | None = None,
         prefix: str = "asgi",
         channel_layer: PlatformChannelLayer | None = None,
         ping_seconds: float = PING_SECONDS,
         pong_timeout: float = PONG_TIMEOUT,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         super().__init__(hosts=hosts, prefix=prefix, channel_layer=channel_layer, **kwargs)
         self._shards = [
             Shard(host, self, ping_seconds=ping_seconds, pong_timeout=pong_timeout)
@@ -194,7 +196,7 @@ class Shard(RedisSingleShardConnection):
         channel_layer: PlatformLoopLayer,
         ping_seconds: float = PING_SECONDS,
         pong_timeout: float = PONG_TIMEOUT,
-    ):
+    ) -> None:
         # redis-py reconnects a pub/sub connection and subscribes again by itself when
         # its connection has retries: the messages published meanwhile would be lost
         # without a word. With none, a lost connection is an error this shard sees.

@@ -10,11 +10,13 @@ request's connection back to the pool when the request ends.)
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.signals import request_finished
 from django.db import connections
 
 
-def close_request_connections(**kwargs) -> None:
+def close_request_connections(**kwargs: Any) -> None:
     """Close this thread's kept database connections (none inside a transaction: a
     test's request runs inside the test's)."""
     for connection in connections.all(initialized_only=True):

@@ -3,7 +3,7 @@
 import redis
 from django.conf import settings
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app
@@ -64,7 +64,7 @@ def check_celery() -> str:
 
 
 @never_cache
-def healthz(request):
+def healthz(request: HttpRequest) -> JsonResponse:
     """Answer 200 with each part's state when all are up, 503 otherwise."""
     checks = {"database": check_database(), "redis": check_redis()}
     # Without Redis the Celery ping would hang on the broker connection.

@@ -353,7 +353,9 @@ def asgi_service(env: dict[str, str], host: str, port: int) -> Service:
     )
 
 
-def wait_until(predicate, timeout: float, what: str, services: Sequence[Service] = ()) -> None:
+def wait_until(
+    predicate: Callable[[], object], timeout: float, what: str, services: Sequence[Service] = ()
+) -> None:
     """Poll predicate until it holds; fail if timeout passes or a service dies."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -19,6 +19,7 @@ the drop) is not run again: its 503 says to try again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -83,7 +84,7 @@ class SentStatements:
 class ServiceUnavailableMiddleware:
     """Turn a service failure during a view into a 503 that says to try again."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -91,7 +92,7 @@ class ServiceUnavailableMiddleware:
         with connection.execute_wrapper(sent):
             return self.get_response(request)
 
-    def process_exception(self, request: HttpRequest, exception: Exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, SERVICE_ERRORS):
             return None
         if self.may_run_again(request, exception):

@@ -6,8 +6,10 @@ exports, does not load them.
 """
 
 from celery import current_app
+from django.contrib.auth.models import User
 from django.db import transaction
 
+from classroom.models import ClassSession
 from debrief.models import DebriefExport
 
 # Sent by name: the web server does not import the task's module.
@@ -17,7 +19,7 @@ TASK = "debrief.tasks.export_debrief"
 FIXED_STEPS = 8
 
 
-def do_request_export(session, teacher) -> DebriefExport:
+def do_request_export(session: ClassSession, teacher: User) -> DebriefExport:
     """Queue a debrief export of the session; the task starts once the row is committed."""
     export = DebriefExport.objects.create(
         session=session,

@@ -12,7 +12,7 @@ class DebriefConfig(AppConfig):
     name = "debrief"
     verbose_name = _("Debrief")
 
-    def ready(self):
+    def ready(self) -> None:
         # The sender as a label: apps.py imports no model (the registry is not ready yet).
         post_delete.connect(
             delete_export_files,

@@ -8,15 +8,23 @@ export's files when its row goes (a deletion not yet committed when the worker l
 looked): ``sweep_export_folders``, daily, deletes any folder left without its row.
 """
 
+from __future__ import annotations
+
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
 from django.conf import settings
 from django.db import transaction
 
+if TYPE_CHECKING:
+    from debrief.models import DebriefExport
 
-def delete_export_files(sender, instance, **kwargs):
+
+def delete_export_files(
+    sender: type[DebriefExport], instance: DebriefExport, **kwargs: Any
+) -> None:
     """Remove an export's files with its row, once its deletion is committed."""
     folder = instance.folder()
     transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))

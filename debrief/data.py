@@ -10,6 +10,7 @@ progress. Everything here reads; nothing writes.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.catalogue import game_name, variant_label
-from classroom.models import Participant, Table
+from classroom.models import ClassSession, Participant, Table
 from debrief import prompts
 from debrief.glossary import glossary_for
 from games.describe import card_namer, event_line, translate
@@ -235,7 +236,9 @@ def _lesson_cards(slugs, session, language) -> dict[str, dict]:
     return out
 
 
-def student_lines(session, tables: list[TableReport], columns: list[str]) -> list[StudentLine]:
+def student_lines(
+    session: ClassSession, tables: list[TableReport], columns: list[str]
+) -> list[StudentLine]:
     """Return one line per student: table, rank, scores, quiz and lessons seen."""
     seats = {}
     for table in tables:
@@ -312,7 +315,7 @@ def _label(report: Report) -> None:
     ]
 
 
-def build(session, step=lambda label: None) -> Report:
+def build(session: ClassSession, step: Callable[[str], object] = lambda label: None) -> Report:
     """Gather the whole report of a session; call ``step`` after each unit of work. Its
     charts are drawn apart (``debrief.render.draw_charts``): the web server, which
     replays a table with this module, does not load the drawing stack."""

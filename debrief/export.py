@@ -10,10 +10,12 @@ MEDIA_ROOT/debriefs/<export id>/ and are served only to the session's teacher
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 
 from django.db.models import F
 from django.utils import timezone, translation
 
+from classroom.models import ClassSession
 from debrief import data, render
 from debrief.actions import FIXED_STEPS
 from debrief.files import FILES
@@ -72,7 +74,9 @@ def run_export(export_id: int, attempt: int = 0, final: bool = True) -> dict | N
     return files
 
 
-def write_files(export: DebriefExport, session, step) -> dict[str, str]:
+def write_files(
+    export: DebriefExport, session: ClassSession, step: Callable[[str], object]
+) -> dict[str, str]:
     """Write the HTML, PDF, CSV and JSON files; return {format: file name}."""
     folder = export.folder()
     if folder.is_dir():

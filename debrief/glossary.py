@@ -2,6 +2,7 @@
 fixtures/glossary.json."""
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def entry(number: int, language: str) -> dict:
     return {"number": number, **text}
 
 
-def glossary_for(citations, language: str) -> list[dict]:
+def glossary_for(citations: Iterable[str], language: str) -> list[dict]:
     """Return the glossary entries of the articles cited (like "9(2)(a)"), by number,
     each with the exact citations that named it."""
     cited: dict[int, list[str]] = {}

@@ -53,10 +53,10 @@ class DebriefExport(models.Model):
         verbose_name_plural = _("debrief exports")
         ordering = ["-created_at", "-pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.session} · {self.status} {self.steps_done}/{self.steps_total}"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("debrief:status", args=[self.pk])
 
     @property

@@ -5,7 +5,14 @@ built); the quiz adds the question the class found hardest. A table gives at mos
 prompt of each kind, for its most striking event.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from debrief.data import Report
 
 # At most this many prompts in a report: a debrief lasts one lesson.
 MAX_PROMPTS = 12
@@ -25,7 +32,7 @@ def _quiz_prompt(report) -> str | None:
     ) % {"share": hardest.share, "question": hardest.text}
 
 
-def discussion_prompts(report) -> list[str]:
+def discussion_prompts(report: Report) -> list[str]:
     """Return the report's discussion prompts, in the active language."""
     prompts = []
     quiz = _quiz_prompt(report)

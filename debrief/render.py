@@ -8,6 +8,7 @@ import gc
 import io
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.contrib.staticfiles import finders
 from django.db.models import Prefetch
@@ -15,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from weasyprint import HTML
 
-from classroom.models import Seat, Table
+from classroom.models import ClassSession, Seat, Table
 from debrief import charts
 from games.describe import translate
 from games.models import MatchAction
@@ -23,11 +24,14 @@ from games.registry import get_game
 from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
 
 # The CSV's columns: these, with the game's score columns after "rank".
+if TYPE_CHECKING:
+    from debrief.data import Report
+
 CSV_FIRST = ["nickname", "table", "rank"]
 CSV_LAST = ["quiz_score", "lessons_seen"]
 
 
-def draw_charts(report) -> None:
+def draw_charts(report: Report) -> None:
     """Draw the report's charts (concepts, articles, each table's scores) as SVG."""
     top = report.lesson_counts.most_common(15)
     if top:
@@ -82,7 +86,7 @@ def stylesheet() -> str:
     return Path(path).read_text(encoding="utf-8") if path else ""
 
 
-def render_html(report, for_pdf: bool = False) -> str:
+def render_html(report: Report, for_pdf: bool = False) -> str:
     """Return the report as one self-contained HTML document."""
     context = {"report": report, "css": stylesheet(), "for_pdf": for_pdf}
     return render_to_string("debrief/report.html", context)
@@ -102,7 +106,7 @@ def write_pdf(html: str, path: Path) -> None:
             gc.enable()
 
 
-def csv_text(report) -> str:
+def csv_text(report: Report) -> str:
     """Return the CSV: one row per student, nickname only."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -130,7 +134,7 @@ def _safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def raw_data(session, report) -> dict:
+def raw_data(session: ClassSession, report: Report) -> dict:
     """Return the session's raw data: matches with their action logs, events, quiz answers.
 
     Students appear by nickname only (no device id, no internal id).
@@ -243,6 +247,6 @@ def _iso(value):
     return value.isoformat() if value else None
 
 
-def json_text(session, report) -> str:
+def json_text(session: ClassSession, report: Report) -> str:
     """Return the raw data as JSON text."""
     return json.dumps(raw_data(session, report), ensure_ascii=False, indent=1)

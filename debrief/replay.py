@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from classroom.models import Table
 from debrief.data import table_players
 from games.describe import card_namer, event_line, translate
 from games.matches import replay_match
@@ -52,7 +53,7 @@ def _chip(cards: dict, card_id: str, language: str, highlight: str) -> dict:
     }
 
 
-def frame(table, move: int, language: str) -> Frame:
+def frame(table: Table, move: int, language: str) -> Frame:
     """Return the table's match as it stood after ``move`` (0: as dealt), every card shown."""
     match = table.match
     last = match.version

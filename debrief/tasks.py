@@ -1,7 +1,7 @@
 """Background work of the debrief app: the export of a session's debrief, and the sweep
 of export folders left without their row."""
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from debrief import cleanup
 from debrief.actions import TASK
@@ -20,7 +20,7 @@ MAX_RETRIES = 3
     retry_jitter=False,
     acks_late=True,
 )
-def export_debrief(self, export_id: int):
+def export_debrief(self: Task, export_id: int) -> dict | None:
     """Export a session's debrief (HTML, PDF, CSV, JSON); retried with backoff, 3 times."""
     retries = self.request.retries
     return run_export(export_id, attempt=retries, final=retries >= MAX_RETRIES)

@@ -5,7 +5,7 @@ from csp.constants import NONE, UNSAFE_INLINE
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -47,7 +47,7 @@ def _export_or_404(request, pk) -> DebriefExport:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def debrief_session(request, pk):
+def debrief_session(request: HttpRequest, pk: int) -> HttpResponse:
     """List a session's exports (GET); start a new export (POST) and follow its progress."""
     session = _session_or_404(request, pk)
     if request.method == "POST":
@@ -61,21 +61,21 @@ def debrief_session(request, pk):
 
 
 @login_required
-def debrief_status(request, pk):
+def debrief_status(request: HttpRequest, pk: int) -> HttpResponse:
     """Show an export's progress, live, then its download links or its error."""
     export = _export_or_404(request, pk)
     return render(request, "debrief/status.html", {"export": export})
 
 
 @login_required
-def debrief_progress(request, pk):
+def debrief_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the progress fragment that the status page polls every second."""
     export = _export_or_404(request, pk)
     return render(request, "debrief/_progress.html", {"export": export})
 
 
 @login_required
-def debrief_file(request, pk, fmt):
+def debrief_file(request: HttpRequest, pk: int, fmt: str) -> FileResponse:
     """Serve one of an export's files to the session's teacher only (never publicly)."""
     export = _export_or_404(request, pk)
     name = export.files.get(fmt)
@@ -102,7 +102,7 @@ def debrief_file(request, pk, fmt):
 
 
 @login_required
-def debrief_replay(request, pk, table):
+def debrief_replay(request: HttpRequest, pk: int, table: int) -> HttpResponse:
     """Step through a table's match move by move with every hand shown (the teacher only)."""
     session = _session_or_404(request, pk)
     the_table = get_object_or_404(
@@ -120,7 +120,7 @@ def debrief_replay(request, pk, table):
 
 @login_required
 @require_POST
-def delete_session_data(request, pk):
+def delete_session_data(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Delete every piece of the session's student data now (the teacher confirmed)."""
     session = _session_or_404(request, pk)
     purge_session(session)
@@ -131,7 +131,7 @@ def delete_session_data(request, pk):
     return redirect(session)
 
 
-def privacy(request):
+def privacy(request: HttpRequest) -> HttpResponse:
     """Say exactly what the platform stores, why, and for how long."""
     context = {
         "retention_days": settings.RETENTION_DAYS,

@@ -7,13 +7,18 @@ lesson an engine event opens, ``do_record_moment`` keeps it for the debrief,
 """
 
 import random
+from collections.abc import Iterable
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.actions import ActionRefused
+from classroom.models import ClassSession, Participant
+from games.engine.base import Game
 from games.registry import get_game
 from lessons.links import lesson_for_event
 from lessons.models import (
@@ -36,13 +41,13 @@ QUIZ_MAX = 5
 Mode = SessionLessonMode.Mode
 
 
-def lesson_mode(session) -> str:
+def lesson_mode(session: ClassSession) -> str:
     """Return how the session shows lesson cards during play: "off", "show" or "pause"."""
     setting = SessionLessonMode.objects.filter(session=session).first()
     return setting.mode if setting is not None else Mode.SHOW
 
 
-def do_set_lesson_mode(session, mode: str) -> SessionLessonMode:
+def do_set_lesson_mode(session: ClassSession, mode: str) -> SessionLessonMode:
     """Choose how the session shows lesson cards during play."""
     if mode not in Mode.values:
         raise ActionRefused(_("Unknown lesson mode."), code="bad_mode")
@@ -52,7 +57,9 @@ def do_set_lesson_mode(session, mode: str) -> SessionLessonMode:
     return setting
 
 
-def on_session_created(sender, session, choices: dict, **kwargs) -> None:
+def on_session_created(
+    sender: type[ClassSession], session: ClassSession, choices: dict, **kwargs: Any
+) -> None:
     """Receive classroom.signals.session_created: keep the lesson mode chosen at launch."""
     do_set_lesson_mode(session, choices.get("lesson_mode") or Mode.SHOW)
 
@@ -71,7 +78,14 @@ def _moment(session, lesson: Lesson, event, table, seat, *, version=None) -> Les
     )
 
 
-def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -> LessonMoment:
+def do_record_moment(
+    session: ClassSession,
+    lesson: Lesson,
+    event: dict | str,
+    *,
+    table: int | None = None,
+    seat: int | None = None,
+) -> LessonMoment:
     """Record that ``lesson`` was shown at a table for ``event`` (an event dict or its type)."""
     moment = _moment(session, lesson, event, table, seat)
     moment.save()
@@ -79,7 +93,10 @@ def do_record_moment(session, lesson: Lesson, event, *, table=None, seat=None) -
 
 
 def do_record_moments(
-    session, table: int, opened: list[tuple[Lesson, dict, list[int]]], version: int | None = None
+    session: ClassSession,
+    table: int,
+    opened: list[tuple[Lesson, dict, list[int]]],
+    version: int | None = None,
 ) -> list[list[LessonMoment]]:
     """Record the moments of an action's lessons (``(lesson, event, seats involved)``),
     each once per seat involved (once without a seat when none is), in one statement:
@@ -98,7 +115,7 @@ def do_record_moments(
     return moments
 
 
-def recorded_moments(session, table: int, version: int) -> list[list[LessonMoment]]:
+def recorded_moments(session: ClassSession, table: int, version: int) -> list[list[LessonMoment]]:
     """Return the moments recorded for the action that made the match's ``version`` at
     the table, by lesson in the order they were recorded (as ``do_record_moments``
     returns them); [] when none were."""
@@ -112,17 +129,24 @@ def recorded_moments(session, table: int, version: int) -> list[list[LessonMomen
     return list(by_lesson.values())
 
 
-def seen_at_table(session, table, lesson: Lesson) -> bool:
+def seen_at_table(session: ClassSession, table: int, lesson: Lesson) -> bool:
     """Tell whether the lesson was already shown at the table (to show frequent ones once)."""
     return LessonMoment.objects.filter(session=session, table=table, lesson=lesson).exists()
 
 
-def seats_involved(game, event: dict) -> list[int]:
+def seats_involved(game: Game | str, event: dict) -> list[int]:
     """Return the seats an engine event concerns, as its game (or game slug) says."""
     return (get_game(game) if isinstance(game, str) else game).event_seats(event)
 
 
-def do_record_event(session, game, event: dict, *, table=None, seats=None) -> list[LessonMoment]:
+def do_record_event(
+    session: ClassSession,
+    game: Game | str,
+    event: dict,
+    *,
+    table: int | None = None,
+    seats: Iterable[int] | None = None,
+) -> list[LessonMoment]:
     """Record the lesson moment of an engine event, one per seat involved; [] if no lesson.
 
     ``seats`` defaults to :func:`seats_involved`; an event naming no seat gives one
@@ -135,7 +159,12 @@ def do_record_event(session, game, event: dict, *, table=None, seats=None) -> li
     return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in seats]
 
 
-def lesson_card(lesson: Lesson, session=None, language=None, overrides=None) -> dict:
+def lesson_card(
+    lesson: Lesson,
+    session: ClassSession | None = None,
+    language: str | None = None,
+    overrides: dict[str, LessonOverride] | None = None,
+) -> dict:
     """Return the JSON-able lesson card a seat or the projector shows for a moment
     (``overrides``: as ``lessons.texts.lesson_content`` takes them)."""
     teacher = session_teacher(session) if session is not None else None
@@ -172,7 +201,7 @@ def _fill_lessons(session, exclude: set[int]) -> list[Lesson]:
     ]
 
 
-def draw_quiz(session, participant, table=None) -> Quiz:
+def draw_quiz(session: ClassSession, participant: Participant, table: int | None = None) -> Quiz:
     """Return the student's quiz, drawing it once: 3 to 5 questions, one per lesson.
 
     The questions come from the lessons that came up at the student's table (all of
@@ -246,7 +275,9 @@ def next_question(quiz: Quiz) -> QuizQuestion | None:
 # Teachers' own wording
 
 
-def do_save_override(teacher, lesson: Lesson, language: str, **texts) -> LessonOverride | None:
+def do_save_override(
+    teacher: User, lesson: Lesson, language: str, **texts: str
+) -> LessonOverride | None:
     """Store a teacher's wording of a lesson in a language; all fields blank removes it."""
     language = supported_language(language)
     values = {field: (texts.get(field) or "").strip() for field in OVERRIDABLE}

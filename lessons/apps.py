@@ -10,7 +10,7 @@ class LessonsConfig(AppConfig):
     name = "lessons"
     verbose_name = _("GDPR lessons")
 
-    def ready(self):
+    def ready(self) -> None:
         # Django's idiom: modules that import models are imported once the apps are ready.
         from classroom.forms import register_session_field
         from lessons.actions import on_session_created

@@ -13,10 +13,14 @@ LessonOverride.
 """
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from django.apps import AppConfig
 from django.apps import apps as global_apps
-from django.db import transaction
+from django.apps.registry import Apps
+from django.db import models, transaction
 
 from lessons.links import forget_kept_links
 from lessons.moments import forget_kept_cards
@@ -40,7 +44,11 @@ def read_links(folder: Path = FIXTURES) -> dict[str, dict]:
     return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in files}
 
 
-def load(get_model=None, folder: Path = FIXTURES, using: str = "default") -> dict[str, int]:
+def load(
+    get_model: Callable[[str, str], type[models.Model]] | None = None,
+    folder: Path = FIXTURES,
+    using: str = "default",
+) -> dict[str, int]:
     """Create or update every lesson, question and link; return the counts loaded.
 
     ``get_model(app_label, name)`` is ``apps.get_model`` in a migration; by default
@@ -135,7 +143,7 @@ def _load_links(model, game: str, data: dict, lessons: dict) -> int:
     return len(rows)
 
 
-def refresh_content(sender, using, apps=None, **kwargs) -> None:
+def refresh_content(sender: AppConfig, using: str, apps: Apps | None = None, **kwargs: Any) -> None:
     """Reload the shipped lessons after migrate or flush (the post_migrate handler), when
     the lesson tables exist; each process's kept links and cards forget the old ones."""
     apps = apps or global_apps  # flush sends no migration state

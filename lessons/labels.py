@@ -29,7 +29,7 @@ def _card_name(card: dict, language: str) -> str:
     return _COLOUR_SUFFIX.sub("", name) if card.get("colour") else name
 
 
-def card_label(game: str, kind: str, attributes: dict | None = None, language="en") -> str:
+def card_label(game: str, kind: str, attributes: dict | None = None, language: str = "en") -> str:
     """Return the name of the cards a card link matches, read from the game's catalogue."""
     attributes = attributes or {}
     try:

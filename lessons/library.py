@@ -4,6 +4,8 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import User
+
 from classroom.catalogue import game_name
 from lessons.labels import link_label
 from lessons.models import Lesson, LessonLink
@@ -23,12 +25,14 @@ def all_lessons() -> list[Lesson]:
     return list(Lesson.objects.prefetch_related("texts").order_by("order", "slug"))
 
 
-def contents(language: str, teacher=None) -> list[LessonContent]:
+def contents(language: str, teacher: User | None = None) -> list[LessonContent]:
     """Return every lesson in ``language``, with the teacher's own wording where it exists."""
     return [lesson_content(lesson, language, teacher) for lesson in all_lessons()]
 
 
-def by_game(language: str, teacher=None) -> list[tuple[str, str, list[LibraryEntry]]]:
+def by_game(
+    language: str, teacher: User | None = None
+) -> list[tuple[str, str, list[LibraryEntry]]]:
     """Return (game slug, game name, entries) for every game that links lessons."""
     by_lesson = {content.lesson.pk: content for content in contents(language, teacher)}
     groups: dict[str, dict[int, LibraryEntry]] = defaultdict(dict)
@@ -49,13 +53,15 @@ def by_game(language: str, teacher=None) -> list[tuple[str, str, list[LibraryEnt
     ]
 
 
-def unlinked(language: str, teacher=None) -> list[LessonContent]:
+def unlinked(language: str, teacher: User | None = None) -> list[LessonContent]:
     """Return the lessons no game links yet (in the library only, not in play)."""
     linked = set(LessonLink.objects.exclude(lesson=None).values_list("lesson_id", flat=True))
     return [content for content in contents(language, teacher) if content.lesson.pk not in linked]
 
 
-def by_article(language: str, teacher=None) -> list[tuple[int, list[tuple[LessonContent, list]]]]:
+def by_article(
+    language: str, teacher: User | None = None
+) -> list[tuple[int, list[tuple[LessonContent, list]]]]:
     """Return (article number, [(lesson, exact citations)]) for every article cited, in order."""
     groups: dict[int, list] = defaultdict(list)
     for content in contents(language, teacher):
@@ -88,7 +94,7 @@ def _haystack(content: LessonContent) -> str:
     return fold(" ".join(parts))
 
 
-def search(query: str, language: str, teacher=None) -> list[LessonContent]:
+def search(query: str, language: str, teacher: User | None = None) -> list[LessonContent]:
     """Return the lessons whose texts in ``language`` contain every word of the query.
 
     Matching ignores case and accents; lessons whose title matches come first.

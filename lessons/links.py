@@ -4,11 +4,14 @@ A game plugs in its own lessons with a link file in fixtures/lessons/links/; the
 code here knows no game. ``game`` is a registered game object or its slug.
 """
 
+from collections.abc import Callable, Iterable
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 
 from classroom.kept import Kept
+from games.engine.base import Game
 from games.registry import get_game
 from lessons.models import Lesson, LessonLink
 
@@ -34,7 +37,7 @@ def _key(attributes: dict) -> tuple:
     return tuple(sorted(attributes.items()))
 
 
-def card_link(game, card: dict) -> LessonLink | None:
+def card_link(game: Game | str, card: dict) -> LessonLink | None:
     """Return the most specific link that matches the card, or None."""
     slug = _slug(game)
     candidates = LessonLink.objects.filter(game=slug, kind=card["kind"], event="")
@@ -55,7 +58,7 @@ def _most_specific(slug: str, card: dict, links: dict[tuple, LessonLink]) -> Les
     return None
 
 
-def lesson_for_card(game, card: dict | str) -> Lesson | None:
+def lesson_for_card(game: Game | str, card: dict | str) -> Lesson | None:
     """Return the lesson a card opens (a card dict, or a card id of the game), or None."""
     if isinstance(card, str):
         card = game_catalogue(_slug(game)).get(card)
@@ -70,7 +73,7 @@ def event_qualifier(event: dict) -> str:
     return event.get("kind") or event.get("cause") or ""
 
 
-def event_links(game, types) -> dict[str, dict[str, LessonLink]]:
+def event_links(game: Game | str, types: Iterable[str]) -> dict[str, dict[str, LessonLink]]:
     """Return the links of the event types ``types``, by type then qualifier, read at
     once (an action's events: one query, not one per event)."""
     found: dict[str, dict[str, LessonLink]] = {event_type: {} for event_type in types}
@@ -81,7 +84,7 @@ def event_links(game, types) -> dict[str, dict[str, LessonLink]]:
 
 
 def event_link(
-    game, event: dict, links: dict[str, dict[str, LessonLink]] | None = None
+    game: Game | str, event: dict, links: dict[str, dict[str, LessonLink]] | None = None
 ) -> LessonLink | None:
     """Return the link of an event: the one for its qualifier first, then the plain one.
 
@@ -97,7 +100,12 @@ def _qualified(by_qualifier: dict[str, LessonLink], event: dict) -> LessonLink |
     return by_qualifier.get(event_qualifier(event)) or by_qualifier.get("")
 
 
-def link_lesson(game, link: LessonLink, event: dict, card_lesson=None) -> Lesson | None:
+def link_lesson(
+    game: Game | str,
+    link: LessonLink,
+    event: dict,
+    card_lesson: Callable[[str], Lesson | None] | None = None,
+) -> Lesson | None:
     """Return the lesson that ``link`` opens for ``event``.
 
     A link with a ``card_field`` opens the lesson of the card the event names there, or
@@ -113,13 +121,13 @@ def link_lesson(game, link: LessonLink, event: dict, card_lesson=None) -> Lesson
     return link.lesson
 
 
-def lesson_for_event(game, event: dict) -> Lesson | None:
+def lesson_for_event(game: Game | str, event: dict) -> Lesson | None:
     """Return the lesson an engine event opens, or None when no link names it."""
     link = event_link(game, event)
     return link_lesson(game, link, event) if link is not None else None
 
 
-def lesson_about_event(game, event: dict) -> Lesson | None:
+def lesson_about_event(game: Game | str, event: dict) -> Lesson | None:
     """Return the lesson a report links an event to: the link's own lesson when it names
     one (what the event is about, whichever card it names), else the lesson of the card
     the event names."""
@@ -134,7 +142,7 @@ class GameLinks:
     report that asks about hundreds of events (``lesson_about_event`` reads the links of
     each event it is asked about)."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game | str) -> None:
         self.slug = _slug(game)
         self.events: dict[str, dict[str, LessonLink]] = {}  # type -> qualifier -> link
         self.cards: dict[str, dict[tuple, LessonLink]] = {}  # kind -> attributes -> link
@@ -171,13 +179,13 @@ class GameLinks:
 _kept = Kept(lambda: settings.LESSON_LINKS_SECONDS)
 
 
-def kept_links(game) -> GameLinks:
+def kept_links(game: Game | str) -> GameLinks:
     """Return the game's links as this process keeps them (read again once expired)."""
     slug = _slug(game)
     return _kept.get(slug, lambda: GameLinks(slug))
 
 
-def forget_kept_links(**kwargs) -> None:
+def forget_kept_links(**kwargs: Any) -> None:
     """Forget the links this process keeps (a signal receiver: a lesson, its text or a
     link was saved or deleted)."""
     _kept.forget()
@@ -195,7 +203,7 @@ def is_frequent(link: LessonLink) -> bool:
     return bool(link.card_field or link.once_per_table)
 
 
-def once_per_table(game, event: dict) -> bool:
+def once_per_table(game: Game | str, event: dict) -> bool:
     """Tell whether an event's lesson is a frequent one, shown once per table.
 
     A link that takes its lesson from a card the event names (a capture: the captured

@@ -1,6 +1,8 @@
 """GDPR lessons: shipped content in every language, links from cards and events, and
 what happens in class (lesson moments, quizzes, answers, teachers' own wording)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -30,10 +32,10 @@ class Lesson(models.Model):
         verbose_name_plural = _("lessons")
         ordering = ["order", "slug"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.slug
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("lessons:detail", args=[self.slug])
 
 
@@ -63,7 +65,7 @@ class LessonText(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.lesson} ({self.language})"
 
 
@@ -96,7 +98,7 @@ class LessonOverride(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.lesson} ({self.language}) · {self.teacher}"
 
 
@@ -119,7 +121,7 @@ class QuizQuestion(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.lesson} · Q{self.number}"
 
 
@@ -144,7 +146,7 @@ class QuizQuestionText(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.question} ({self.language})"
 
 
@@ -194,14 +196,14 @@ class LessonLink(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.event:
             what = f"{self.event}:{self.qualifier}" if self.qualifier else self.event
         else:
             what = ":".join([self.kind, *(str(v) for _k, v in sorted(self.attributes.items()))])
         return f"{self.game} · {what} → {self.lesson or self.card_field}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # One order of keys, so that the unique constraint compares like with like.
         self.attributes = dict(sorted((self.attributes or {}).items()))
         super().save(*args, **kwargs)
@@ -233,7 +235,7 @@ class LessonMoment(models.Model):
         verbose_name_plural = _("lesson moments")
         ordering = ["created_at", "pk"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.session} · {self.lesson} · {self.event}"
 
 
@@ -267,7 +269,7 @@ class Quiz(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.session} · {self.participant}"
 
     @property
@@ -316,7 +318,7 @@ class QuizAnswer(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.participant} · {self.question} · {self.chosen}"
 
 
@@ -341,5 +343,5 @@ class SessionLessonMode(models.Model):
         verbose_name = _("session lesson mode")
         verbose_name_plural = _("session lesson modes")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.session} · {self.mode}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -17,8 +18,9 @@ from django.db.models import prefetch_related_objects
 
 from classroom.broadcast import dashboard_group, send_group
 from classroom.kept import Kept
-from classroom.models import Table
+from classroom.models import ClassSession, Seat, Table
 from classroom.services import again_on_lost_connection, running_again
+from games.engine.base import Game
 from games.matches import hold_for_lessons
 from games.models import Match
 from games.registry import get_game
@@ -46,7 +48,12 @@ from lessons.texts import LessonGone, session_teacher, teacher_overrides
 # dropped, before it recorded anything: run once more on a new one.
 @again_on_lost_connection
 def on_action_stored(
-    sender, match: Match, events: list[dict], table=None, seats=None, **kwargs
+    sender: type[Match],
+    match: Match,
+    events: list[dict],
+    table: Table | None = None,
+    seats: list[Seat] | None = None,
+    **kwargs: Any,
 ) -> list[dict]:
     """Record the lesson moments of a stored action; return their table messages.
     ``table`` and ``seats``: as live play read them after the action, if it did."""
@@ -70,7 +77,7 @@ def _lesson_json(card: dict) -> dict:
 _kept_cards: Kept[dict[str, dict]] = Kept(lambda: settings.LESSON_LINKS_SECONDS)
 
 
-def lesson_in_every_language(lesson, session) -> dict[str, dict]:
+def lesson_in_every_language(lesson: Lesson, session: ClassSession) -> dict[str, dict]:
     """Return the lesson's card in each language of the platform: every student sees it
     in their own (a table's students may have chosen different ones). Its texts and the
     teacher's wordings are read once for every language, and kept by this process."""
@@ -93,17 +100,17 @@ def lesson_in_every_language(lesson, session) -> dict[str, dict]:
 _kept_modes: Kept[str] = Kept(lambda: settings.LESSON_MODE_SECONDS)
 
 
-def played_lesson_mode(session) -> str:
+def played_lesson_mode(session: ClassSession) -> str:
     """Return the session's lesson mode (``lesson_mode``) as this process keeps it."""
     return _kept_modes.get(session.pk, lambda: lesson_mode(session))
 
 
-def forget_kept_modes(**kwargs) -> None:
+def forget_kept_modes(**kwargs: Any) -> None:
     """Forget the lesson modes this process keeps (a signal receiver: a mode was saved)."""
     _kept_modes.forget()
 
 
-def forget_kept_cards(**kwargs) -> None:
+def forget_kept_cards(**kwargs: Any) -> None:
     """Forget the cards this process keeps (a signal receiver: a lesson, its text or a
     teacher's wording was saved or deleted)."""
     _kept_cards.forget()
@@ -115,7 +122,7 @@ _seen: set[tuple[int, int, int]] = set()
 SEEN_MAX = 65536
 
 
-def seen_here(session, table: int, lesson: Lesson) -> bool:
+def seen_here(session: ClassSession, table: int, lesson: Lesson) -> bool:
     """Tell whether the table was shown the lesson already (``seen_at_table``), asking
     the database only until it was."""
     key = (session.pk, table, lesson.pk)
@@ -127,7 +134,7 @@ def seen_here(session, table: int, lesson: Lesson) -> bool:
     return True
 
 
-def remember_seen(session, table: int, lessons: list[Lesson]) -> None:
+def remember_seen(session: ClassSession, table: int, lessons: list[Lesson]) -> None:
     """Note that the table was shown these lessons (their moments are recorded)."""
     if len(_seen) + len(lessons) > SEEN_MAX:
         _seen.clear()
@@ -140,7 +147,7 @@ def forget_seen() -> None:
 
 
 def lessons_opened(
-    game, events: list[dict], seen: Callable[[Lesson], bool]
+    game: Game | str, events: list[dict], seen: Callable[[Lesson], bool]
 ) -> list[tuple[Lesson, dict, list[int]]]:
     """Return the lessons an action's events open, each with its first event and the
     seats involved (merged when several events open the same lesson).

@@ -3,6 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass
 
+from classroom.models import ClassSession
 from lessons.actions import Mode, lesson_mode
 from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
 from lessons.texts import lesson_content, question_text, session_teacher
@@ -30,7 +31,7 @@ class StudentProgress:
     finished: bool
 
 
-def question_results(session) -> list[QuestionResult]:
+def question_results(session: ClassSession) -> list[QuestionResult]:
     """Return every question answered in the session with its count of right answers
     (a removed student's answers left out)."""
     counts: dict[int, list[int]] = {}
@@ -52,7 +53,7 @@ def question_results(session) -> list[QuestionResult]:
     ]
 
 
-def student_progress(session) -> list[StudentProgress]:
+def student_progress(session: ClassSession) -> list[StudentProgress]:
     """Return each student's quiz progress in the session, in joining order (a removed
     student counts nowhere)."""
     quizzes = {quiz.participant_id: quiz for quiz in Quiz.objects.filter(session=session)}
@@ -85,7 +86,7 @@ class TableMoments:
     lessons: list[tuple[str, str, int]]  # (slug, title, times shown)
 
 
-def moments_by_table(session) -> list[TableMoments]:
+def moments_by_table(session: ClassSession) -> list[TableMoments]:
     """Return, per table, the lessons shown during play and how often (seats counted once each)."""
     moments = LessonMoment.objects.filter(session=session).select_related("lesson")
     counts: dict[int | None, Counter] = {}
@@ -110,7 +111,7 @@ def moments_by_table(session) -> list[TableMoments]:
     ]
 
 
-def dashboard_section(session) -> dict:
+def dashboard_section(session: ClassSession) -> dict:
     """Return the lesson cards' mode and the students' quiz progress for the teacher's
     live dashboard (registered with live.dashboard.register_section)."""
     progress = student_progress(session)

@@ -5,8 +5,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.utils import translation
 
+from classroom.models import ClassSession
 from lessons.models import Lesson, LessonOverride, LessonText, QuizQuestion, QuizQuestionText
 
 OVERRIDABLE = ("title", "short", "body", "discussion")
@@ -87,7 +89,7 @@ def _text(lesson: Lesson, language: str) -> LessonText:
 def lesson_content(
     lesson: Lesson,
     language: str | None = None,
-    teacher=None,
+    teacher: User | None = None,
     overrides: dict[str, LessonOverride] | None = None,
 ) -> LessonContent:
     """Return the lesson in ``language``, with ``teacher``'s own wording where they wrote one.
@@ -118,7 +120,7 @@ def lesson_content(
 
 
 def teacher_overrides(
-    lesson: Lesson, teacher, language: str | None = None
+    lesson: Lesson, teacher: User, language: str | None = None
 ) -> dict[str, LessonOverride]:
     """Return the teacher's wordings of the lesson by language (only ``language``'s)."""
     found = LessonOverride.objects.filter(teacher=teacher, lesson=lesson)
@@ -127,7 +129,7 @@ def teacher_overrides(
     return {override.language: override for override in found}
 
 
-def session_teacher(session):
+def session_teacher(session: ClassSession) -> User:
     """Return the teacher whose class the session belongs to."""
     return session.school_class.teacher
 

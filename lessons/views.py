@@ -2,7 +2,8 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -32,7 +33,7 @@ from lessons.texts import lesson_content, question_text, supported_language
 from live.write import dismiss_lesson
 
 
-def viewer_participant(request):
+def viewer_participant(request: HttpRequest) -> Participant | None:
     """Return the student this device holds a seat for, or None."""
     participant_id = participant_id_from(request.COOKIES)
     if participant_id is None:
@@ -48,13 +49,13 @@ def _latest_seat(participant):
     return participant.seats.select_related("table__match").order_by("-pk").first()
 
 
-def participant_table(participant) -> int | None:
+def participant_table(participant: Participant) -> int | None:
     """Return the number of the table where the student sat, or None."""
     seat = _latest_seat(participant)
     return seat.table.number if seat is not None else None
 
 
-def quiz_ready(participant) -> bool:
+def quiz_ready(participant: Participant) -> bool:
     """Tell whether the student's quiz may open: their match is over, or the session ended."""
     if participant.session.state == ClassSession.State.FINISHED:
         return True
@@ -64,7 +65,7 @@ def quiz_ready(participant) -> bool:
     return seat is not None and seat.table.match.finished_at is not None
 
 
-def viewer_teacher(request):
+def viewer_teacher(request: HttpRequest) -> User | None:
     """Return the teacher whose wording the viewer sees: themselves, or their student's teacher."""
     if request.user.is_authenticated:
         return request.user
@@ -72,7 +73,7 @@ def viewer_teacher(request):
     return participant.session.school_class.teacher if participant else None
 
 
-def index(request):
+def index(request: HttpRequest) -> HttpResponse:
     """List every lesson by game; with ?q=, the lessons whose texts match."""
     language = supported_language()
     teacher = viewer_teacher(request)
@@ -86,14 +87,14 @@ def index(request):
     return render(request, "lessons/index.html", context)
 
 
-def by_article(request):
+def by_article(request: HttpRequest) -> HttpResponse:
     """List every GDPR article cited, with the lessons that cite it."""
     language = supported_language()
     groups = library.by_article(language, viewer_teacher(request))
     return render(request, "lessons/by_article.html", {"groups": groups})
 
 
-def detail(request, slug):
+def detail(request: HttpRequest, slug: str) -> HttpResponse:
     """Show a whole lesson: texts, articles, real case, discussion question and quiz."""
     language = supported_language()
     lesson = get_object_or_404(Lesson.objects.prefetch_related("texts"), slug=slug)
@@ -128,7 +129,7 @@ def detail(request, slug):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def adapt(request, slug):
+def adapt(request: HttpRequest, slug: str) -> HttpResponse:
     """Let a teacher reword a lesson, in the current language, for their own classes."""
     language = supported_language()
     lesson = get_object_or_404(Lesson.objects.prefetch_related("texts"), slug=slug)
@@ -162,7 +163,7 @@ def _teacher_session_or_404(request, pk) -> ClassSession:
     )
 
 
-def session_results(request, pk):
+def session_results(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a session's lessons to its teacher: the lesson mode, moments per table, quiz results."""
     session = _teacher_session_or_404(request, pk)
     progress = results.student_progress(session)
@@ -179,7 +180,7 @@ def session_results(request, pk):
 
 
 @require_http_methods(["POST"])
-def session_mode(request, pk):
+def session_mode(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Let the session's teacher choose how lesson cards show during play (``mode``), or
     end a table's lesson pause (``dismiss``: the table's id); back to ``next`` if local."""
     session = _teacher_session_or_404(request, pk)
@@ -224,7 +225,7 @@ def _question_context(question: QuizQuestion, language: str) -> dict:
 
 
 @require_http_methods(["GET", "POST"])
-def quiz(request):
+def quiz(request: HttpRequest) -> HttpResponse:
     """Give the student their end-of-game quiz, one question at a time, explained after each."""
     participant = viewer_participant(request)
     if participant is None:

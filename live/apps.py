@@ -16,7 +16,7 @@ class LiveConfig(AppConfig):
     name = "live"
     verbose_name = _("Live play")
 
-    def ready(self):
+    def ready(self) -> None:
         # Django's idiom: a module that imports models is imported once the apps are ready.
         from live.scheduling import on_tables_changed
 

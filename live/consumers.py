@@ -78,7 +78,7 @@ TOKEN_SECONDS = 10
 class Refused(Exception):
     """The socket may not connect: an error code and the close code."""
 
-    def __init__(self, code: str, close_code: int, language: str = "en"):
+    def __init__(self, code: str, close_code: int, language: str = "en") -> None:
         super().__init__(code)
         self.code = code
         self.close_code = close_code
@@ -147,7 +147,7 @@ class TableConsumer(PlatformConsumer):
 
     # Connection
 
-    async def connect(self):
+    async def connect(self) -> None:
         """Accept, authenticate, then send ``hello`` and ``state`` (or ``waiting``)."""
         self.number = next(SOCKET_NUMBERS)
         self.messages_in = Bucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
@@ -301,7 +301,7 @@ class TableConsumer(PlatformConsumer):
 
     # Messages in
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Answer ``act``, ``resync`` and ``ping``; refuse anything else."""
         if not self.messages_in.take():
             # One answer per flood, not one per message: a flood must not make the
@@ -465,7 +465,7 @@ class TableConsumer(PlatformConsumer):
 
     # Group events
 
-    async def table_states(self, event):
+    async def table_states(self, event: dict) -> None:
         """The write path's states after one action, every listening seat's in one
         message to the table: send this socket's seat's (the projector's: the public),
         then handle the table messages that follow the move (``then``)."""
@@ -501,7 +501,7 @@ class TableConsumer(PlatformConsumer):
         self.last_version = version
         await self.send(text_data=messages.state_with_log(text, log).decode())
 
-    async def table_state(self, event):
+    async def table_state(self, event: dict) -> None:
         """One seat's state with its log in every language, as a server of the previous
         release sent it (to the seat's group, or in ``table.states``): send it with the
         log in this socket's language, or, when this socket missed a version, read the
@@ -516,7 +516,7 @@ class TableConsumer(PlatformConsumer):
             return
         await self.send_state({**state, "log": log})
 
-    async def table_lesson(self, event):
+    async def table_lesson(self, event: dict) -> None:
         """A lesson moment: the seats involved and the projector show its card."""
         if self.seat is not None and self.seat not in event["seats"]:
             return
@@ -533,7 +533,7 @@ class TableConsumer(PlatformConsumer):
             }
         )
 
-    async def table_lesson_dismissed(self, event):
+    async def table_lesson_dismissed(self, event: dict) -> None:
         """Someone dismissed a lesson card; once nobody is waited for, play goes on."""
         await self.send_json(
             {"type": "lesson_dismissed", "moment": event["moment"], "waiting": event["waiting"]}
@@ -541,15 +541,15 @@ class TableConsumer(PlatformConsumer):
         if event["over"]:
             await self.send_state(force=True)
 
-    async def table_paused(self, event):
+    async def table_paused(self, event: dict) -> None:
         await self.send_json({"type": "paused"})
         await self.send_state(force=True)
 
-    async def table_resumed(self, event):
+    async def table_resumed(self, event: dict) -> None:
         await self.send_json({"type": "resumed"})
         await self.send_state(force=True)
 
-    async def table_presence(self, event):
+    async def table_presence(self, event: dict) -> None:
         players = event.get("players", {}).get(self.language)
         if players is None:  # sent without them (a server of the previous release)
             players = await self.in_database(self.build_players)()
@@ -564,7 +564,7 @@ class TableConsumer(PlatformConsumer):
         with translation.override(self.language):
             return seat_players(table_seats(self.table_id))
 
-    async def lobby_changed(self, event):
+    async def lobby_changed(self, event: dict) -> None:
         """Session-wide news: the start, the end, a removal."""
         reason = event.get("reason")
         if reason == ClassSession.State.FINISHED:
@@ -634,7 +634,7 @@ class PlayConsumer(TableConsumer):
             with contextlib.suppress(ClientGone):
                 await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The first message of a socket without a seat cookie is its seat token."""
         if not self.awaiting_token:
             await super().receive(text_data, bytes_data)

@@ -13,6 +13,7 @@ game plugs in without a change here. Read-only: the writes are in live.write.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -47,7 +48,7 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def bot_kinds(seats) -> dict[int, str]:
+def bot_kinds(seats: Iterable[Seat]) -> dict[int, str]:
     """Return ``{seat number: bot kind}`` of the seats among ``seats`` a bot plays now."""
     return {seat.number: seat.bot_kind for seat in seats if seat.bot_kind}
 

@@ -6,12 +6,16 @@ do is in live.background, the tasks themselves in live.tasks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 
 from classroom.models import Table
 from games import clock
+from games.engine.base import State
 from games.matches import load_state
 from games.models import Match, MatchTimer
 from live.messages import bot_kinds
@@ -25,7 +29,7 @@ def bot_seats(match: Match) -> dict[int, str]:
     return bot_kinds(table.seats.select_related("participant"))
 
 
-def send_task(name: str, args: tuple, **options) -> None:
+def send_task(name: str, args: tuple, **options: Any) -> None:
     """Queue a Celery task by name on the current Celery app (the project's, config.celery).
 
     By name, so that queueing needs neither the task module nor the project's app. The
@@ -42,7 +46,7 @@ def send_task(name: str, args: tuple, **options) -> None:
 def schedule(
     match: Match,
     again: bool = False,
-    state=None,
+    state: State | None = None,
     bots: dict[int, str] | None = None,
     timers: list[MatchTimer] | None = None,
 ) -> None:
@@ -75,7 +79,7 @@ def schedule_bots(
     match: Match,
     delay: float | None = None,
     again: bool = False,
-    state=None,
+    state: State | None = None,
     bots: dict[int, str] | None = None,
     *,
     movers: list[int] | None = None,
@@ -109,7 +113,9 @@ def schedule_bots(
     return scheduled
 
 
-def on_tables_changed(sender, tables, again: bool = False, **kwargs) -> None:
+def on_tables_changed(
+    sender: type[Table], tables: Iterable[Table], again: bool = False, **kwargs: Any
+) -> None:
     """Receive classroom.signals.tables_changed: schedule the tables' bots and timers."""
     for table in tables:
         table.match.refresh_from_db()

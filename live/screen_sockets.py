@@ -19,14 +19,14 @@ class JoinScreenConsumer(DashboardConsumer):
         """The tables' news, and the lobby's: joins, locks, the start."""
         return [session_group(self.session_id), dashboard_group(self.session_id)]
 
-    async def lobby_changed(self, event):
+    async def lobby_changed(self, event: dict) -> None:
         """A student joined or left, the lobby was locked, the game started: redraw."""
         await self.dashboard_changed(event)
 
-    async def push(self):
+    async def push(self) -> None:
         html = await in_drawing_thread(self.session_id, render_screen)(self.session_id)
         await self.send_or_end(html)
 
-    async def push_tables(self, tables: set[int]):
+    async def push_tables(self, tables: set[int]) -> None:
         """The screen's fragment is drawn whole (its tables have no part of their own)."""
         await self.push()

@@ -13,6 +13,7 @@ import asyncio
 import functools
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.http import HttpRequest
@@ -57,7 +58,7 @@ class Viewer:
         return self.participant_id is None
 
 
-def scope_language(scope) -> str:
+def scope_language(scope: dict[str, Any]) -> str:
     """Return the teacher's language as their pages have it (LocaleMiddleware's rule):
     the language cookie, else the browser's Accept-Language, else the default."""
     request = HttpRequest()
@@ -69,7 +70,7 @@ def scope_language(scope) -> str:
     return translation.get_language_from_request(request)
 
 
-def identify(scope, code: str) -> Viewer | None:
+def identify(scope: dict[str, Any], code: str) -> Viewer | None:
     """Return the viewer of the open session with this code, or None to refuse."""
     open_sessions = ClassSession.objects.exclude(state=ClassSession.State.FINISHED)
     user = scope.get("user")
@@ -193,7 +194,7 @@ class SessionConsumer(PlatformConsumer):
     changed = False
     drawing: asyncio.Task | None = None
 
-    async def connect(self):
+    async def connect(self) -> None:
         """Accept the session's teacher and students; refuse everyone else."""
         code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
         self.viewer = await in_table_thread(next(SOCKET_NUMBERS), identify)(self.scope, code)
@@ -204,10 +205,10 @@ class SessionConsumer(PlatformConsumer):
         await self.accept()
         await self.push()
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Ignore what clients send: every change goes through an HTTP form."""
 
-    async def lobby_changed(self, event):
+    async def lobby_changed(self, event: dict) -> None:
         """Re-render this viewer's fragment after a change.
 
         Changes heard while a fragment is being drawn make one more drawing after it,
@@ -217,12 +218,12 @@ class SessionConsumer(PlatformConsumer):
         if self.drawing is None or self.drawing.done():
             self.drawing = self.start_task(self.push_changes)
 
-    async def push_changes(self):
+    async def push_changes(self) -> None:
         while self.changed:
             self.changed = False
             await self.push(self.change)
 
-    async def push(self, change: str | None = None):
+    async def push(self, change: str | None = None) -> None:
         """Send the viewer's current fragment, closing the socket when it is over."""
         render = in_table_thread(self.viewer.session_id, render_for)
         html, close_code = await render(self.viewer, change)
@@ -269,7 +270,7 @@ def page_hidden(text: str | None) -> bool | None:
     return hidden if isinstance(hidden, bool) else None
 
 
-def teacher_session_id(scope, pk: int) -> int | None:
+def teacher_session_id(scope: dict[str, Any], pk: int) -> int | None:
     """Return the session's id if the scope's user is its teacher, else None."""
     user = scope.get("user")
     if user is None or not user.is_authenticated:
@@ -294,7 +295,7 @@ class DashboardConsumer(PlatformConsumer):
     hidden = False
     drawn_at = 0.0  # when the last drawing began (time.monotonic)
 
-    async def connect(self):
+    async def connect(self) -> None:
         """Accept the session's teacher only."""
         pk = self.scope["url_route"]["kwargs"]["pk"]
         self.session_id = await database_sync_to_async(teacher_session_id)(self.scope, pk)
@@ -312,7 +313,7 @@ class DashboardConsumer(PlatformConsumer):
         """Return the channel-layer groups whose news make this socket redraw."""
         return [dashboard_group(self.session_id)]
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Follow the page's visibility (``{"type": "visibility", "hidden": bool}``, sent by
         static/js/dashboard_visibility.js); ignore anything else: controls are HTTP forms."""
         hidden = page_hidden(text_data)
@@ -323,7 +324,7 @@ class DashboardConsumer(PlatformConsumer):
             self.whole = True
             self.start_render()
 
-    async def dashboard_changed(self, event):
+    async def dashboard_changed(self, event: dict) -> None:
         """Re-render the tables after a move, a presence change or a control.
 
         A change after a quiet DASHBOARD_COALESCE_SECONDS is drawn at once; the changes
@@ -345,7 +346,7 @@ class DashboardConsumer(PlatformConsumer):
         if not self.hidden and (self.render_task is None or self.render_task.done()):
             self.render_task = self.start_task(self.push_soon)
 
-    async def push_soon(self):
+    async def push_soon(self) -> None:
         while self.whole or self.tables:
             # The first change after a quiet second is drawn at once (a nickname on
             # the join screen as its student joins); the next wait for the second's end.
@@ -362,12 +363,12 @@ class DashboardConsumer(PlatformConsumer):
             else:
                 await self.push_tables(set(tables))
 
-    async def push_tables(self, tables: set[int]):
+    async def push_tables(self, tables: set[int]) -> None:
         draw = in_drawing_thread(self.session_id, render_tables)
         html = await draw(self.session_id, self.language, tables)
         await self.send_or_end(html)
 
-    async def push(self):
+    async def push(self) -> None:
         draw = in_drawing_thread(self.session_id, render_dashboard)
         html = await draw(self.session_id, self.language)
         await self.send_or_end(html)

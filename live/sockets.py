@@ -20,7 +20,7 @@ import threading
 import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -139,13 +139,18 @@ class PlatformConsumer(AsyncWebsocketConsumer):
     handling one of its messages.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.joined: list[str] = []
         self.tasks: set[asyncio.Task] = set()
         self.released = False
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(
+        self,
+        scope: dict[str, Any],
+        receive: Callable[[], Awaitable[dict]],
+        send: Callable[[dict], Awaitable[None]],
+    ) -> None:
         broadcast.serve_from(asyncio.get_running_loop())
         closed = False
 
@@ -173,7 +178,7 @@ class PlatformConsumer(AsyncWebsocketConsumer):
         finally:
             await self.release()
 
-    async def dispatch(self, message):
+    async def dispatch(self, message: dict) -> None:
         """Handle one message; a failed service or a bug becomes a message to the client.
 
         Channels' own dispatch first closes old database connections in the database
@@ -212,7 +217,7 @@ class PlatformConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(ClientGone):
                 await self.close(code=CLOSE_TRY_AGAIN)
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         await self.release()
 
     async def join(self, group: str) -> None:

@@ -11,10 +11,13 @@ lesson holds, so a restart, even after kill -9 of every process, resumes every m
 The work itself is in ``live.background``.
 """
 
+from __future__ import annotations
+
 import contextlib
 import logging
 import threading
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
@@ -26,6 +29,9 @@ from games.matches import MatchPaused, StaleVersion
 from games.models import Match
 from live import background
 from live.scheduling import send_task
+
+if TYPE_CHECKING:
+    from celery.worker.consumer import Consumer
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +98,7 @@ def sweep() -> dict:
 
 
 @worker_ready.connect
-def sweep_on_start(sender=None, **kwargs):
+def sweep_on_start(sender: Consumer | None = None, **kwargs: Any) -> None:
     """Resume every match as soon as a worker is up (after a restart)."""
     send_task("live.tasks.sweep", ())
 

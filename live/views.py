@@ -9,6 +9,7 @@ htmx page (templates/live/join_screen.html) whose socket is ``live.screen_socket
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -31,7 +32,7 @@ def game_stylesheet(slug: str) -> str | None:
     return path if finders.find(path) else None
 
 
-def play(request, code):
+def play(request: HttpRequest, code: str) -> HttpResponse:
     """Show the student's table (or a wait until there is one); the cookie names the student."""
     participant, refusal = student_in_session(request, code)
     if refusal is not None:
@@ -66,7 +67,7 @@ def play(request, code):
 
 
 @login_required
-def projector(request, pk):
+def projector(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one of the teacher's tables in large type: the public view only."""
     table = get_object_or_404(
         Table.objects.select_related("session__school_class"),
@@ -90,7 +91,7 @@ def projector(request, pk):
 
 
 @login_required
-def session_live(request, pk):
+def session_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Show every table live: seats, presence, turns, scores, news; and the controls."""
     session = get_session_or_404(request, pk)
     context = tables_context(session, translation.get_language())
@@ -104,7 +105,7 @@ def code_groups(code: str) -> list[str]:
 
 
 @login_required
-def join_screen(request, pk):
+def join_screen(request: HttpRequest, pk: int) -> HttpResponse:
     """Show the session's join screen for the projector, in the session's language: the
     code in large type, the QR code and the join address, the nicknames as students
     join; once the game starts, every table's players and progress."""

@@ -2,12 +2,14 @@
 data and its deletion), a copy of the account's data, and account deletion (log in and
 log out are Django's own views)."""
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordChangeView
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -16,7 +18,7 @@ from classroom.portability import account_data
 from classroom.retention import delete_account, is_administrator, owned_by
 
 
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     """Create a teacher account and log it in."""
     if request.user.is_authenticated:
         return redirect("classroom:dashboard")
@@ -33,14 +35,14 @@ class AccountView(PasswordChangeView):
     """The "My account" page: change the password, download the account's data, and
     (a teacher's, not an administrator's) delete the account."""
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         """Say whether the account may be deleted from here."""
         deletable = not is_administrator(self.request.user)
         return super().get_context_data(deletable=deletable, **kwargs)
 
 
 @login_required
-def account_download(request):
+def account_download(request: HttpRequest) -> JsonResponse:
     """Send the teacher a JSON file of everything their account holds that is theirs."""
     response = JsonResponse(account_data(request.user), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = 'attachment; filename="my-account.json"'
@@ -49,7 +51,7 @@ def account_download(request):
 
 
 @login_required
-def account_delete(request):
+def account_delete(request: HttpRequest) -> HttpResponse:
     """Say what deleting the account takes with it (GET); delete it when the teacher
     confirms with their password (POST), then log them out."""
     user = request.user
@@ -66,7 +68,11 @@ def account_delete(request):
     return render(request, "registration/account_delete.html", context)
 
 
-def locked_out(request, response=None, credentials=None):
+def locked_out(
+    request: HttpRequest,
+    response: HttpResponse | None = None,
+    credentials: dict | None = None,
+) -> HttpResponse:
     """Say why a teacher's login is refused after too many wrong passwords (django-axes
     calls this instead of logging in), and for how long, with status 429."""
     return render(

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -11,7 +12,7 @@ from classroom.views.common import get_class_or_404
 
 
 @login_required
-def class_create(request):
+def class_create(request: HttpRequest) -> HttpResponse:
     """Create a class."""
     form = SchoolClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -24,7 +25,7 @@ def class_create(request):
 
 
 @login_required
-def class_detail(request, pk):
+def class_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a class, its roster and its sessions."""
     school_class = get_class_or_404(request, pk)
     return render(
@@ -38,7 +39,7 @@ def class_detail(request, pk):
 
 
 @login_required
-def class_edit(request, pk):
+def class_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Rename a class and edit its roster."""
     school_class = get_class_or_404(request, pk)
     form = SchoolClassForm(request.POST or None, instance=school_class)
@@ -56,7 +57,7 @@ def class_edit(request, pk):
 
 
 @login_required
-def class_archive(request, pk):
+def class_archive(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Archive a class (POST); a GET goes back to the class."""
     school_class = get_class_or_404(request, pk)
     if request.method == "POST":
@@ -66,7 +67,7 @@ def class_archive(request, pk):
 
 
 @login_required
-def class_unarchive(request, pk):
+def class_unarchive(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Bring an archived class back (POST); a GET goes back to the class."""
     school_class = get_class_or_404(request, pk)
     if request.method == "POST":
@@ -76,7 +77,7 @@ def class_unarchive(request, pk):
 
 
 @login_required
-def class_delete(request, pk):
+def class_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask for confirmation (GET), then delete the class with its sessions (POST)."""
     school_class = get_class_or_404(request, pk)
     if request.method == "POST":

@@ -1,5 +1,7 @@
 """What the views share: the teacher's querysets scoped to their owner, and the student's place."""
 
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -9,29 +11,29 @@ from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant, SchoolClass
 
 
-def teacher_classes(request):
+def teacher_classes(request: HttpRequest) -> QuerySet[SchoolClass]:
     """Return the classes of the logged-in teacher, and no one else's."""
     return SchoolClass.objects.filter(teacher=request.user)
 
 
-def teacher_sessions(request):
+def teacher_sessions(request: HttpRequest) -> QuerySet[ClassSession]:
     """Return the sessions of the logged-in teacher's classes."""
     return ClassSession.objects.filter(school_class__teacher=request.user).select_related(
         "school_class"
     )
 
 
-def get_class_or_404(request, pk: int) -> SchoolClass:
+def get_class_or_404(request: HttpRequest, pk: int) -> SchoolClass:
     """Return the teacher's class, or 404 for any class of another teacher."""
     return get_object_or_404(teacher_classes(request), pk=pk)
 
 
-def get_session_or_404(request, pk: int) -> ClassSession:
+def get_session_or_404(request: HttpRequest, pk: int) -> ClassSession:
     """Return the teacher's session, or 404 for any session of another teacher."""
     return get_object_or_404(teacher_sessions(request), pk=pk)
 
 
-def student_language(request, session: ClassSession) -> str:
+def student_language(request: HttpRequest, session: ClassSession) -> str:
     """Activate and return a student's language: their choice on this device (the
     language switch), else the session's."""
     language = identity.chosen_language(request.COOKIES, session.language)
@@ -40,7 +42,7 @@ def student_language(request, session: ClassSession) -> str:
     return language
 
 
-def student_in_session(request, code: str) -> tuple[Participant | None, object]:
+def student_in_session(request: HttpRequest, code: str) -> tuple[Participant | None, object]:
     """Return the device's participant in the session of ``code``, in the student's language.
 
     Return ``(participant, None)`` for a student of that session, or ``(None, response)``

@@ -6,6 +6,7 @@ The live dashboard that shows them is live play's page (live.views.session_live)
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -133,7 +134,7 @@ join_refuse = _control(
 
 
 @login_required
-def participant_rename(request, pk):
+def participant_rename(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Give a student another nickname (POST: participant, nickname)."""
     session = get_session_or_404(request, pk)
     if request.method == "POST":
@@ -150,7 +151,7 @@ def participant_rename(request, pk):
 
 
 @login_required
-def join_rules(request, pk):
+def join_rules(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Switch "approve each new nickname" and "nicknames from a generator only" (POST:
     the checkboxes that are on)."""
     session = get_session_or_404(request, pk)

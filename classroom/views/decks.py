@@ -3,7 +3,7 @@ building; the session form then offers them beside the starter sets."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -27,7 +27,7 @@ def _get_deck_or_404(request, pk: int) -> Deck:
 
 
 @login_required
-def deck_list(request):
+def deck_list(request: HttpRequest) -> HttpResponse:
     """List the games with deck building, their starter decks and the teacher's decks."""
     decks = list(Deck.objects.filter(teacher=request.user))
     games = [
@@ -61,7 +61,7 @@ def _edit(request, game, deck: Deck | None, initial: dict):
 
 
 @login_required
-def deck_create(request, game):
+def deck_create(request: HttpRequest, game: str) -> HttpResponse:
     """Build a new deck, empty or (``?start=<starter deck>``) from a starter deck."""
     game = _deck_game_or_404(game)
     starter = game.starter_decks().get(request.GET.get("start", ""))
@@ -72,7 +72,7 @@ def deck_create(request, game):
 
 
 @login_required
-def deck_edit(request, pk):
+def deck_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change or rename one of the teacher's decks."""
     deck = _get_deck_or_404(request, pk)
     game = _deck_game_or_404(deck.game)
@@ -81,7 +81,7 @@ def deck_edit(request, pk):
 
 @login_required
 @require_POST
-def deck_check(request, game):
+def deck_check(request: HttpRequest, game: str) -> HttpResponse:
     """Return the deck's count and the rules it breaks now (htmx: as the teacher types)."""
     game = _deck_game_or_404(game)
     form = DeckForm(request.POST, game=game)
@@ -94,7 +94,7 @@ def deck_check(request, game):
 
 
 @login_required
-def deck_delete(request, pk):
+def deck_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask for confirmation (GET), then delete the deck (POST)."""
     deck = _get_deck_or_404(request, pk)
     if request.method == "POST":

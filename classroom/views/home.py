@@ -1,6 +1,7 @@
 """The home page and the teacher's dashboard."""
 
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from classroom.catalogue import deck_games
@@ -10,13 +11,13 @@ from classroom.views.common import teacher_classes, teacher_sessions
 RECENT_SESSIONS = 20
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     """Say what the platform is; send students to join and teachers to log in."""
     return render(request, "home.html")
 
 
 @login_required
-def dashboard(request):
+def dashboard(request: HttpRequest) -> HttpResponse:
     """List the teacher's classes and sessions."""
     classes = teacher_classes(request)
     sessions = teacher_sessions(request)

@@ -1,6 +1,6 @@
 """The student side: join a session by code, then wait in its lobby. No account."""
 
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -144,7 +144,7 @@ def _ask_to_move(request, form, session, nickname, device_id):
     return redirect("classroom:seat_move", pk=move.pk)
 
 
-def join_wait(request, pk):
+def join_wait(request: HttpRequest, pk: int) -> HttpResponse:
     """Wait for the teacher to approve a new nickname; then go to the lobby.
 
     The device that asked sees it (its cookie); a program passes the ``wait_token`` the
@@ -185,7 +185,7 @@ def join_wait(request, pk):
     return render(request, "classroom/join_wait.html", context, status=status)
 
 
-def seat_move(request, pk):
+def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     """Wait for the teacher to approve a device change; then this device gets the seat."""
     move = get_object_or_404(SeatMove.objects.select_related("participant__session"), pk=pk)
     if identity.device_id_from(request.COOKIES) != move.device_id:
@@ -201,7 +201,7 @@ def seat_move(request, pk):
 
 
 @csrf_exempt
-def join(request, code=""):
+def join(request: HttpRequest, code: str = "") -> HttpResponse:
     """Join a session: the form for people, or a JSON body for programs (a seat token)."""
     if request.method == "POST" and request.content_type == "application/json":
         return join_api(request)
@@ -222,7 +222,7 @@ API_REFUSALS = {
 }
 
 
-def join_api(request):
+def join_api(request: HttpRequest) -> JsonResponse:
     """Join by ``{"code", "nickname"}``; answer 201 with a seat token (docs/protocol.md §1)."""
     translation.activate(translation.get_language_from_request(request))
     try:
@@ -298,7 +298,7 @@ def _api_waiting(join_request: JoinRequest) -> JsonResponse:
 
 
 @csrf_protect
-def join_form(request, code=""):
+def join_form(request: HttpRequest, code: str = "") -> HttpResponse:
     """Ask for the code and a nickname (or a pseudonym from the class roster)."""
     current = identity.current_participant(request.COOKIES)
     device_id = (
@@ -376,7 +376,7 @@ def _was_removed(session, device_id) -> bool:
     return session.participants.filter(device_id=device_id, kicked=True).exists()
 
 
-def lobby(request, code):
+def lobby(request: HttpRequest, code: str) -> HttpResponse:
     """Show the student's place in the session; a reload or a dropped link comes back here."""
     participant, refusal = student_in_session(request, code)
     if refusal is not None:

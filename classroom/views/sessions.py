@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,7 +18,7 @@ from classroom.views.common import get_class_or_404, get_session_or_404
 
 
 @login_required
-def session_create(request, pk):
+def session_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Launch a session for one of the teacher's classes."""
     school_class = get_class_or_404(request, pk)
     form = SessionForm(request.POST or None, teacher=request.user)
@@ -42,7 +42,7 @@ def session_create(request, pk):
 
 
 @login_required
-def session_detail(request, pk):
+def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show the join code, its QR code, the live roster and the controls."""
     session = get_session_or_404(request, pk)
     join_url = request.build_absolute_uri(reverse("classroom:join_code", args=[session.join_code]))
@@ -76,7 +76,7 @@ def _control(request, pk, action, done_message):
 
 
 @login_required
-def session_lock(request, pk):
+def session_lock(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Lock the lobby: nobody new may join."""
     return _control(
         request,
@@ -87,7 +87,7 @@ def session_lock(request, pk):
 
 
 @login_required
-def session_unlock(request, pk):
+def session_unlock(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Unlock the lobby."""
     return _control(
         request,
@@ -98,31 +98,31 @@ def session_unlock(request, pk):
 
 
 @login_required
-def session_start(request, pk):
+def session_start(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Start the session."""
     return _control(request, pk, actions.do_start_session, _("Session started."))
 
 
 @login_required
-def session_pause(request, pk):
+def session_pause(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Pause the session."""
     return _control(request, pk, actions.do_pause_session, _("Session paused."))
 
 
 @login_required
-def session_resume(request, pk):
+def session_resume(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Resume the session."""
     return _control(request, pk, actions.do_resume_session, _("Session resumed."))
 
 
 @login_required
-def session_end(request, pk):
+def session_end(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """End the session."""
     return _control(request, pk, actions.do_end_session, _("Session ended."))
 
 
 @login_required
-def session_kick(request, pk):
+def session_kick(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     """Remove a student (POST, the participant's id in the form); that device cannot rejoin."""
     session = get_session_or_404(request, pk)
     if request.method == "POST":

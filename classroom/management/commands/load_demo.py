@@ -7,9 +7,11 @@ the teacher. Later runs print the same login and leave the teacher's changes alo
 
 import secrets
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -25,7 +27,7 @@ def demo_login_file() -> Path:
     return Path(settings.VAR_DIR) / "demo_login"
 
 
-def demo_password(user, created: bool) -> str | None:
+def demo_password(user: User, created: bool) -> str | None:
     """Return the demo password on record; None once the teacher has changed it."""
     path = demo_login_file()
     if created or not user.has_usable_password():
@@ -43,7 +45,7 @@ def demo_password(user, created: bool) -> str | None:
 class Command(BaseCommand):
     help = "Create the demo teacher with one class if missing; print the demo login."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
             user, created = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
             password = demo_password(user, created)

@@ -1,9 +1,11 @@
 """Open a session from a terminal and print its join code."""
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from classroom.actions import ActionRefused, do_create_class, do_create_session
 from classroom.forms import SessionForm, option_field_name
@@ -13,7 +15,7 @@ from games.engine.bots import LEVELS
 class Command(BaseCommand):
     help = "Open a session for a teacher's class and print its join code."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--teacher", required=True, help="the teacher's username")
         parser.add_argument("--game", required=True, help="a registered game's slug")
         parser.add_argument("--variant", default="", help="the variant (default: the game's)")
@@ -44,7 +46,7 @@ class Command(BaseCommand):
             help="the class's name (created if missing; default: the teacher's first class)",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         teacher = get_user_model().objects.filter(username=options["teacher"]).first()
         if teacher is None:
             raise CommandError(f"no teacher named {options['teacher']!r}")

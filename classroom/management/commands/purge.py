@@ -9,10 +9,11 @@ data), join requests that expired unanswered, failed-login records past
 with no login for ``ACCOUNT_DAYS`` and admin log entries older than ``ADMIN_LOG_DAYS``.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db.models import Count
 from django.utils import timezone
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         "accounts and admin log entries past their retention (--dry-run: list them only)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--dry-run", action="store_true", help="list what is due, delete nothing"
         )
@@ -38,7 +39,7 @@ class Command(BaseCommand):
             "teachers whose accounts will go",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         self.stdout.write(
             f"Retention: RETENTION_DAYS={settings.RETENTION_DAYS}, "
             f"LOGIN_ATTEMPT_HOURS={settings.LOGIN_ATTEMPT_HOURS}, "
@@ -68,7 +69,7 @@ class Command(BaseCommand):
             )
         )
 
-    def list_due(self, when=None) -> None:
+    def list_due(self, when: datetime | None = None) -> None:
         """Write what is due for deletion at ``when`` (now by default), one line a kind,
         with what it is."""
         sessions = retention.expired_sessions(settings.RETENTION_DAYS, when).annotate(

@@ -1,5 +1,7 @@
 """Load or refresh the shipped lesson content from fixtures/lessons/."""
 
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -9,7 +11,7 @@ from lessons import content
 class Command(BaseCommand):
     help = "Create or update the lessons, quiz questions and links from fixtures/lessons/."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             counts = content.load()
         except (KeyError, ValueError) as error:
