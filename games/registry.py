@@ -19,8 +19,8 @@ GAME_MODULES = (
     "games.data_tycoon",
 )
 
-_games = {}
-_loaded = []
+_games: dict[str, Game] = {}
+_loaded: list[bool] = []  # [True] once the game packages are imported
 
 
 def register(game: Game) -> Game:

@@ -51,7 +51,7 @@ class ConspiranoiaDebrief(Debrief):
     def _most_targeted(self, table: TableSummary) -> Text | None:
         """One player attacked again and again: profiling and automated decisions."""
         targets = Counter(
-            event.get("target")
+            event["target"]  # the filter below asks for a target that is not None
             for _version, event in table.events
             if event["type"] in ("attack", "special_attack") and event.get("target") is not None
         )

@@ -81,8 +81,10 @@ VARIANTS = DATA["variant_names"]  # ordered: standard, quick
 VARIANT_DESCRIPTIONS = DATA["variant_descriptions"]
 
 
-class Conspiranoia(base.Game):
+class Conspiranoia(base.Game["State"]):
     """The Conspiranoia game: static facts and the state factory."""
+
+    state_class: type["State"]  # set below the State class
 
     slug = SLUG
     name = NAME
@@ -163,6 +165,18 @@ class State(base.FieldsState):
     __slots__ = _FIELDS
     slug, format, fields = SLUG, FORMAT, _FIELDS
 
+    # The fields' types that the checker cannot infer from ``__init__``.
+    table: list[str]
+    pile: list[str]
+    box: list[str]
+    hands: list[list[str]]
+    identity: list[list[str]]
+    character: list[str | None]  # None until the seat has chosen
+    out: list[int]
+    window: dict | None  # the one timed window: a choice, a defence or the round's pause
+    ended_by: str | None
+    last_events: list[dict]
+
     def __init__(
         self,
         game: Conspiranoia,
@@ -219,6 +233,7 @@ class State(base.FieldsState):
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
         self._legal_seat = base.UNASKED
+        events: list[dict]
         self._events = events = []
         kind = action["type"]
         if seat is None:
@@ -318,7 +333,7 @@ class State(base.FieldsState):
 
     def _turn_actions(self, s):
         """Return the turn player's actions: attacks, heals, or else discards."""
-        attacks = []
+        attacks: list[dict] = []
         for t in self._opponents(s):
             for play in ATTACKS:
                 attacks.extend(
@@ -479,7 +494,8 @@ class State(base.FieldsState):
 
     def _answer(self, s, a):
         """Resolve the open attack on ``s``: its points minus the Defence's hit ``s``."""
-        w, self.window = self.window, None
+        w: dict
+        w, self.window = self.window, None  # type: ignore[assignment]  # the defence is open
         points = w["points"]
         if a["type"] == "defend":
             self._spend(s, a["cards"])
@@ -499,7 +515,7 @@ class State(base.FieldsState):
 
     def _expire(self):
         """End the open window as the referee: a random character, no defence, the next deal."""
-        w = self.window
+        w: dict = self.window  # type: ignore[assignment]  # a timer runs: a window is open
         if w["kind"] == "choose":
             self._emit("timeout", seat=w["seat"], window="choose")
             free = self.free_characters()
@@ -611,7 +627,7 @@ class State(base.FieldsState):
     def _finish(self, ended_by):
         """End the game and announce the result."""
         self.over, self.stage, self.window, self.ended_by = True, "over", None, ended_by
-        res = self.result()
+        res: dict = self.result()  # type: ignore[assignment]  # over is set: a dict, not None
         self._emit("game_over", winners=res["winners"], decided_by=res["decided_by"])
 
     def _open(self, kind, seat, seconds, **extra):

@@ -97,7 +97,7 @@ def _names(challenges: list[dict]) -> list[dict]:
     return list({e["challenge"]: BY_ID[e["challenge"]]["name"] for e in challenges}.values())
 
 
-class DataMonstersDebrief(Debrief):
+class DataMonstersDebrief(Debrief["State"]):
     """Note each completion, safeguard and interrupt; sum them up; draw the prompts."""
 
     tally_heading = gettext_noop("Challenges, safeguards and interrupts")

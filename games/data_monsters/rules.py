@@ -101,8 +101,10 @@ NEEDS_CLASS = {
 }
 
 
-class DataMonsters(base.Game):
+class DataMonsters(base.Game["State"]):
     """The Data Monsters game: static facts and the state factory."""
+
+    state_class: type["State"]  # set below the State class
 
     slug = SLUG
     name = NAME
@@ -235,6 +237,18 @@ class State(base.FieldsState):
     __slots__ = _FIELDS
     slug, format, fields = SLUG, FORMAT, _FIELDS
 
+    # The fields' types that the checker cannot infer from ``__init__``.
+    recycle: list[list[str]]
+    hands: list[list[str]]
+    labs: list[list[str]]
+    build: list[str]
+    globals: list[dict]  # {"card", "owner"}
+    completed: list[list[str]]
+    unsafe: list[list[str]]
+    blocked: list[str]
+    window: dict | None  # the interrupt window of a completion
+    last_events: list[dict]
+
     def __init__(
         self, game: DataMonsters, num_players: int, seed: int, variant: str, options: dict | None
     ) -> None:
@@ -334,6 +348,7 @@ class State(base.FieldsState):
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
         self._legal_seat = base.UNASKED
+        events: list[dict]
         self._events = events = []
         handler = {
             "expire": self._expire,
@@ -542,7 +557,8 @@ class State(base.FieldsState):
                 "discard_first", gettext_noop("First discard down to 6 cards in your hand.")
             )
         elif kind == "play" and not self.window and self.phase == "main":
-            reason = self.play_refusal(seat, card)
+            # the card is held (the first test): a card id, not None
+            reason = self.play_refusal(seat, card)  # type: ignore[arg-type]
         elif kind == "complete" and action.get("challenge") in self.blocked:
             reason = _illegal(
                 "blocked",
@@ -642,19 +658,22 @@ class State(base.FieldsState):
 
     def _expire(self):
         """End the window as the referee: nobody interrupted in time."""
-        self._emit("timeout", seat=self.window["seat"], waiting=list(self.window["waiting"]))
+        w: dict = self.window  # type: ignore[assignment]  # a timer runs: a window is open
+        self._emit("timeout", seat=w["seat"], waiting=list(w["waiting"]))
         self._close_window(None)
 
     def _pass(self, seat):
         """Let the completion go on for this seat; the last pass closes the window."""
-        self.window["waiting"].remove(seat)
+        w: dict = self.window  # type: ignore[assignment]  # a pass answers the open window
+        w["waiting"].remove(seat)
         self._emit("passed", seat=seat)
-        if not self.window["waiting"]:
+        if not w["waiting"]:
             self._close_window(None)
 
     def _close_window(self, seat, card=None):
         """Close the window: with ``card``, ``seat``'s interrupt; else the completion."""
-        w, self.window = self.window, None
+        w: dict
+        w, self.window = self.window, None  # type: ignore[assignment]  # closes the open one
         s, challenge, cost = w["seat"], w["challenge"], dict(w["cost"])
         if seat is None:
             self._take(s, challenge, cost, w["safe"])
@@ -748,7 +767,8 @@ class State(base.FieldsState):
         """End the match: the tools still in the build go to their recycle bin."""
         self.recycle[self.pile[self.turn]].extend(self.build)
         self.build, self.over, self.window = [], True, None
-        self._emit("game_over", winners=self.result()["winners"])
+        # over is set: result() is a dict, not None
+        self._emit("game_over", winners=self.result()["winners"])  # type: ignore[index]
 
     def _emit(self, event_type, /, **fields):
         """Record an event of the current action (every event is public)."""

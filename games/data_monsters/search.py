@@ -80,6 +80,7 @@ def determinise(
     office = view["variant"] == "office"
     pile = [0] * n if office else list(range(n))
     in_use = set()
+    hands: list[list[str] | None]  # None until the seat's hand is dealt
     decks, recycle, hands = [], [], [None] * n
     hands[me] = list(view["hand"])
     for p in range(1 if office else n):
@@ -166,7 +167,7 @@ def rollout_action(state: State, seat: int, legal: list[dict], rng: RandomSource
     return _FRIENDLY.choose(_glance(state, seat), legal, rng)
 
 
-def _glance(state, seat: int) -> dict:
+def _glance(state: State, seat: int) -> dict:
     """Return the part of ``seat``'s view the friendly bot reads (``state.view`` also
     writes the scores, every lab and the events: most of a playout's time)."""
     lab = {"lab": state.labs[seat]}
@@ -188,8 +189,8 @@ def evaluate(state: State) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it (a
     softmax over the points and the labs, the wider the more challenges are left)."""
     n = state.n
-    if state.over:
-        winners = state.result()["winners"]
+    if state.over:  # result() is a dict once over (a check would cost every playout)
+        winners = state.result()["winners"]  # type: ignore[index]
         return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
     left = len(state.market) + len(state.challenge_deck)
     values = [score["points"] for score in state.scores()]

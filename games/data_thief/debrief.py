@@ -74,7 +74,7 @@ def _count(attacks: list[Attack], part: str) -> int:
     return sum(a.outcome == part for a in attacks)
 
 
-class DataThiefDebrief(Debrief):
+class DataThiefDebrief(Debrief["State"]):
     """Follow each attack to its end; sum them up by type; draw the table's prompts."""
 
     tally_heading = gettext_noop("Attacks by type")

@@ -96,8 +96,10 @@ KIND_NAMES = {
 CATEGORY_CARDS = gettext_noop("Data cards: %(category)s")
 
 
-class DataThief(base.Game):
+class DataThief(base.Game["State"]):
     """The Data Thief game: static facts and the state factory."""
+
+    state_class: type["State"]  # set below the State class
 
     slug = SLUG
     name = NAME
@@ -208,6 +210,17 @@ class State(base.FieldsState):
     __slots__ = _FIELDS
     slug, format, fields = SLUG, FORMAT, _FIELDS
 
+    # The fields' types that the checker cannot infer from ``__init__``.
+    discard: list[str]
+    thief_discard: list[str]
+    loot: list[str]
+    hands: list[list[str]]
+    boards: list[dict[str, list[str]]]
+    revealed: list[str]
+    proofs: list[list[str]]
+    window: dict | None  # the open window: a counter or the thief's choice of data
+    last_events: list[dict]
+
     def __init__(
         self, game: DataThief, num_players: int, seed: int, variant: str, options: dict | None
     ) -> None:
@@ -272,6 +285,7 @@ class State(base.FieldsState):
         if action not in self._legal_list(seat):
             raise self._refusal(seat, action)
         self._legal_seat = base.UNASKED
+        events: list[dict]
         self._events = events = []
         kind = action["type"]
         if seat is None:
@@ -447,7 +461,7 @@ class State(base.FieldsState):
 
     def _steal_choices(self):
         """Return what the thief may take from the attacked board."""
-        w = self.window
+        w: dict = self.window  # type: ignore[assignment]  # the thief's choice is open
         data = self.board_data(w["target"], w["board"])
         if self.variant == "expert":
             present = {BY_ID[c]["category"] for c in data}
@@ -486,7 +500,7 @@ class State(base.FieldsState):
 
     def _window_refusal(self, seat, kind, card):
         """Explain a refused answer to the open window."""
-        if self.window["kind"] == "counter":
+        if self.window["kind"] == "counter":  # type: ignore[index]  # asked with one open
             if kind == "counter" and card not in self.hands[seat]:
                 return _illegal("card_not_held", gettext_noop("You do not hold this card."))
             if kind == "counter":
@@ -608,7 +622,8 @@ class State(base.FieldsState):
 
     def _answer(self, action):
         """Resolve the counter window: a measure from the hand, or the attack passes."""
-        w, self.window = self.window, None
+        w: dict
+        w, self.window = self.window, None  # type: ignore[assignment]  # the counter is open
         m, nature, card = w["target"], w["board"], w["attack"]
         if action["type"] == "accept":
             self._succeed(m, nature, card)
@@ -660,7 +675,7 @@ class State(base.FieldsState):
 
     def _steal(self, action):
         """Take the chosen data card (or, experts, the chosen category) from the board."""
-        w = self.window
+        w: dict = self.window  # type: ignore[assignment]  # the thief's choice is open
         m, nature = w["target"], w["board"]
         data = self.board_data(m, nature)
         if "category" in action:
@@ -702,7 +717,7 @@ class State(base.FieldsState):
 
     def _expire(self):
         """End the open window as the referee: no counter; the first data listed."""
-        w = self.window
+        w: dict = self.window  # type: ignore[assignment]  # a timer runs: a window is open
         self._emit("timeout", seat=w["seat"], window=w["kind"])
         if w["kind"] == "counter":
             self._answer({"type": "accept"})
@@ -774,7 +789,7 @@ class State(base.FieldsState):
     def _finish(self):
         """End the match after the last round."""
         self.over, self.window = True, None
-        result = self.result()
+        result: dict = self.result()  # type: ignore[assignment]  # over is set: a dict, not None
         self._emit("game_over", winners=result["winners"], thief=self.thief)
 
     def _emit(self, event_type, /, **fields):

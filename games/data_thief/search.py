@@ -19,6 +19,8 @@ from games.data_thief.bots import HeuristicBot
 from games.data_thief.cards import GENERAL, KIND, NATURES, THIEF_CARDS, fits
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from games.data_thief.rules import State
     from games.engine.rng import RandomSource
 
@@ -117,9 +119,10 @@ def _measure_for(card: str, nature: str) -> bool:
     return KIND[card] == "measure" and fits(card, nature)
 
 
-def _take(pool: list, allowed) -> str:
+def _take(pool: list, allowed: Callable[..., bool]) -> str:
     """Remove and return the last card of ``pool`` that is ``allowed`` (any if none is:
-    a view the rules cannot produce)."""
+    a view the rules cannot produce). ``allowed`` takes a card (a lambda may bind more
+    arguments by default)."""
     for i in range(len(pool) - 1, -1, -1):
         if allowed(pool[i]):
             return pool.pop(i)
@@ -146,8 +149,8 @@ def evaluate(state: State) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it (a
     softmax over the points, the wider the more rounds are left)."""
     n = state.n
-    if state.over:
-        winners = state.result()["winners"]
+    if state.over:  # result() is a dict once over (a check would cost every playout)
+        winners = state.result()["winners"]  # type: ignore[index]
         return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
     points = [score["points"] for score in state.scores()]
     spread = SPREAD_AT_END + SPREAD_PER_ROUND * max(0, state.rounds - state.round)

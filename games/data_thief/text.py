@@ -120,7 +120,7 @@ def describe_event(
     """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
     player, card = namers(player_name, card_name, BY_ID)
     kind = event["type"]
-    params = {}
+    params: dict[str, object] = {}
     for key, name in (("seat", "player"), ("target", "target"), ("thief", "player")):
         if event.get(key) is not None:
             params.setdefault(name, player(event[key]))

@@ -120,7 +120,7 @@ class _Context:
         self.players = players = view["players"]
         self.mine = players[self.me]
         self.collection = self.mine["collection"]
-        self.colour_count = {}
+        self.colour_count: dict[str, int] = {}
         self.sensitive_count = 0
         for c in self.collection:
             self.colour_count[COLOUR[c]] = self.colour_count.get(COLOUR[c], 0) + 1
@@ -286,7 +286,7 @@ class _Context:
         a second one. A Sanction counts at least the treasure I am about to build."""
         if sum(KIND[c] == kind for c in self.held) >= 2:
             return SPARE_COUNTER
-        worst = 0
+        worst: float = 0
         for attack, rule in CARD_RULES.items():
             if kind in rule.counters and self.unseen[attack]:
                 loss = self.loss(self.me, attack)

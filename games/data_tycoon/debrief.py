@@ -75,7 +75,7 @@ def _signs_text(signs: list[str]) -> list[Text]:
     return [Text(SIGNS.get(sign, sign)) for sign in ordered]
 
 
-class DataTycoonDebrief(Debrief):
+class DataTycoonDebrief(Debrief["State"]):
     """Note the sensitive signs each lost treasure held; give the table's prompts."""
 
     def __init__(self) -> None:
@@ -99,7 +99,8 @@ class DataTycoonDebrief(Debrief):
                         "seat": event.get("seat"),
                         "cause": event.get("cause"),
                         "treasures": event.get("treasures", 0),
-                        "signs": self.signs.get(event.get("seat"), []),
+                        # dict.get takes any key (typeshed wants an int): no seat, no signs
+                        "signs": self.signs.get(event.get("seat"), []),  # type: ignore[arg-type]
                     }
                 )
 

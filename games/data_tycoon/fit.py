@@ -36,10 +36,10 @@ STEPS = 30
 def samples(players: int, games: int, variant: str) -> list[tuple[float, list, list]]:
     """Return ``(left, features per seat, winners)`` noted in friendly-bot games."""
     game = get_game("data_tycoon")
-    rows = []
+    rows: list[tuple[float, list, list]] = []
     for seed in range(games):
         state = game.new_state(players, seed, variant, {"time_mode": "turns"})
-        noted = []
+        noted: list[tuple[float, list[list[float]]]] = []
         note = _Noter(state, noted, random.Random(-seed - 1))
         bots = [game.bot("heuristic") for _ in range(players)]
         play(state, bots, random.Random(seed), on_step=note)

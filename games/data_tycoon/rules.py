@@ -15,7 +15,7 @@ pauses that walk until its one actor answers or the referee sends its expiry.
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from games.data_tycoon import bots as _bots
 from games.data_tycoon import debrief as _debrief
@@ -44,6 +44,9 @@ from games.engine import IllegalAction, Text, base, gettext_noop
 from games.engine.rng import RandomSource, Rng
 from games.engine.search import SearchBot
 
+if TYPE_CHECKING:
+    from typing import Any
+
 SLUG = "data_tycoon"
 FORMAT = 1
 
@@ -61,7 +64,7 @@ CHOICE_SECONDS = 20  # for a victim to pick frozen cards or what to lose
 TIME_CARD_SECONDS = 600  # the Time card's 10 minutes
 TIME_CARD_TURNS = 3  # the Time card's deadline on a clock-free table (victim's turns)
 
-DEFAULT_OPTIONS = {
+DEFAULT_OPTIONS: dict[str, Any] = {
     "time_mode": "clock",  # "clock": TIME_CARD_SECONDS of real time; "turns": victim's turns
     "time_card_seconds": TIME_CARD_SECONDS,
     "time_card_turns": TIME_CARD_TURNS,
@@ -95,8 +98,10 @@ VARIANTS = DATA["variant_names"]  # ordered: beginner, lawyers, standard, expert
 VARIANT_DESCRIPTIONS = DATA["variant_descriptions"]
 
 
-class DataTycoon(base.Game):
+class DataTycoon(base.Game["State"]):
     """The Data-Tycoon game: static facts and the state factory."""
+
+    state_class: type[State]  # set below the State class
 
     slug = SLUG
     name = NAME
@@ -219,6 +224,21 @@ class State(base.State):
         "transparent", "treasures", "turn", "undeclared", "variant", "windows",
     )  # fmt: skip
 
+    # The attributes' types that the checker cannot infer from ``__init__``.
+    table: list[str]
+    pile: list[str]
+    hands: list[list[str]]
+    reserves: list[list[str]]
+    collections: list[list[str]]
+    frozen: list[list[str]]
+    purposes: list[list[str]]
+    consents: list[list[str]]
+    treasures: list[list[dict]]  # each {"label": Purpose card, "cards": Dataset cards}
+    undeclared: list[list[str]]
+    hidden: list[list[str]]
+    threats: list[dict]
+    windows: list[dict]
+
     def __init__(
         self,
         game: DataTycoon,
@@ -256,6 +276,7 @@ class State(base.State):
         self.turn, self.stage, self.over, self.ply = 0, "start", False, 0
         # ``_events`` is also ``last_events`` (a property): the list each apply fills
         self._legal_seat = base.UNASKED
+        events: list[dict]
         self._events = events = []
         for _ in range(TABLE_START):
             card = self.deck.pop()
@@ -322,6 +343,7 @@ class State(base.State):
         self._legal_seat = base.UNASKED
         # the action's events, each its "type" then its fields (every event is public),
         # appended to ``self._events`` in place: a helper's call per event costs more
+        events: list[dict]
         self._events = events = []
         windows = self.windows
         walked = False  # True once a card play walked the turn on to whoever must act
@@ -434,7 +456,7 @@ class State(base.State):
         return json.loads(json.dumps(d))
 
     @classmethod
-    def from_json(cls, game: DataTycoon, data: dict) -> State:
+    def from_json(cls, game: base.Game, data: dict) -> State:
         """Rebuild a state from ``to_json`` output."""
         d = json.loads(json.dumps(data))
         if d.get("game") != SLUG or d.get("format") != FORMAT:
@@ -542,6 +564,8 @@ class State(base.State):
         # A card is thrown (laid without a capture, or discarded without effect) only
         # when no card can capture or be used: the rule book's "if the player cannot
         # pick up cards from the table or use special cards".
+        used: list[dict]
+        thrown: list[dict]
         used, thrown = [], []
         table = self.table
         for c in hand:
@@ -1199,7 +1223,7 @@ class State(base.State):
     def _finish(self):
         """End the game and announce the result."""
         self.over, self.stage, self.threats = True, "over", []
-        res = self.result()
+        res: dict = self.result()  # type: ignore[assignment]  # over is set: a dict, not None
         self._events.append(
             {"type": "game_over", "winners": res["winners"], "decided_by": res["decided_by"]}
         )

@@ -26,6 +26,8 @@ from games.data_tycoon.bots import (
 from games.data_tycoon.cards import COLOUR, KIND, SENSITIVE, card_ids
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from games.data_tycoon.rules import State
     from games.engine.rng import RandomSource
 
@@ -68,6 +70,8 @@ def determinise(view: dict, rng: RandomSource, hand_size: int, reserve_kinds: fr
     rng.shuffle(pool)
 
     hands, reserves = [None] * n, [None] * n
+    undeclared: list[list[str]]
+    hidden: list[list[str]]
     undeclared, hidden = [[] for _ in range(n)], [[] for _ in range(n)]
     hands[me], reserves[me] = list(view["hand"]), list(view["reserve"])
     undeclared[me], hidden[me] = list(view["undeclared"]), list(view["hidden_breaches"])
@@ -130,7 +134,7 @@ def determinise(view: dict, rng: RandomSource, hand_size: int, reserve_kinds: fr
     }
 
 
-def _take(pool: list, count: int, allowed) -> list:
+def _take(pool: list, count: int, allowed: Callable[[str], bool]) -> list:
     """Remove and return the first ``count`` cards of ``pool`` that are ``allowed``.
 
     ``pool`` is shuffled, so these are a uniform draw among the allowed cards; if too
@@ -175,12 +179,12 @@ class _Scorer:
     def __init__(self, state: State, seat: int) -> None:
         self.state, self.me = state, seat
         self.collection = collection = state.collections[seat]
-        self.colours = {}
+        self.colours: dict[str, int] = {}
         self.sensitive = 0
         for c in collection:
             self.colours[COLOUR[c]] = self.colours.get(COLOUR[c], 0) + 1
             self.sensitive += SENSITIVE[c]
-        self._leader = -1
+        self._leader: int | None = -1  # -1: not computed yet
 
     def leader(self) -> int | None:
         """Return the strongest other seat (computed once, when an attack is scored)."""
@@ -191,7 +195,12 @@ class _Scorer:
                 for s in range(st.n)
                 if s != self.me
             }
-            self._leader = max(strength, key=strength.get) if strength else None
+            # get on the dict's own keys never gives None: mypy cannot pick its overload
+            self._leader = (
+                max(strength, key=strength.get)  # type: ignore[arg-type]
+                if strength
+                else None
+            )
         return self._leader
 
     def progress(self, card: str) -> int:
@@ -282,8 +291,8 @@ DECK_LEFT = 110  # the expert deck after the table is laid: ``left`` is 1 at the
 def evaluate(state: State) -> list[float]:
     """Return each seat's chance of winning: exact at the end, guessed before it."""
     n = state.n
-    if state.over:
-        winners = state.result()["winners"]
+    if state.over:  # result() is a dict once over (a check would cost every playout)
+        winners = state.result()["winners"]  # type: ignore[index]
         return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
     left, seats = snapshot(state)
     weights = _weights(left)
@@ -318,6 +327,8 @@ def features(state: State, s: int) -> list[float]:
     wait). They count a little less (``PENDING``): until built, they can be lost.
     """
     treasures = state.treasures[s]
+    simple: dict[str, int]
+    sensitive: dict[str, int]
     simple, sensitive = {}, {}
     for c in state.collections[s]:
         counts = sensitive if SENSITIVE[c] else simple
@@ -332,7 +343,7 @@ def features(state: State, s: int) -> list[float]:
     splits = min(consents, splittable)
     total = len(treasures) + PENDING * (builds + splits)
     colours = set(simple) | set(sensitive)
-    best = max(
+    best: float = max(
         [simple.get(k, 0) + sensitive.get(k, 0) for k in colours] + [sum(sensitive.values())]
     )
     best = min(best, TREASURE_SIZE) / TREASURE_SIZE

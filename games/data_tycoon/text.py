@@ -109,7 +109,7 @@ def describe_event(
     """Return ``(template, params)``: the event's log line, ready for ``gettext``."""
     player, card = namers(player_name, card_name, BY_ID)
     kind = event["type"]
-    params = {}
+    params: dict[str, object] = {}
     if event.get("seat") is not None:
         params["player"] = player(event["seat"])
     if "target" in event:

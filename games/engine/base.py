@@ -14,13 +14,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from games.engine.i18n import Text, gettext_noop
 from games.engine.rng import RandomSource, Rng
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from games.engine.bots import Bot
+
+# A game's own State class: its Game and its Debrief take and make states of that class.
+StateT = TypeVar("StateT", bound="State")
 
 
 @dataclass(frozen=True)
@@ -133,7 +138,7 @@ class Tally:
     event: dict
 
 
-class Debrief:
+class Debrief(Generic[StateT]):
     """What a game adds to the teacher's debrief of one table, replayed move by move.
 
     The platform replays the match and calls ``before`` and ``after`` around each
@@ -145,10 +150,10 @@ class Debrief:
     # The heading of the table's summary lines, marked with gettext_noop.
     tally_heading: str = ""
 
-    def before(self, state: State, seat: int | None, action: dict) -> None:
+    def before(self, state: StateT, seat: int | None, action: dict) -> None:
         """Look at the state before an action is applied."""
 
-    def after(self, state: State, version: int, events: list[dict]) -> None:
+    def after(self, state: StateT, version: int, events: list[dict]) -> None:
         """Look at the state and the events after an action."""
 
     def tally(self, table: TableSummary) -> list[Tally]:
@@ -178,7 +183,8 @@ class TableSummary:
 
     def name(self, seat: int | None) -> str:
         """Return the name at ``seat`` (a neutral one if unknown)."""
-        return self.names.get(seat, f"Player {(seat or 0) + 1}")
+        # dict.get takes any key (None, the referee, gets the default): typeshed wants an int
+        return self.names.get(seat, f"Player {(seat or 0) + 1}")  # type: ignore[arg-type]
 
     def first(self, event_type: str, **match: object) -> dict | None:
         """Return the first notable event of ``event_type`` whose fields match ``match``."""
@@ -188,22 +194,22 @@ class TableSummary:
         return None
 
 
-class Game:
+class Game(Generic[StateT]):
     """Describe one game: its cards, variants, bots, and how to start a match.
 
     The class attributes after ``bots`` are what the platform shows of the game.
     """
 
     slug = ""
-    name = {}
+    name: dict[str, str] = {}  # by language
     min_players = 2
     max_players = 2
-    variants = {}
-    variant_descriptions = {}
+    variants: dict[str, dict[str, str]] = {}  # each variant's name by language
+    variant_descriptions: dict[str, dict[str, str]] = {}
     default_variant = ""
     # Bot classes by name (``game.bot(name)`` makes one); every game has "random" and
     # "heuristic"; a class with a ``level`` is one a teacher may pick for a session.
-    bots = {}
+    bots: dict[str, type[Bot]] = {}
     # Teacher-set options, validated by ``clean_options`` and passed to ``new_state``.
     options: tuple[Option, ...] = ()
     # The columns of ``state.scores()``, in the order a ranking compares them.
@@ -229,8 +235,12 @@ class Game:
     in_class: bool = True
     # The option defaults a variant changes: ``{variant: {key: value}}``.
     variant_options: dict[str, dict] = {}
-    # The game's State class, which ``new_state`` and ``from_json`` make.
-    state_class: type[State] | None = None
+    # The game's State class, which ``new_state`` and ``from_json`` make: every game sets
+    # it (the checker is not told of the None of this abstract class).
+    if TYPE_CHECKING:
+        state_class: type[StateT]
+    else:
+        state_class = None
     # The option that carries built decks (deck building), "" when the game has none:
     # a list of decks, each a list of card keys; seat s plays deck s modulo their
     # number. It is not a field of the session form: the deck builder fills it.
@@ -263,11 +273,11 @@ class Game:
 
     def new_state(
         self, num_players: int, seed: int, variant: str | None = None, options: dict | None = None
-    ) -> State:
+    ) -> StateT:
         """Return a new match, dealt from ``seed``."""
         return self.state_class(self, num_players, seed, variant or self.default_variant, options)
 
-    def from_json(self, data: dict) -> State:
+    def from_json(self, data: dict) -> StateT:
         """Return the state that ``state.to_json()`` produced ``data`` from."""
         return self.state_class.from_json(self, data)
 
@@ -284,7 +294,7 @@ class Game:
         """Return a new bot of kind ``name`` (a key of ``bots``) for this game."""
         return self.bots[name](self)
 
-    def sample_state(self, view: dict, rng: RandomSource) -> State:
+    def sample_state(self, view: dict, rng: RandomSource) -> StateT:
         """Return a full state that ``view`` (one seat's) could have come from.
 
         What the seat cannot see (the deck's order, other seats' hidden cards) is
@@ -294,7 +304,7 @@ class Game:
         """
         raise NotImplementedError
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: StateT) -> list[float]:
         """Return each seat's chance of winning from ``state``, in [0, 1].
 
         At the end: a winner's share (1/k for k winners), 0 for the others. Before the
@@ -305,7 +315,9 @@ class Game:
         first = [seat for seat, rank in ranks.items() if rank == 1]
         return [1 / len(first) if seat in first else 0.0 for seat in range(len(ranks))]
 
-    def rollout_action(self, state: State, seat: int, legal: list[dict], rng: RandomSource) -> dict:
+    def rollout_action(
+        self, state: StateT, seat: int, legal: list[dict], rng: RandomSource
+    ) -> dict:
         """Return a quick guess of ``seat``'s move in a search's playout (default: random)."""
         return legal[rng.randrange(len(legal))]
 
@@ -322,7 +334,7 @@ class Game:
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r}")
-        cleaned = {key: known[key].clean(value) for key, value in options.items()}
+        cleaned: dict = {key: known[key].clean(value) for key, value in options.items()}
         if decks is not None:
             cleaned[self.deck_option] = _clean_decks(decks)
         return cleaned
@@ -402,7 +414,7 @@ class Game:
         """
         return []
 
-    def debrief(self) -> Debrief:
+    def debrief(self) -> Debrief[StateT]:
         """Return a fresh observer of one table's replay for the debrief."""
         return Debrief()
 
@@ -447,7 +459,41 @@ UNASKED = object()
 class State:
     """One match: who moves, what is legal, what each seat sees, how it ends."""
 
-    __slots__ = ()  # a game's state may keep its attributes in slots (or in a dict)
+    # A game's state may keep its attributes in slots of its own (or in a dict). The checker
+    # reads ``__slots__ = ()`` as no attribute at all: it is told of those every state has.
+    if TYPE_CHECKING:
+        __slots__ = (
+            "_events", "_legal_acts", "_legal_seat", "game", "n", "options", "rng", "seed",
+            "variant",
+        )  # fmt: skip
+    else:
+        __slots__ = ()
+
+    # What every state holds: set by ``start``, or by a game's own ``__init__`` and
+    # ``from_json``.
+    game: Game
+    n: int
+    seed: int
+    variant: str
+    options: dict
+    rng: Rng
+    _legal_seat: object  # a seat number, None (the referee) or UNASKED
+    _legal_acts: list[dict]
+    _events: list[dict]
+
+    if TYPE_CHECKING:
+        # Every game's State is made so, and rebuilt by ``from_json``.
+        def __init__(
+            self,
+            game: Game,
+            num_players: int,
+            seed: int,
+            variant: str,
+            options: dict | None = None,
+        ) -> None: ...
+
+        @classmethod
+        def from_json(cls, game: Game, data: dict) -> Self: ...
 
     def start(
         self, game: Game, num_players: int, seed: int, variant: str, options: dict | None
@@ -465,7 +511,7 @@ class State:
         ``is_over`` only when nobody may act)."""
         raise NotImplementedError
 
-    def _compute_legal(self, seat):
+    def _compute_legal(self, seat: int | None) -> list[dict]:
         """Compute the legal actions of ``seat``: a game's one source of legality."""
         raise NotImplementedError
 
@@ -585,7 +631,7 @@ class FieldsState(State):
         return json.loads(json.dumps(d))
 
     @classmethod
-    def from_json(cls, game: Game, data: dict) -> FieldsState:
+    def from_json(cls, game: Game, data: dict) -> Self:
         """Rebuild a state from ``to_json`` output."""
         d = json.loads(json.dumps(data))
         if d.get("game") != cls.slug or d.get("format") != cls.format:
@@ -597,7 +643,7 @@ class FieldsState(State):
         self._legal_seat, self._events = UNASKED, []
         return self
 
-    def copy(self) -> FieldsState:
+    def copy(self) -> Self:
         """Return an independent copy: one JSON round trip of the fields (a search plays
         ahead on copies)."""
         cls = type(self)

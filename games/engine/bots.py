@@ -92,10 +92,14 @@ class ScoringBot(Bot):
         """Return what the bot derives once from ``view`` to score each action."""
         raise NotImplementedError
 
-    def choose(self, view: dict, legal_actions: list[dict], rng: RandomSource) -> dict:
-        """Return the best-scoring legal action (ties broken by ``rng``)."""
-        ctx = self.context(view)
-        best, best_score = None, None
+    def choose(self, view: dict | None, legal_actions: list[dict], rng: RandomSource) -> dict:
+        """Return the best-scoring legal action (ties broken by ``rng``); raise IndexError
+        if there is none, as ``RandomBot`` does."""
+        # needs_view is True: a driver passes a view, never None (a check costs every move)
+        ctx = self.context(view)  # type: ignore[arg-type]
+        # the first score always replaces legal_actions[0] (best_score is None): it only
+        # makes an empty list raise IndexError, not return None for an action
+        best, best_score = legal_actions[0], None
         for action in legal_actions:
             score = ctx.score(action) + rng.random() * 0.01
             if best_score is None or score > best_score:

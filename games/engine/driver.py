@@ -29,7 +29,7 @@ def play(
 
     Bots read the state's own legal-action lists (``peek_legal_actions``): they must not
     mutate them. The log holds a copy of each action played."""
-    log = []
+    log: list[tuple[int | None, dict]] = []
     # the state's methods looked up once: this loop is most of a simulation's overhead
     is_over, to_move, peek, apply, apply_legal = (
         state.is_over,

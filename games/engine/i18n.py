@@ -30,7 +30,8 @@ class Plural(str):
 
     singular: str
     plural: str
-    count: int
+    # the plural's number, which the platform reads here: it hides str.count on purpose
+    count: int  # type: ignore[assignment]
 
     def __new__(cls, forms: tuple[str, str], count: int) -> Plural:
         text = super().__new__(cls, forms[0] if count == 1 else forms[1])

@@ -4,9 +4,18 @@ The state fits in JSON, so a saved game resumes with exactly the same shuffles,
 on every Python version.
 """
 
+from __future__ import annotations
+
 import struct
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # ``_packing``'s constants: a 1 in each lane, k * GAMMA in lane k, the lanes' mask, and
+    # the unpacker of the lanes' low 64 bits
+    _Packing = tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15  # the step of the state
@@ -98,10 +107,10 @@ class Rng:
         return unpack(z.to_bytes(count * LANE // 8, "little"))
 
 
-_PACKINGS = {}
+_PACKINGS: dict[int, _Packing] = {}
 
 
-def _packing(count):
+def _packing(count: int) -> _Packing:
     """Return the constants that mix ``count`` numbers at once (made once per count):
     a 1 in each lane, k * GAMMA in lane k (from 1), each lane's mask, and an unpacker
     of the lanes' low 64 bits."""

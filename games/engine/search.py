@@ -46,7 +46,7 @@ class _Node:
 
     __slots__ = ("avail", "children", "seat", "total", "visits")
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int) -> None:
         self.seat = seat
         self.visits = 0
         self.avail = 0
@@ -64,6 +64,7 @@ class SearchBot(Bot):
 
     name = "search"
     level = "strong"
+    game: Game  # a search asks its game to deal and to play: a game always makes this bot
     iterations = 800  # playouts per choice (root action x determinisation)
     turns = 2  # the bot's own turns played out after this one, before the evaluation
     depth = 80  # at most this many moves in a playout
@@ -88,11 +89,13 @@ class SearchBot(Bot):
             self.exploration = exploration
         self.last_iterations = 0  # what the last choice spent (0: forced, no search)
 
-    def choose(self, view: dict, legal_actions: list[dict], rng: RandomSource) -> dict:
+    def choose(self, view: dict | None, legal_actions: list[dict], rng: RandomSource) -> dict:
         """Return the legal action the search rates best (it alone, if forced)."""
         self.last_iterations = 0
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if view is None:  # needs_view is True: a driver passes a view (one test per search)
+            raise TypeError("a search needs the seat's view")
         seat = view["seat"]
         race = [(action, _Node(seat)) for action in legal_actions]
         stages = max(1, math.ceil(math.log2(len(race))))
@@ -111,7 +114,7 @@ class SearchBot(Bot):
         self.last_iterations = spent
         return race[0][0]
 
-    def _iterate(self, state: State, action: dict, node: _Node, me: int, rng) -> None:
+    def _iterate(self, state: State, action: dict, node: _Node, me: int, rng: RandomSource) -> None:
         """Play the root ``action``, walk down the tree, expand, play out, back-propagate.
 
         The playout ends with the game, or once the bot has played ``turns`` more turns
@@ -148,7 +151,9 @@ class SearchBot(Bot):
             visited.visits += 1
             visited.total += rewards[visited.seat]
 
-    def _select(self, node: _Node, seat: int, legal: list[dict], state: State, rng):
+    def _select(
+        self, node: _Node, seat: int, legal: list[dict], state: State, rng: RandomSource
+    ) -> tuple[_Node, dict]:
         """Return the child of ``node`` to walk to and its action: a new one if any
         action is untried (the policy's favourite first), else UCB1 over availability."""
         children = node.children
@@ -169,10 +174,12 @@ class SearchBot(Bot):
             child = children[action_key(seat, candidate)] = _Node(seat)
             child.avail = 1
             return child, candidate
-        return chosen
+        # legal is not empty and every child tried has a UCB value >= 0 > best's start:
+        # chosen is set (a check would cost a step of every tree walk)
+        return chosen  # type: ignore[return-value]
 
 
-def _mover(state: State, rng) -> tuple[int | None, list[dict]]:
+def _mover(state: State, rng: RandomSource) -> tuple[int | None, list[dict]]:
     """Return who acts next and their legal actions: a seat, or the referee (None)."""
     movers = state.to_move()
     if movers:
