@@ -1,5 +1,6 @@
 """Every write of the classroom app, with its broadcast, goes through a do_* function."""
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import NamedTuple
 
@@ -140,7 +141,9 @@ def _refuse_if_finished(session: ClassSession) -> None:
         raise ActionRefused(_("This session has ended."), code="finished")
 
 
-def _transition(session: ClassSession, allowed_from: set, to: str, stamp: str, message: str):
+def _transition(
+    session: ClassSession, allowed_from: set[str], to: str, stamp: str, message: str
+) -> ClassSession:
     """Move the session to a new state if its current one allows it, and broadcast."""
     with transaction.atomic():
         fresh = _lock_row(session)
@@ -213,7 +216,7 @@ def session_bot(session: ClassSession) -> str:
     return session.bot or settings.LIVE_BOT_KIND
 
 
-def _schedule_matches(tables, again: bool = False) -> None:
+def _schedule_matches(tables: Iterable[Table], again: bool = False) -> None:
     """Let the bots and timers of freshly dealt or resumed tables start (live play
     receives the signal and schedules them).
 
@@ -394,7 +397,7 @@ def join_approval_reason(session: ClassSession, facts: JoinFacts) -> str:
 
 
 def _refuse_to_seat(
-    session: ClassSession, key: str, facts: JoinFacts, *, exclude_request=None
+    session: ClassSession, key: str, facts: JoinFacts, *, exclude_request: JoinRequest | None = None
 ) -> None:
     """Refuse a new seat when the session is full or the nickname is in use (by a
     student, or by a request that waits for the teacher)."""

@@ -1,5 +1,7 @@
 """Django admin for staff: classes, sessions and participants."""
 
+from typing import cast
+
 from django.contrib import admin
 
 from classroom.models import ClassSession, Participant, SchoolClass
@@ -8,7 +10,8 @@ from classroom.models import ClassSession, Participant, SchoolClass
 class ClassSessionInline(admin.TabularInline):
     model = ClassSession
     fields = ["join_code", "game", "variant", "language", "state", "created_at"]
-    readonly_fields = fields
+    # Every field read-only: a list of names, which the stubs' type of fields is wider than.
+    readonly_fields = cast(list[str], fields)
     extra = 0
     show_change_link = True
     can_delete = False

@@ -233,7 +233,7 @@ def on_commit_send(group: str, event: dict) -> None:
 def dashboard_changed(session_id: int, reason: str, table: int | None = None) -> None:
     """Tell the session's dashboard to redraw, after the current transaction commits
     (``table``: only that table's part changed)."""
-    event = {"type": "dashboard.changed", "reason": reason}
+    event: dict[str, Any] = {"type": "dashboard.changed", "reason": reason}
     if table is not None:
         event["table"] = table
     on_commit_send(dashboard_group(session_id), event)

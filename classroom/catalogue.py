@@ -7,7 +7,7 @@ from games.engine.bots import LEVELS
 from games.registry import all_games
 
 
-def available_games() -> list:
+def available_games() -> list[Game]:
     """Return the registered games a teacher may launch: those whose board exists
     (``Game.in_class``)."""
     games = all_games()
@@ -38,7 +38,7 @@ def find_game(slug: str) -> Game | None:
     return None
 
 
-def deck_games() -> list:
+def deck_games() -> list[Game]:
     """Return the registered games with deck building (``Game.deck_option``), offered on
     the session form or not yet: a teacher may build decks before the board exists."""
     games = all_games()
@@ -54,7 +54,7 @@ def find_deck_game(slug: str) -> Game | None:
     return None
 
 
-def _registered(slug: str):
+def _registered(slug: str) -> Game | None:
     """Return the registered game with this slug, offered on the form or not, or None."""
     games = all_games()
     for game in games.values() if isinstance(games, dict) else games:

@@ -1,7 +1,7 @@
 """Forms: teacher sign-up, classes, session launch and the student join form."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -25,7 +25,7 @@ class SignUpForm(UserCreationForm):
     """A teacher account: a username and a password, nothing more (the platform sends no
     e-mail, so it asks for no address)."""
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # real, not in the stubs
         fields = ("username",)
 
 
@@ -98,7 +98,7 @@ def game_choices() -> list[tuple[str, str]]:
 
 def variant_choices() -> list[tuple[str, str | list[tuple[str, str]]]]:
     """Return every game's variants, grouped by game, for one select."""
-    choices = [("", _("The game's default variant"))]
+    choices: list[tuple[str, str | list[tuple[str, str]]]] = [("", _("The game's default variant"))]
     for game in catalogue.available_games():
         group = [(slug, localized(labels)) for slug, labels in game.variants.items()]
         choices.append((localized(game.name), group))
@@ -106,6 +106,11 @@ def variant_choices() -> list[tuple[str, str | list[tuple[str, str]]]]:
 
 
 OPTION_PREFIX = "option"
+
+
+def _choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """Return the form's field ``name``, a ChoiceField (``form.fields`` types any Field)."""
+    return cast(forms.ChoiceField, form.fields[name])
 
 
 def option_field_name(game_slug: str, key: str) -> str:
@@ -208,13 +213,13 @@ class SessionForm(forms.Form):
         for name, make_field in SESSION_FIELDS.items():
             self.fields[name] = make_field()
         self.games = catalogue.available_games()
-        self.fields["game"].choices = game_choices()
-        self.fields["variant"].choices = variant_choices()
-        self.fields["bot_level"].choices = [
+        _choice_field(self, "game").choices = game_choices()
+        _choice_field(self, "variant").choices = variant_choices()
+        _choice_field(self, "bot_level").choices = [
             (level, _("%(level)s: %(what)s") % {"level": _(label), "what": _(what)})
             for level, (label, what) in LEVELS.items()
         ]
-        self.fields["language"].choices = list(settings.LANGUAGES)
+        _choice_field(self, "language").choices = list(settings.LANGUAGES)
         self.fields["language"].initial = (get_language() or settings.LANGUAGE_CODE)[:2]
         for game in self.games:
             for option in game.options:
@@ -239,7 +244,7 @@ class SessionForm(forms.Form):
             for field in self.fields.values():
                 field.disabled = True
 
-    def _deck_field(self, game) -> forms.Field:
+    def _deck_field(self, game: Game) -> forms.Field:
         """Return the choice of one of the teacher's built decks for ``game``."""
         choices = [("", _("No: the decks chosen above"))]
         own = [(str(pk), deck.name) for pk, deck in self.decks.items() if deck.game == game.slug]
@@ -289,7 +294,8 @@ class SessionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Check the variant and the table size against the chosen game."""
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean() returns (the stubs allow None)
         # Not arguments of do_create_session (callers pass cleaned_data to it): the
         # launch view sends them with classroom.signals.session_created.
         self.extra = {name: cleaned.pop(name, None) for name in SESSION_FIELDS}
@@ -324,7 +330,7 @@ class SessionForm(forms.Form):
             )
         return cleaned
 
-    def _choose_deck(self, game, given: dict, cleaned: dict, variant: str, size: int) -> None:
+    def _choose_deck(self, game: Game, given: dict, cleaned: dict, variant: str, size: int) -> None:
         """Put the chosen built deck in the options: every seat plays it; note an error
         for a deck the variant or the table cannot play."""
         name = option_field_name(game.slug, game.deck_option)
@@ -338,7 +344,7 @@ class SessionForm(forms.Form):
             return
         cleaned["options"][game.deck_option] = [list(deck.cards)]
 
-    def _chosen_bot(self, game, level: str) -> str:
+    def _chosen_bot(self, game: Game, level: str) -> str:
         """Return the kind of the game's bot of ``level``; note an error if it has none."""
         if not catalogue.bot_levels(game):
             return ""  # a game without bots a teacher may choose: the server's default
@@ -352,7 +358,7 @@ class SessionForm(forms.Form):
             return ""
         return kind
 
-    def _chosen_options(self, game, given: dict) -> dict:
+    def _chosen_options(self, game: Game, given: dict) -> dict:
         """Return the chosen game's filled-in options (``given``: by field name), checked."""
         options = {}
         for option in game.options:
@@ -427,7 +433,8 @@ class DeckForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Refuse a deck that breaks a deck-building rule, one message per rule."""
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean() returns (the stubs allow None)
         if any(name.startswith(CARD_PREFIX) for name in self.errors):
             return cleaned
         keys = self.keys()
@@ -481,9 +488,9 @@ class JoinForm(forms.Form):
         if self.uses_generator:
             del self.fields["nickname"]
             del self.fields["pseudonym"]
-        elif self.uses_roster:
+        elif pseudonyms is not None:  # self.uses_roster
             del self.fields["nickname"]
-            self.fields["pseudonym"].choices = [("", _("Choose your name"))] + [
+            _choice_field(self, "pseudonym").choices = [("", _("Choose your name"))] + [
                 (name, name) for name in pseudonyms
             ]
         else:

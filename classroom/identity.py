@@ -22,7 +22,7 @@ STUDENT_SALT = "classroom.student"
 DEVICE_MAX_AGE = 365 * 24 * 3600
 
 
-def _unsign(cookies, name: str, salt: str, max_age: int):
+def _unsign(cookies: Mapping[str, str], name: str, salt: str, max_age: int) -> str | None:
     """Return a signed cookie's value from a cookie mapping, or None when absent or forged."""
     value = cookies.get(name)
     if not value:
@@ -38,7 +38,7 @@ def _signer(name: str, salt: str) -> signing.TimestampSigner:
     return signing.TimestampSigner(salt=f"{salt}:{name}")
 
 
-def _set(response, name: str, value: str, salt: str, max_age: int) -> None:
+def _set(response: HttpResponseBase, name: str, value: str, salt: str, max_age: int) -> None:
     """Set a signed, HttpOnly, SameSite=Lax cookie."""
     response.set_cookie(
         name,

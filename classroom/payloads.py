@@ -4,6 +4,7 @@ with limits, so that hostile input gets a clear refusal instead of crashing a ha
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 # A protocol message or a join request is a few hundred bytes; an action is a flat
@@ -30,6 +31,7 @@ def depth(value: Any) -> int:
     pending = [(value, 0)]
     while pending:
         item, level = pending.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

@@ -18,6 +18,8 @@ from django.apps import apps
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+    from classroom.models import SchoolClass
+
 # Bumped when a field changes meaning, so that a program reading the file can tell.
 FORMAT = 1
 
@@ -60,7 +62,7 @@ def account_data(user: User) -> dict:
     }
 
 
-def _school_class(school_class) -> dict:
+def _school_class(school_class: SchoolClass) -> dict:
     sessions = sorted(school_class.sessions.all(), key=lambda s: (s.created_at, s.pk))
     return {
         "name": school_class.name,

@@ -20,6 +20,7 @@ within half a minute; a script gets fifteen, then a trickle that the teacher see
 dashboard (and the cap of students per address asks the teacher from then on).
 """
 
+import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
@@ -85,9 +86,11 @@ def join_keys(ip: str) -> tuple[str, str]:
     return f"classroom:joins-burst:{address}", f"classroom:joins-minute:{address}"
 
 
-def _redis():
-    # The cache's own client and pool (its timeouts), for the scripts Django's API lacks.
-    return cache._cache.get_client(write=True)
+def _redis() -> redis.Redis:
+    # The cache's own client and pool (its timeouts), for the scripts Django's API lacks;
+    # the cache is Django's RedisCache (settings.CACHES), whose private client the stubs
+    # do not know.
+    return cache._cache.get_client(write=True)  # type: ignore[attr-defined]
 
 
 def take_attempt(ip: str, device_id: str | None) -> bool:

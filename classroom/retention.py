@@ -25,8 +25,9 @@ task deletes it, whether the session is still open or not.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
 from django.conf import settings
@@ -46,7 +47,9 @@ if TYPE_CHECKING:
     from classroom.models import ClassSession, JoinRequest, SchoolClass
 
 
-def _model(label: str):
+def _model(label: str) -> Any:
+    # Any: a model class found by its label at run time (this module imports no model),
+    # used through its ``objects``, which the stubs do not give every Model.
     return apps.get_model(label)
 
 
@@ -109,7 +112,7 @@ STUDENT_DATA = {
 }
 
 
-def _delete_admin_log(session) -> int:
+def _delete_admin_log(session: ClassSession) -> int:
     """Delete the admin log's entries about the session's student data; return how many."""
     return _delete_log_entries(
         (_model(label), Q(**{lookup: session}))
@@ -117,7 +120,7 @@ def _delete_admin_log(session) -> int:
     )
 
 
-def _delete_log_entries(about) -> int:
+def _delete_log_entries(about: Iterable[tuple[Any, Q]]) -> int:
     """Delete the admin log's entries about the rows of each ``(model, Q)`` in ``about``
     (a staff edit records the object's name); return how many."""
     if not apps.is_installed("django.contrib.admin"):
@@ -131,7 +134,7 @@ def _delete_log_entries(about) -> int:
     return deleted
 
 
-def _delete(model, **lookup) -> int:
+def _delete(model: Any, **lookup: Any) -> int:
     """Delete the model's rows matching ``lookup`` (cascades included); count the model's own."""
     _total, detail = model.objects.filter(**lookup).delete()
     return detail.get(model._meta.label, 0)
@@ -265,7 +268,7 @@ def delete_account(user: User) -> dict[str, int]:
         return _delete_owned(user)
 
 
-def _delete_owned(user) -> dict[str, int]:
+def _delete_owned(user: User) -> dict[str, int]:
     """Delete the account, the admin log's entries about it and all it owns; count them."""
     owned = [
         (get_user_model(), Q(pk=user.pk)),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import redis
 from django.core.cache.backends import redis as django_redis
@@ -20,12 +20,13 @@ class SharedConnectionPool(redis.ConnectionPool):
     """
 
     _shared: ClassVar[dict[tuple, SharedConnectionPool]] = {}
-    _lock: ClassVar[threading.Lock] = threading.Lock()
+    # Not ``_lock``: a pool's own lock (an instance's) has that name.
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> SharedConnectionPool:
         key = (url, tuple(sorted((name, repr(value)) for name, value in kwargs.items())))
-        with cls._lock:
+        with cls._shared_lock:
             pool = cls._shared.get(key)
             if pool is None:
                 pool = cls._shared[key] = super().from_url(url, **kwargs)
@@ -44,7 +45,15 @@ class SharedClientCacheClient(django_redis.RedisCacheClient):
 
     _clients: ClassVar[dict[int, redis.Redis]] = {}
 
-    def get_client(self, key: str | None = None, *, write: bool = False) -> redis.Redis:
+    if TYPE_CHECKING:
+        # Django's RedisCacheClient has these; its stubs do not say so.
+        _client: type[redis.Redis]
+
+        def _get_connection_pool(self, write: bool) -> redis.ConnectionPool: ...
+
+    def get_client(
+        self, key: str | bytes | memoryview | None = None, *, write: bool = False
+    ) -> redis.Redis:
         pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
@@ -55,6 +64,9 @@ class SharedClientCacheClient(django_redis.RedisCacheClient):
 class RedisCache(django_redis.RedisCache):
     """Django's Redis cache with one pool and one client per process and Redis URL
     (``SharedConnectionPool``, ``SharedClientCacheClient``)."""
+
+    if TYPE_CHECKING:
+        _options: dict[str, Any]  # Django's RedisCache has it; its stubs do not say so
 
     def __init__(self, server: str | list[str], params: dict) -> None:
         super().__init__(server, params)

@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections.abc import Awaitable
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -40,7 +41,7 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _close_redis, _wrap_close, decode_hosts
-from redis.asyncio.client import PubSub
+from redis.asyncio.client import PubSub, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -102,7 +103,9 @@ class PlatformChannelLayer(RedisPubSubChannelLayer):
         loop = asyncio.get_running_loop()
         layer = self._layers.get(loop)
         if layer is None:
-            layer = PlatformLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            # mypy cannot tell that ``_args`` stops before ``channel_layer``: Channels makes
+            # a layer from its CONFIG's keywords, with no positional argument.
+            layer = PlatformLoopLayer(*self._args, **self._kwargs, channel_layer=self)  # type: ignore[misc]
             self._layers[loop] = layer
             _wrap_close(self, loop)
         return layer
@@ -190,6 +193,14 @@ class Shard(RedisSingleShardConnection):
     """One Redis host: a pool for publishing, one subscription connection read by a task,
     and a watchdog that pings Redis on that connection."""
 
+    # Set by channels-redis's __init__ (the package has no types).
+    channel_layer: PlatformLoopLayer
+    _lock: asyncio.Lock
+    _redis: Redis | None
+    _pubsub: PubSub | None
+    _subscribed_to: set[str]
+    _receive_task: asyncio.Task | None
+
     def __init__(
         self,
         host: dict,
@@ -213,6 +224,7 @@ class Shard(RedisSingleShardConnection):
     async def publish(self, channel: str, message: bytes) -> None:
         self._ensure_redis()
         redis = self._redis
+        assert redis is not None  # _ensure_redis made it
         self._sending[redis] = self._sending.get(redis, 0) + 1
         try:
             await redis.publish(channel, message)
@@ -230,7 +242,7 @@ class Shard(RedisSingleShardConnection):
             else:
                 del self._sending[redis]
 
-    async def _close(self, redis) -> None:
+    async def _close(self, redis: Redis) -> None:
         """Close a publishing client this shard no longer uses, once its sends are done
         (at most ``pong_timeout`` later)."""
         loop = asyncio.get_running_loop()
@@ -255,6 +267,7 @@ class Shard(RedisSingleShardConnection):
                     self._ensure_redis()
                     self._ensure_receiver()
                     pubsub = self._pubsub
+                    assert pubsub is not None  # _ensure_redis made it
                     await asyncio.wait_for(pubsub.subscribe(channel), self.pong_timeout)
             except BaseException as error:
                 subscribed.discard(channel)
@@ -299,7 +312,7 @@ class Shard(RedisSingleShardConnection):
 
         self._in_background(subscribe())
 
-    def _in_background(self, work) -> None:
+    def _in_background(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -317,7 +330,7 @@ class Shard(RedisSingleShardConnection):
 
         self._in_background(unsubscribe())
 
-    def _failure(self, error: BaseException, pubsub=None) -> BaseException:
+    def _failure(self, error: BaseException, pubsub: PubSub | None = None) -> BaseException:
         """Return the service error to raise for error, met while subscribing on
         ``pubsub``. Whatever redis-py raised on a subscription connection that went down
         under it (a second reader, a writer already gone) is that connection's loss:
@@ -436,6 +449,7 @@ class Shard(RedisSingleShardConnection):
             # redis-py connects a failed pub/sub connection again (and subscribes it
             # again) before it raises: that connection is closed too.
             with contextlib.suppress(Exception):
+                assert pubsub is not None  # made with the client (_ensure_redis)
                 await asyncio.wait_for(pubsub.aclose(), self.pong_timeout)
             with contextlib.suppress(Exception):
                 await self._close(redis)

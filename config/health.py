@@ -1,5 +1,7 @@
 """The health check: is the database, Redis and a Celery worker up?"""
 
+from typing import TYPE_CHECKING, Any, cast
+
 import redis
 from django.conf import settings
 from django.db import connection
@@ -7,6 +9,10 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app
+
+if TYPE_CHECKING:
+    # Not at run time: it imports psycopg, which a SQLite installation may lack.
+    from config.postgresql.base import DatabaseWrapper
 
 
 def check_database() -> str:
@@ -30,7 +36,8 @@ def database_pool() -> dict | None:
     if pool is None:
         return None
     stats = pool.get_stats()
-    overflow = connection.overflow
+    # A pool: the connection is config.postgresql's.
+    overflow = cast("DatabaseWrapper", connection).overflow
     return {
         "connections": stats["pool_size"],
         "free": stats["pool_available"],
@@ -70,7 +77,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     # Without Redis the Celery ping would hang on the broker connection.
     checks["celery"] = check_celery() if checks["redis"] == "ok" else "down: no broker"
     healthy = all(value == "ok" for value in checks.values())
-    answer = {"status": "ok" if healthy else "down", **checks}
+    answer: dict[str, Any] = {"status": "ok" if healthy else "down", **checks}
     pool = database_pool()
     if pool is not None:
         answer["database_pool"] = pool

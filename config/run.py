@@ -32,7 +32,7 @@ import time
 import xmlrpc.client
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from supervisor.xmlrpc import SupervisorTransport
 
@@ -64,7 +64,8 @@ def lan_addresses() -> list[str]:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
         return []
-    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+    hosts = {str(info[4][0]) for info in infos}  # AF_INET: each a str already
+    return sorted(host for host in hosts if not host.startswith("127."))
 
 
 def bundled_redis(env: dict[str, str]) -> Service | None:
@@ -182,7 +183,8 @@ def supervisor_processes(config: Path) -> list[dict]:
     transport = SupervisorTransport(control["username"], control["password"], control["serverurl"])
     proxy = xmlrpc.client.ServerProxy("http://127.0.0.1", transport=transport)
     try:
-        return proxy.supervisor.getAllProcessInfo()
+        # XML-RPC answers are untyped: supervisord's is a list of structs.
+        return cast(list[dict], proxy.supervisor.getAllProcessInfo())
     except (OSError, xmlrpc.client.Error):
         return []
 
@@ -413,7 +415,8 @@ def test_in_parts(parts: dict[str, tuple[str, list[str]]]) -> int:
                 echoes.append(echo)
             stack.callback(_stop, process)
             running[name] = (process, time.monotonic())
-        codes, took = {}, {}
+        codes: dict[str, int] = {}
+        took: dict[str, float] = {}
         while len(codes) < len(running):  # each part's own time, whichever ends first
             for name, (process, started) in running.items():
                 if name not in codes and process.poll() is not None:

@@ -10,6 +10,7 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -161,7 +162,8 @@ TEMPLATES = [
 # PostgreSQL, after it sat idle or failed a query: config/postgresql/base.py). pytest's
 # own process sets 0 (tests/conftest.py): it drops the test database at the end.
 DB_CONN_MAX_AGE = int(os.environ.get("DB_CONN_MAX_AGE", "60"))
-DATABASES = {
+# Any: dj_database_url's type of an alias's settings lacks this project's POOL_OVERFLOW.
+DATABASES: dict[str, Any] = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
         conn_max_age=DB_CONN_MAX_AGE,

@@ -81,18 +81,28 @@ class SentStatements:
         self.stored = True
 
 
+class WatchedRequest(HttpRequest):
+    """A request as this middleware marks it (annotations only: Django makes the
+    requests): the statements its view sent and, once it runs again, ``ran_again``."""
+
+    sent_statements: SentStatements
+    ran_again: bool
+
+
 class ServiceUnavailableMiddleware:
     """Turn a service failure during a view into a 503 that says to try again."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: WatchedRequest) -> HttpResponse:
         request.sent_statements = sent = SentStatements()
         with connection.execute_wrapper(sent):
             return self.get_response(request)
 
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+    def process_exception(
+        self, request: WatchedRequest, exception: Exception
+    ) -> HttpResponse | None:
         if not isinstance(exception, SERVICE_ERRORS):
             return None
         if self.may_run_again(request, exception):
@@ -115,7 +125,7 @@ class ServiceUnavailableMiddleware:
         if request.content_type == "application/json" or "json" in request.headers.get(
             "Accept", ""
         ):
-            response = JsonResponse(
+            response: HttpResponse = JsonResponse(
                 {"error": {"code": "unavailable", "message": message}}, status=503
             )
         else:

@@ -12,6 +12,7 @@ import itertools
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from typing import cast
 
 import matplotlib
 
@@ -20,6 +21,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
+from matplotlib.ticker import MaxNLocator
 
 COLOURS = ["#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0f766e"]
 _XML_HEAD = re.compile(r"^.*?(<svg\b)", re.DOTALL)
@@ -102,7 +104,9 @@ def bar_chart(labels: list[str], values: list[int], title: str, xlabel: str = ""
         axes.set_title(title, loc="left", fontsize=10)
         if xlabel:
             axes.set_xlabel(xlabel)
-        axes.xaxis.get_major_locator().set_params(integer=True)
+        # A linear axis's major locator is an AutoLocator, a MaxNLocator: the stubs say
+        # only Locator, whose set_params takes no ``integer``.
+        cast(MaxNLocator, axes.xaxis.get_major_locator()).set_params(integer=True)
     return _svg(figure, title)
 
 
@@ -154,6 +158,7 @@ class ScoreCharts:
                 _place(self._figure, height, left, right=2 * _PAD, bottom=_BOTTOM)
                 self._clear()
             figure, axes = self._figure, self._axes
+            assert figure is not None  # made above when there was none
             # No legend: the players' names are the page's text (``legend``), not the
             # chart's. WeasyPrint lays out an SVG text letter by letter, which breaks
             # the joined letters of Arabic and the vowel signs of Devanagari.
@@ -301,7 +306,7 @@ def print_svg(svg: str) -> str:
 
 def _flatten(parent: ET.Element) -> None:
     """Replace every group with nothing but an id by its content, recursively."""
-    children = []
+    children: list[ET.Element] = []
     for child in parent:
         _flatten(child)
         if child.tag == "g" and set(child.attrib) <= {"id"}:
@@ -311,7 +316,7 @@ def _flatten(parent: ET.Element) -> None:
     parent[:] = children
 
 
-def _merge_ticks(parent: ET.Element, markers: dict[str, ET.Element]) -> None:
+def _merge_ticks(parent: ET.Element, markers: dict[str | None, ET.Element]) -> None:
     """Draw a run of <use>s of a marker made of straight lines (tick marks, between
     their labels) as one path, where the first one was."""
     merged: dict[tuple, ET.Element] = {}
@@ -327,10 +332,11 @@ def _merge_ticks(parent: ET.Element, markers: dict[str, ET.Element]) -> None:
         # The marker's own attributes win over the <use>'s, as they would for a <use>.
         attributes = {k: v for k, v in child.attrib.items() if k not in ("xlink:href", "x", "y")}
         attributes.update((k, v) for k, v in marker.attrib.items() if k not in ("id", "d"))
-        d = _moved(marker.get("d"), float(child.get("x", 0)), float(child.get("y", 0)))
+        # A marker has its "d" (``_MOVES`` matched it), as has a path merged here.
+        d = _moved(marker.get("d", ""), float(child.get("x", 0)), float(child.get("y", 0)))
         key = tuple(sorted(attributes.items()))
         if key in merged:
-            merged[key].set("d", merged[key].get("d") + " " + d)
+            merged[key].set("d", merged[key].get("d", "") + " " + d)
         else:
             merged[key] = ET.Element("path", {"d": d, **attributes})
             children.append(merged[key])

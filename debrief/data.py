@@ -10,7 +10,7 @@ progress. Everything here reads; nothing writes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -154,7 +154,8 @@ def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport
         return names.get(seat, _("Player %(number)s") % {"number": seat + 1})
 
     state = game.new_state(match.num_seats, match.seed, match.variant, match.options or None)
-    timeline, counts = [], Counter()
+    timeline: list[TimelineItem] = []
+    counts: Counter[str] = Counter()
     progression = [(0, state.scores())]
     actions = list(match.actions.order_by("version").values_list("version", "seat", "action"))
     for version, seat, action in actions:
@@ -221,7 +222,7 @@ def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport
     )
 
 
-def _lesson_cards(slugs, session, language) -> dict[str, dict]:
+def _lesson_cards(slugs: Iterable[str], session: ClassSession, language: str) -> dict[str, dict]:
     """Return the title, short text and articles of each lesson, in the session's wording."""
     teacher = session_teacher(session)
     out = {}
@@ -240,18 +241,18 @@ def student_lines(
     session: ClassSession, tables: list[TableReport], columns: list[str]
 ) -> list[StudentLine]:
     """Return one line per student: table, rank, scores, quiz and lessons seen."""
-    seats = {}
+    seats: dict[int, tuple[TableReport, int]] = {}
     for table in tables:
         for player in table.players:
             if player.participant_id is not None:
                 seats[player.participant_id] = (table, player.seat)
     answers: dict[int, list[int]] = {}
-    for participant_id, correct in QuizAnswer.objects.filter(session=session).values_list(
+    for participant_id, right in QuizAnswer.objects.filter(session=session).values_list(
         "participant_id", "correct"
     ):
         total = answers.setdefault(participant_id, [0, 0])
         total[0] += 1
-        total[1] += int(correct)
+        total[1] += int(right)
     seen: dict[tuple, set] = {}
     for table_number, seat, lesson_id in LessonMoment.objects.filter(session=session).values_list(
         "table", "seat", "lesson_id"
@@ -264,17 +265,21 @@ def student_lines(
         "joined_at", "pk"
     )
     for participant in participants:
-        table, seat = seats.get(participant.pk, (None, None))
-        score = table.scores[seat] if table else {}
-        lessons = set()
-        if table is not None:
+        number: int | None = None
+        rank: int | None = None
+        score: dict = {}
+        lessons: set = set()
+        place = seats.get(participant.pk)  # None: a student who sat at no table
+        if place is not None:
+            table, seat = place
+            number, rank, score = table.number, table.ranks[seat], table.scores[seat]
             lessons = seen.get((table.number, seat), set()) | seen.get((table.number, None), set())
         answered, correct = answers.get(participant.pk, [0, 0])
         lines.append(
             StudentLine(
                 nickname=participant.nickname,
-                table=table.number if table else None,
-                rank=table.ranks[seat] if table else None,
+                table=number,
+                rank=rank,
                 scores=[score.get(key) for key in columns],
                 quiz_correct=correct,
                 quiz_answered=answered,
@@ -284,10 +289,15 @@ def student_lines(
     return lines
 
 
+def _lesson_items(table: TableReport) -> list[TallyLine | TimelineItem]:
+    """Return the table's lines that may name a lesson: its summary, then its timeline."""
+    return [*table.tally, *table.timeline]
+
+
 def _label(report: Report) -> None:
     """Give the template what it shows without lookups: titles, rows in order."""
     for table in report.tables:
-        for item in [*table.tally, *table.timeline]:
+        for item in _lesson_items(table):
             lesson = report.lessons.get(item.lesson or "")
             if lesson:
                 item.lesson_title, item.lesson_articles = lesson["title"], lesson["articles"]
@@ -349,9 +359,9 @@ def build(session: ClassSession, step: Callable[[str], object] = lambda label: N
     step("summary")
     links = GameLinks(session.game)  # read once for every event of the session
     tables = Table.objects.filter(session=session).select_related("match").order_by("number")
-    for table in tables:
-        report.tables.append(replay_table(table, language, links))
-        step(f"table {table.number}")
+    for stored in tables:
+        report.tables.append(replay_table(stored, language, links))
+        step(f"table {stored.number}")
     for table in report.tables:
         report.lesson_counts.update(table.lesson_counts)
     report.moment_counts.update(
@@ -359,7 +369,7 @@ def build(session: ClassSession, step: Callable[[str], object] = lambda label: N
     )
     slugs = set(report.lesson_counts) | set(report.moment_counts)
     for table in report.tables:
-        slugs.update(item.lesson for item in [*table.tally, *table.timeline] if item.lesson)
+        slugs.update(item.lesson for item in _lesson_items(table) if item.lesson)
     report.questions = results.question_results(session)
     slugs.update(result.question.lesson.slug for result in report.questions)
     report.lessons = _lesson_cards(slugs, session, language)

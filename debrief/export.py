@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from typing import Any
 
 from django.db.models import F
 from django.utils import timezone, translation
@@ -24,7 +25,7 @@ from debrief.models import DebriefExport
 Status = DebriefExport.Status
 
 
-def _update(export_id: int, **fields) -> None:
+def _update(export_id: int, **fields: Any) -> None:
     DebriefExport.objects.filter(pk=export_id).update(**fields)
 
 

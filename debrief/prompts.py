@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 MAX_PROMPTS = 12
 
 
-def _quiz_prompt(report) -> str | None:
+def _quiz_prompt(report: Report) -> str | None:
     """The quiz question the class found hardest."""
     answered = [result for result in report.questions if result.answers]
     if not answered:

@@ -140,7 +140,10 @@ def raw_data(session: ClassSession, report: Report) -> dict:
     Students appear by nickname only (no device id, no internal id).
     """
     # A removed student's nickname is left out: their seat's nickname is null.
-    nickname = dict(session.active_participants().values_list("pk", "nickname"))
+    # Looked up by a seat's participant_id: None (a bot's seat) finds no nickname.
+    nickname: dict[int | None, str] = dict(
+        session.active_participants().values_list("pk", "nickname")
+    )
     # The seats, actions and quiz questions of the whole session in one query each, not
     # one query per table, match or quiz.
     rows = (

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.models import ClassSession, Table
 from classroom.retention import purge_session
+from classroom.typing import AuthenticatedHttpRequest
 from debrief.actions import do_request_export
 from debrief.files import CONTENT_TYPES
 from debrief.models import DebriefExport
@@ -27,7 +28,7 @@ REPORT_POLICY = {
 }
 
 
-def _session_or_404(request, pk) -> ClassSession:
+def _session_or_404(request: AuthenticatedHttpRequest, pk: int) -> ClassSession:
     """Return the logged-in teacher's session; 404 for anyone else's or an unknown one."""
     return get_object_or_404(
         ClassSession.objects.select_related("school_class"),
@@ -36,7 +37,7 @@ def _session_or_404(request, pk) -> ClassSession:
     )
 
 
-def _export_or_404(request, pk) -> DebriefExport:
+def _export_or_404(request: AuthenticatedHttpRequest, pk: int) -> DebriefExport:
     """Return an export of one of the teacher's sessions; 404 otherwise."""
     return get_object_or_404(
         DebriefExport.objects.select_related("session__school_class"),
@@ -47,7 +48,7 @@ def _export_or_404(request, pk) -> DebriefExport:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def debrief_session(request: HttpRequest, pk: int) -> HttpResponse:
+def debrief_session(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """List a session's exports (GET); start a new export (POST) and follow its progress."""
     session = _session_or_404(request, pk)
     if request.method == "POST":
@@ -61,21 +62,21 @@ def debrief_session(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def debrief_status(request: HttpRequest, pk: int) -> HttpResponse:
+def debrief_status(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show an export's progress, live, then its download links or its error."""
     export = _export_or_404(request, pk)
     return render(request, "debrief/status.html", {"export": export})
 
 
 @login_required
-def debrief_progress(request: HttpRequest, pk: int) -> HttpResponse:
+def debrief_progress(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Return the progress fragment that the status page polls every second."""
     export = _export_or_404(request, pk)
     return render(request, "debrief/_progress.html", {"export": export})
 
 
 @login_required
-def debrief_file(request: HttpRequest, pk: int, fmt: str) -> FileResponse:
+def debrief_file(request: AuthenticatedHttpRequest, pk: int, fmt: str) -> FileResponse:
     """Serve one of an export's files to the session's teacher only (never publicly)."""
     export = _export_or_404(request, pk)
     name = export.files.get(fmt)
@@ -97,12 +98,13 @@ def debrief_file(request: HttpRequest, pk: int, fmt: str) -> FileResponse:
         # The report is one self-contained file (its stylesheet and charts inside, so it
         # also works saved to disk): its inline style and data: images are let in, and
         # no script at all.
-        response._csp_config = REPORT_POLICY
+        # django-csp's middleware reads this attribute, set by its decorators too.
+        response._csp_config = REPORT_POLICY  # type: ignore[attr-defined]
     return response
 
 
 @login_required
-def debrief_replay(request: HttpRequest, pk: int, table: int) -> HttpResponse:
+def debrief_replay(request: AuthenticatedHttpRequest, pk: int, table: int) -> HttpResponse:
     """Step through a table's match move by move with every hand shown (the teacher only)."""
     session = _session_or_404(request, pk)
     the_table = get_object_or_404(
@@ -120,7 +122,7 @@ def debrief_replay(request: HttpRequest, pk: int, table: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def delete_session_data(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def delete_session_data(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Delete every piece of the session's student data now (the teacher confirmed)."""
     session = _session_or_404(request, pk)
     purge_session(session)

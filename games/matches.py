@@ -18,10 +18,11 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db.models import QuerySet
 
 from games import clock
 from games.commit import CommitUnanswered
@@ -37,15 +38,15 @@ PAUSED = "paused"
 LESSON_PAUSE = "lesson_pause"
 
 
-def _match_to_write(match_id: int):
+def _match_to_write(match_id: int) -> QuerySet[Match]:
     return Match.objects.select_for_update().filter(pk=match_id).order_by()
 
 
-def _timers_of(match_id: int):
+def _timers_of(match_id: int) -> QuerySet[MatchTimer]:
     return MatchTimer.objects.filter(match_id=match_id)
 
 
-def _match_at_version(match_id: int, version: int):
+def _match_at_version(match_id: int, version: int) -> QuerySet[Match]:
     return Match.objects.filter(pk=match_id, version=version)
 
 
@@ -416,14 +417,14 @@ def _lock(match_id: int) -> Match:
     return Match.objects.select_for_update().get(pk=match_id)
 
 
-def _pause(match: Match, now) -> None:
+def _pause(match: Match, now: datetime) -> None:
     """Mark a running match paused (its first hold): its timers stop from ``now``."""
     if match.status == Match.Status.RUNNING:
         match.status, match.paused_at = Match.Status.PAUSED, now
         match.save(update_fields=["status", "paused_at", "updated_at"])
 
 
-def _released(match: Match, now) -> Released:
+def _released(match: Match, now: datetime) -> Released:
     """Resume a paused match that has no hold left, its timers moved later by the pause."""
     holds = list(match.holds.all())
     resumed = not holds and match.status == Match.Status.PAUSED

@@ -29,17 +29,25 @@ import inspect
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet, sql
-from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
+from django.db.models.query import (  # type: ignore[attr-defined]  # a helper the stubs lack
+    ModelIterable,
+    ValuesListIterable,
+    get_related_populators,
+)
 
 # Stand-ins for the values while the query compiles, found again among the compiled
 # SQL's parameters: positive integers that fit every integer field (the ORM drops a
 # lookup on a value out of its field's range); a constant of the query equal to one
 # would be found twice, and the query refused.
 _STAND_IN_BASE = 32_009
+
+# The model a prepared query's queryset selects.
+_M = TypeVar("_M", bound=Model)
 
 
 @dataclass
@@ -56,7 +64,7 @@ class _Compiled:
     converters: dict  # the ORM's converters of the selected columns, by position
 
 
-class PreparedQuery:
+class PreparedQuery(Generic[_M]):
     """A read query compiled once per database connection and run with new values.
 
     ``build`` takes the values (integers: primary and foreign keys, versions) and returns
@@ -65,7 +73,7 @@ class PreparedQuery:
 
     def __init__(
         self,
-        build: Callable[..., QuerySet],
+        build: Callable[..., QuerySet[_M, Any]],
         using: str = DEFAULT_DB_ALIAS,
         arity: int | None = None,
     ) -> None:
@@ -78,7 +86,7 @@ class PreparedQuery:
         # goes with its thread.
         self._local = threading.local()
 
-    def objects(self, *values: int) -> list[Model]:
+    def objects(self, *values: int) -> list[_M]:
         """Return the model instances the queryset would return for ``values``."""
         compiled = self._compile()
         if not compiled.models:
@@ -94,7 +102,7 @@ class PreparedQuery:
             found.append(obj)
         return found
 
-    def first(self, *values: int) -> Model | None:
+    def first(self, *values: int) -> _M | None:
         """Return the first instance, or None."""
         found = self.objects(*values)
         return found[0] if found else None
@@ -128,7 +136,12 @@ class PreparedQuery:
         return compiled
 
 
-def _compile(build: Callable[..., QuerySet], arity: int, connection, using: str) -> _Compiled:
+def _compile(
+    build: Callable[..., QuerySet[Any, Any]],
+    arity: int,
+    connection: BaseDatabaseWrapper,
+    using: str,
+) -> _Compiled:
     stand_ins = [_STAND_IN_BASE + 7 * n for n in range(arity)]
     queryset = build(*stand_ins)
     if not isinstance(queryset, QuerySet):
@@ -229,7 +242,10 @@ class PreparedUpdate:
             raise TypeError(f"{self.build.__qualname__} takes {self.arity} values")
         connection = connections[self.using]
         key = tuple(changes)
-        by_fields = getattr(self._local, "compiled", None)
+        # The connection, and by the fields set: (statement, fields, slots, where).
+        by_fields: tuple[BaseDatabaseWrapper, dict[tuple[str, ...], tuple]] | None = getattr(
+            self._local, "compiled", None
+        )
         if by_fields is None or by_fields[0] is not connection:
             by_fields = (connection, {})
             self._local.compiled = by_fields
@@ -258,7 +274,9 @@ class PreparedUpdate:
         queryset = self.build(*stand_ins)
         if not isinstance(queryset, QuerySet):
             raise TypeError(f"{self.build.__qualname__} must return a queryset")
-        query = queryset.query.chain(sql.UpdateQuery)
+        # An UpdateQuery (chain makes one of the class given), typed Any: the stubs type
+        # chain's result as a Query and lack an UpdateQuery's related_updates and values.
+        query: Any = queryset.query.chain(sql.UpdateQuery)
         query.add_update_values(changes)
         if query.related_updates:
             raise TypeError("a prepared update changes its model's own table only")

@@ -64,7 +64,15 @@ def on_session_created(
     do_set_lesson_mode(session, choices.get("lesson_mode") or Mode.SHOW)
 
 
-def _moment(session, lesson: Lesson, event, table, seat, *, version=None) -> LessonMoment:
+def _moment(
+    session: ClassSession,
+    lesson: Lesson,
+    event: dict | str,
+    table: int | None,
+    seat: int | None,
+    *,
+    version: int | None = None,
+) -> LessonMoment:
     """Return an unsaved moment of ``lesson`` for ``event`` (an event dict or its type)."""
     details = event if isinstance(event, dict) else {"type": event}
     return LessonMoment(
@@ -92,6 +100,12 @@ def do_record_moment(
     return moment
 
 
+def _or_no_seat(seats: list[int]) -> list[int | None]:
+    """Return ``seats``, or ``[None]`` (one moment without a seat) when there are none."""
+    found: list[int | None] = list(seats)
+    return found or [None]
+
+
 def do_record_moments(
     session: ClassSession,
     table: int,
@@ -102,7 +116,10 @@ def do_record_moments(
     each once per seat involved (once without a seat when none is), in one statement:
     all or none. Return them by lesson. ``version``: the match's, after the action."""
     moments = [
-        [_moment(session, lesson, event, table, seat, version=version) for seat in seats or [None]]
+        [
+            _moment(session, lesson, event, table, seat, version=version)
+            for seat in _or_no_seat(seats)
+        ]
         for lesson, event, seats in opened
     ]
     rows = [moment for group in moments for moment in group]
@@ -155,8 +172,8 @@ def do_record_event(
     lesson = lesson_for_event(game, event)
     if lesson is None:
         return []
-    seats = list(seats if seats is not None else seats_involved(game, event)) or [None]
-    return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in seats]
+    involved = _or_no_seat(list(seats if seats is not None else seats_involved(game, event)))
+    return [do_record_moment(session, lesson, event, table=table, seat=seat) for seat in involved]
 
 
 def lesson_card(
@@ -182,7 +199,7 @@ def lesson_card(
 # End-of-game quiz
 
 
-def _lessons_seen(session, table) -> list[Lesson]:
+def _lessons_seen(session: ClassSession, table: int | None) -> list[Lesson]:
     """Return the lessons shown in the session (at ``table`` if given), first seen first."""
     moments = LessonMoment.objects.filter(session=session).select_related("lesson")
     if table is not None:
@@ -190,14 +207,14 @@ def _lessons_seen(session, table) -> list[Lesson]:
     return list(dict.fromkeys(moment.lesson for moment in moments.order_by("created_at", "pk")))
 
 
-def _fill_lessons(session, exclude: set[int]) -> list[Lesson]:
+def _fill_lessons(session: ClassSession, exclude: set[int]) -> list[Lesson]:
     """Return the lessons that fill a short quiz: the game's core lessons, then the others."""
     lessons = Lesson.objects.filter(links__game=session.game).exclude(pk__in=exclude).distinct()
     if not lessons.exists():
         lessons = Lesson.objects.exclude(pk__in=exclude)
-    lessons = list(lessons.order_by("order", "slug"))
-    return [lesson for lesson in lessons if lesson.core] + [
-        lesson for lesson in lessons if not lesson.core
+    ordered = list(lessons.order_by("order", "slug"))
+    return [lesson for lesson in ordered if lesson.core] + [
+        lesson for lesson in ordered if not lesson.core
     ]
 
 
@@ -240,7 +257,9 @@ def do_answer(quiz: Quiz, question: QuizQuestion, chosen: int) -> QuizAnswer:
     """Store the student's answer to a question of their quiz; answering again changes nothing."""
     if question.pk not in quiz.question_ids:
         raise ActionRefused(_("This question is not part of your quiz."), code="not_in_quiz")
-    choices = question.texts.first().choices
+    text = question.texts.first()
+    assert text is not None  # a question's texts are stored with it (lessons.content)
+    choices = text.choices
     if not 0 <= chosen < len(choices):
         raise ActionRefused(_("Please choose one of the answers."), code="bad_choice")
     with transaction.atomic():

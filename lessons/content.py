@@ -57,8 +57,10 @@ def load(
     if get_model is None:
         get_model = global_apps.get_model
 
-    def model(name):
-        return get_model("lessons", name).objects.db_manager(using)
+    def model(name: str) -> Any:
+        # Any: a migration's historical model, with its ``objects`` (not every Model has).
+        found: Any = get_model("lessons", name)
+        return found.objects.db_manager(using)
 
     lessons = {}
     questions = 0
@@ -73,8 +75,9 @@ def load(
     return {"lessons": len(lessons), "questions": questions, "links": links}
 
 
-def _load_lesson(model, data: dict):
-    """Create or update one lesson with its texts and its quiz questions."""
+def _load_lesson(model: Callable[[str], Any], data: dict) -> Any:
+    """Create or update one lesson with its texts and its quiz questions (``model(name)``:
+    the manager of a lessons model, a migration's own; the lesson is one of its rows)."""
     lesson, _created = model("Lesson").update_or_create(
         slug=data["slug"],
         defaults={
@@ -113,7 +116,7 @@ def _load_lesson(model, data: dict):
     return lesson
 
 
-def _load_links(model, game: str, data: dict, lessons: dict) -> int:
+def _load_links(model: Callable[[str], Any], game: str, data: dict, lessons: dict) -> int:
     """Replace one game's links by those of its file; return how many."""
     LessonLink = model("LessonLink").model
     model("LessonLink").filter(game=game).delete()

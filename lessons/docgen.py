@@ -11,7 +11,7 @@ DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "lessons.md"
 LANGUAGE = "en"
 
 
-def _cell(text) -> str:
+def _cell(text: object) -> str:
     """Return text safe inside a Markdown table cell."""
     return str(text).replace("|", "\\|").replace("\n", " ")
 

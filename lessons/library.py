@@ -37,9 +37,9 @@ def by_game(
     by_lesson = {content.lesson.pk: content for content in contents(language, teacher)}
     groups: dict[str, dict[int, LibraryEntry]] = defaultdict(dict)
     for link in LessonLink.objects.exclude(lesson=None).order_by("game", "event", "pk"):
-        entry = groups[link.game].setdefault(
-            link.lesson_id, LibraryEntry(content=by_lesson[link.lesson_id])
-        )
+        lesson_id = link.lesson_id
+        assert lesson_id is not None  # the links without a lesson are excluded
+        entry = groups[link.game].setdefault(lesson_id, LibraryEntry(content=by_lesson[lesson_id]))
         label = link_label(link, language)
         if label not in entry.opened_by:
             entry.opened_by.append(label)

@@ -16,7 +16,7 @@ from games.registry import get_game
 from lessons.models import Lesson, LessonLink
 
 
-def _slug(game) -> str:
+def _slug(game: Game | str) -> str:
     """Return the game's slug, whether given the game or its slug."""
     return game if isinstance(game, str) else game.slug
 
@@ -61,9 +61,10 @@ def _most_specific(slug: str, card: dict, links: dict[tuple, LessonLink]) -> Les
 def lesson_for_card(game: Game | str, card: dict | str) -> Lesson | None:
     """Return the lesson a card opens (a card dict, or a card id of the game), or None."""
     if isinstance(card, str):
-        card = game_catalogue(_slug(game)).get(card)
-        if card is None:
+        found = game_catalogue(_slug(game)).get(card)
+        if found is None:
             return None
+        card = found
     link = card_link(game, card)
     return link.lesson if link else None
 
@@ -176,7 +177,7 @@ class GameLinks:
 # (and the lessons they open, with the texts read for them) for LESSON_LINKS_SECONDS.
 # A change saved in this process (the admin, ``content.load``) forgets them at once;
 # one made by another process reaches this one within that time.
-_kept = Kept(lambda: settings.LESSON_LINKS_SECONDS)
+_kept: Kept[GameLinks] = Kept(lambda: settings.LESSON_LINKS_SECONDS)
 
 
 def kept_links(game: Game | str) -> GameLinks:

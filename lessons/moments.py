@@ -8,7 +8,7 @@ The lessons app follows the games: ``on_action_stored`` receives
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from typing import Any
 
@@ -40,7 +40,7 @@ from lessons.links import (
     lesson_after_card,
     link_lesson,
 )
-from lessons.models import Lesson
+from lessons.models import Lesson, LessonMoment
 from lessons.texts import LessonGone, session_teacher, teacher_overrides
 
 
@@ -161,10 +161,14 @@ def lessons_opened(
     game = get_game(game) if isinstance(game, str) else game
     found: dict[int, list] = {}
     labelled = [event for event in events if event["type"] in game.event_labels]
-    links = kept_links(game) if labelled else None
+    if not labelled:
+        return []
+    links = kept_links(game)
     for event in labelled:
         link = links.event_link(event)
-        lesson = link_lesson(game, link, event, links.card_lesson) if link is not None else None
+        if link is None:
+            continue
+        lesson = link_lesson(game, link, event, links.card_lesson)
         if lesson is None:
             continue
         if is_frequent(link) and seen(lesson):
@@ -254,14 +258,14 @@ def lesson_moments(
     return messages
 
 
-def _human_seats(seats) -> set[int]:
+def _human_seats(seats: Iterable[Seat]) -> set[int]:
     """Return the numbers of the seats a student plays (not a bot)."""
     return {seat.number for seat in seats if seat.participant_id is not None and not seat.bot_kind}
 
 
 def _record(
     match: Match,
-    session,
+    session: ClassSession,
     table: Table,
     found: list[tuple[Lesson, dict, list[int]]],
     waited: set[int],
@@ -279,14 +283,20 @@ def _record(
     return messages
 
 
-def _opened(moments: list) -> tuple[Lesson, dict, list[int]]:
+def _opened(moments: list[LessonMoment]) -> tuple[Lesson, dict, list[int]]:
     """Return a lesson's recorded moments as ``lessons_opened`` found it: the lesson, its
     first event and the seats involved."""
     seats = sorted(moment.seat for moment in moments if moment.seat is not None)
     return moments[0].lesson, moments[0].details, seats
 
 
-def _lesson_messages(session, table: Table, found, recorded, waited: set[int]) -> list[dict]:
+def _lesson_messages(
+    session: ClassSession,
+    table: Table,
+    found: list[tuple[Lesson, dict, list[int]]],
+    recorded: list[list[LessonMoment]],
+    waited: set[int],
+) -> list[dict]:
     """Return the ``table.lesson`` message of each lesson found, with its moments."""
     messages = []
     # The lessons found, not a second lookup: the links may be reloaded meanwhile.

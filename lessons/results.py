@@ -58,12 +58,12 @@ def student_progress(session: ClassSession) -> list[StudentProgress]:
     student counts nowhere)."""
     quizzes = {quiz.participant_id: quiz for quiz in Quiz.objects.filter(session=session)}
     answers: dict[int, list[int]] = {}
-    for participant_id, correct in QuizAnswer.objects.filter(session=session).values_list(
+    for participant_id, right in QuizAnswer.objects.filter(session=session).values_list(
         "participant_id", "correct"
     ):
         total = answers.setdefault(participant_id, [0, 0])
         total[0] += 1
-        total[1] += int(correct)
+        total[1] += int(right)
     progress = []
     for participant in session.active_participants():
         quiz = quizzes.get(participant.pk)

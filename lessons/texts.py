@@ -3,6 +3,7 @@
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -14,6 +15,8 @@ from lessons.models import Lesson, LessonOverride, LessonText, QuizQuestion, Qui
 OVERRIDABLE = ("title", "short", "body", "discussion")
 FALLBACK_LANGUAGE = "en"
 _ARTICLE_NUMBER = re.compile(r"^(\d+)")
+# A lesson's or a question's text: each has one per language.
+_Text = TypeVar("_Text", LessonText, QuizQuestionText)
 
 
 def article_number(article: str) -> int | None:
@@ -70,7 +73,7 @@ class LessonGone(LookupError):
     again."""
 
 
-def _in_language(texts: Iterable, language: str, owner) -> LessonText | QuizQuestionText:
+def _in_language(texts: Iterable[_Text], language: str, owner: object) -> _Text:
     """Return the text in ``language``, else in English, else in any language there is."""
     by_language = {text.language: text for text in texts}
     text = by_language.get(language) or by_language.get(FALLBACK_LANGUAGE)

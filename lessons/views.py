@@ -1,5 +1,7 @@
 """The lesson library (open to everyone), a teacher's own wording, the quiz and its results."""
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -14,7 +16,8 @@ from classroom.actions import ActionRefused
 from classroom.broadcast import dashboard_changed
 from classroom.catalogue import game_name
 from classroom.identity import participant_id_from
-from classroom.models import ClassSession, Participant
+from classroom.models import ClassSession, Participant, Seat
+from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import student_language
 from lessons import library, results
 from lessons.actions import (
@@ -45,7 +48,7 @@ def viewer_participant(request: HttpRequest) -> Participant | None:
     )
 
 
-def _latest_seat(participant):
+def _latest_seat(participant: Participant) -> Seat | None:
     return participant.seats.select_related("table__match").order_by("-pk").first()
 
 
@@ -78,7 +81,7 @@ def index(request: HttpRequest) -> HttpResponse:
     language = supported_language()
     teacher = viewer_teacher(request)
     query = request.GET.get("q", "").strip()[:200]
-    context = {"query": query, "language": language}
+    context: dict[str, Any] = {"query": query, "language": language}
     if query:
         context["found"] = library.search(query, language, teacher)
     else:
@@ -111,7 +114,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "explanation": text.explanation,
             }
         )
-    opened_by = {}
+    opened_by: dict[str, list[str]] = {}
     for link in lesson.links.order_by("game", "event", "pk"):
         labels = opened_by.setdefault(game_name(link.game, language), [])
         label = link_label(link, language)
@@ -129,7 +132,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def adapt(request: HttpRequest, slug: str) -> HttpResponse:
+def adapt(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Let a teacher reword a lesson, in the current language, for their own classes."""
     language = supported_language()
     lesson = get_object_or_404(Lesson.objects.prefetch_related("texts"), slug=slug)
@@ -152,7 +155,7 @@ def adapt(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "lessons/adapt.html", context)
 
 
-def _teacher_session_or_404(request, pk) -> ClassSession:
+def _teacher_session_or_404(request: HttpRequest, pk: int) -> ClassSession:
     """Return the session if the logged-in user is its teacher; 404 for anyone else."""
     if not request.user.is_authenticated:
         raise Http404
@@ -206,7 +209,7 @@ def session_mode(request: HttpRequest, pk: int) -> HttpResponseRedirect:
     return redirect("lessons:session_results", pk=session.pk)
 
 
-def _end_lesson_pauses(session) -> None:
+def _end_lesson_pauses(session: ClassSession) -> None:
     """Let every table of the session go on: its lessons no longer pause play."""
     for match_id in session.tables.values_list("match_id", flat=True):
         if match_id is not None:

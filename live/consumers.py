@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TypeGuard
 
 import orjson
 from channels.consumer import get_handler_name
@@ -116,7 +117,7 @@ SERVICE_REFUSALS = {
 }
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int]:
     """Tell whether a JSON value is an integer: ``true`` and ``false`` are not, though
     Python counts them as 1 and 0 (``"version": false`` would pass for version 0)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -166,6 +167,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_error(refused.code, text)  # version null: no table yet
             await self.close(code=refused.close_code)
             return
+        assert self.session_id is not None  # authenticate set it
         await self.join(session_group(self.session_id))
         await self.find_table()
 
@@ -208,8 +210,8 @@ class TableConsumer(PlatformConsumer):
         if self.table_id is None:
             await self.in_database(self.locate_seat)()
         if self.table_id is None:
-            state = await self.in_database(self.session_state)()
-            await self.send_json({"type": "waiting", "session_state": state})
+            session_state = await self.in_database(self.session_state)()
+            await self.send_json({"type": "waiting", "session_state": session_state})
             return
         await self.join(table_group(self.table_id))
         await self.join(seat_group(self.table_id, self.seat))
@@ -224,6 +226,7 @@ class TableConsumer(PlatformConsumer):
     @again_on_lost_connection  # a read: safe to run twice
     def locate_seat(self) -> None:
         """Find this socket's table (a student's seat); spectators know it already."""
+        assert self.participant_id is not None  # a student's socket, authenticated
         seat = Seat.objects.filter(
             participant_id=self.participant_id, table__session=self.session_id
         ).first()
@@ -239,6 +242,7 @@ class TableConsumer(PlatformConsumer):
 
     def count_in_and_build(self) -> tuple[dict, dict]:
         """Count this socket on its seat, then build its ``hello`` and ``state``."""
+        assert self.located_seat_pk is not None  # a seat found by locate_seat
         self.count_on_seat(self.located_seat_pk, +1)
         # Counted: from here on, release() takes the socket off the count again.
         self.seat_pk = self.located_seat_pk
@@ -246,6 +250,7 @@ class TableConsumer(PlatformConsumer):
 
     @again_on_lost_connection  # a read: safe to run twice
     def session_state(self) -> str:
+        assert self.session_id is not None  # authenticate set it
         return ClassSession.objects.values_list("state", flat=True).get(pk=self.session_id)
 
     # Messages out
@@ -257,6 +262,7 @@ class TableConsumer(PlatformConsumer):
 
     @again_on_lost_connection  # a read: safe to run twice
     def build_full(self) -> tuple[dict, dict]:
+        assert self.table_id is not None  # the socket found its table
         snap = messages.load_table(self.table_id)
         self.bot_playing = self.seat is not None and snap.bot_plays(self.seat)
         state = messages.state_message(snap, self.seat, self.language)
@@ -271,6 +277,7 @@ class TableConsumer(PlatformConsumer):
 
     @again_on_lost_connection  # a read: safe to run twice
     def build_state(self, since: int | None = None) -> dict:
+        assert self.table_id is not None  # the socket found its table
         snap = messages.load_table(self.table_id)
         return messages.state_message(snap, self.seat, self.language, since)
 
@@ -402,7 +409,7 @@ class TableConsumer(PlatformConsumer):
         # matches are finished, a paused one's held).
         found = messages.action_table(table_id=self.table_id)
         seat = found.seat(self.seat) if found is not None else None
-        if seat is None:  # the teacher removed the table or the seat meanwhile
+        if found is None or seat is None:  # the teacher removed the table or the seat meanwhile
             return self.error(
                 "not_seated", gettext_noop("You have no seat at this table."), self.last_version
             )
@@ -452,10 +459,13 @@ class TableConsumer(PlatformConsumer):
         await self.in_database(self.dismiss_now)(moment, everyone)
 
     def dismiss_now(self, moment: int | None, everyone: bool) -> None:
+        assert self.table_id is not None  # dismiss checked it
         match_id = Table.objects.values_list("match_id", flat=True).get(pk=self.table_id)
         write.dismiss_lesson(match_id, moment, self.seat, everyone=everyone)
 
-    def error(self, code: str, template: str, version: int, params: dict | None = None) -> dict:
+    def error(
+        self, code: str, template: str, version: int | None, params: dict | None = None
+    ) -> dict:
         return {
             "type": "error",
             "code": code,
@@ -561,6 +571,7 @@ class TableConsumer(PlatformConsumer):
             await self.send_state(force=True)
 
     def build_players(self) -> list[dict]:
+        assert self.table_id is not None  # a table's event: the socket joined its group
         with translation.override(self.language):
             return seat_players(table_seats(self.table_id))
 
@@ -593,6 +604,7 @@ class TableConsumer(PlatformConsumer):
             await self.find_table()
 
     def was_removed(self) -> bool:
+        assert self.participant_id is not None  # lobby_changed checked it
         return Participant.objects.filter(pk=self.participant_id, kicked=True).exists()
 
 
@@ -661,7 +673,8 @@ class PlayConsumer(TableConsumer):
             self.device_id = device_id
         session = participant.session if participant is not None else None
         if (
-            session is not None
+            participant is not None
+            and session is not None
             and session.join_code == code
             and session.state != ClassSession.State.FINISHED
             and not participant.kicked

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from classroom.models import ClassSession, Seat, SeatMove, Table
 from games.describe import card_namer, event_line, translate
+from games.engine.base import Game
 from games.models import Match, MatchAction, MatchHold
 from games.prepared import PreparedQuery
 from games.registry import get_game
@@ -30,7 +32,7 @@ def register_section(section: Callable[[ClassSession], dict]) -> None:
         SECTIONS.append(section)
 
 
-def _score_texts(game, scores: list[dict]) -> dict[int, str]:
+def _score_texts(game: Game, scores: list[dict]) -> dict[int, str]:
     """Return each seat's score as "treasures 1 · datasets 4", in the game's columns (each
     column's word translated once for every seat)."""
     columns = [(translate(column.short), column.key) for column in game.score_columns]
@@ -50,7 +52,9 @@ class NewsBasis(NamedTuple):
     version: int
 
 
-def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], NewsBasis]:
+def _news(
+    table: Table, snap: TableSnapshot, language: str, kept: dict | None
+) -> tuple[list[str], NewsBasis]:
     """Return the table's latest notable events as plain-language lines, newest first,
     and what they were read from.
 
@@ -66,7 +70,7 @@ def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], New
         return [], basis
     card_name = card_namer(match.game, match.variant, language)
 
-    def lines_of(rows) -> list[str]:
+    def lines_of(rows: list[tuple]) -> list[str]:
         lines = []
         for (events,) in rows:
             for event in reversed(events):
@@ -77,7 +81,12 @@ def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], New
         return lines
 
     before = kept["news_basis"] if kept is not None else None
-    if before is not None and before[:3] == basis[:3] and before.version <= basis.version:
+    if (
+        kept is not None
+        and before is not None
+        and before[:3] == basis[:3]
+        and before.version <= basis.version
+    ):
         rows = NEWS_SINCE.rows(match.pk, before.version)
         if len(rows) < NEWS_SINCE_ACTIONS:
             return (lines_of(rows) + kept["news"])[:NEWS_PER_TABLE], basis
@@ -89,7 +98,7 @@ def _news(table, snap, language: str, kept: dict | None) -> tuple[list[str], New
     return lines[:NEWS_PER_TABLE], basis
 
 
-def _lesson_pause(snap) -> dict | None:
+def _lesson_pause(snap: TableSnapshot) -> dict | None:
     """Return a table's lesson pause for the dashboard: the lessons and who still reads."""
     pause = snap.lesson_pause
     if not pause:
@@ -117,7 +126,7 @@ def forget_kept_tables() -> None:
     _drawn.clear()
 
 
-def _tables_of(session_id: int):
+def _tables_of(session_id: int) -> QuerySet[Table]:
     return (
         Table.objects.filter(session_id=session_id)
         .select_related("match")
@@ -126,7 +135,7 @@ def _tables_of(session_id: int):
     )
 
 
-def _seats_of(session_id: int):
+def _seats_of(session_id: int) -> QuerySet[Seat]:
     return (
         Seat.objects.filter(table__session_id=session_id)
         .select_related("participant")
@@ -134,7 +143,7 @@ def _seats_of(session_id: int):
     )
 
 
-def _seats_at(session_id: int, *table_ids: int):
+def _seats_at(session_id: int, *table_ids: int) -> QuerySet[Seat]:
     return (
         Seat.objects.filter(table_id__in=table_ids, table__session_id=session_id)
         .select_related("participant", "table__match")
@@ -143,15 +152,15 @@ def _seats_at(session_id: int, *table_ids: int):
     )
 
 
-def _snapshots_of(*match_ids: int):
+def _snapshots_of(*match_ids: int) -> QuerySet[Match, tuple[int, Any]]:
     return Match.objects.filter(pk__in=match_ids).values_list("pk", "snapshot")
 
 
-def _session_with_class(session_id: int):
+def _session_with_class(session_id: int) -> QuerySet[ClassSession]:
     return ClassSession.objects.filter(pk=session_id).select_related("school_class")
 
 
-def _events_logged(match_id: int):
+def _events_logged(match_id: int) -> QuerySet[MatchAction, tuple[Any]]:
     return MatchAction.objects.filter(match_id=match_id).order_by("-version").values_list("events")
 
 
@@ -191,7 +200,9 @@ def session_with_class(session_id: int) -> ClassSession | None:
     return SESSION_WITH_CLASS.first(session_id)
 
 
-def _table_key(session: ClassSession, table: Table, seats: list, holds: list, language: str):
+def _table_key(
+    session: ClassSession, table: Table, seats: list[Seat], holds: list[MatchHold], language: str
+) -> tuple:
     """Return all that a table's part of the dashboard shows, as a key: the match's
     version and pause, its lesson holds and who they wait for, each seat's player,
     bot and presence, the session's state and the language."""
@@ -229,13 +240,13 @@ def _table_key(session: ClassSession, table: Table, seats: list, holds: list, la
 def _table_item(
     session: ClassSession,
     table: Table,
-    seats: list,
-    holds: list,
+    seats: list[Seat],
+    holds: list[MatchHold],
     language: str,
     *,
-    snapshot,
+    snapshot: dict,
     kept: dict | None,
-):
+) -> dict:
     """Return a table's part of the dashboard: its item, with its HTML in ``html``
     (``snapshot``: its match's, read apart: the item kept holds the match; ``kept``: the
     table's item drawn before, if any, whose news lines are kept)."""

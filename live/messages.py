@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 import orjson
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import translation
 
 from classroom.kept import Kept
@@ -26,6 +27,7 @@ from classroom.models import ClassSession, Seat, Table
 from classroom.presence import seat_players, table_seats
 from games import clock
 from games.describe import card_namer, catalogue_in, dealt_kinds, event_line
+from games.engine.base import State
 from games.matches import Applied, load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedQuery
@@ -59,7 +61,7 @@ class TableSnapshot:
 
     table: Table
     match: Match
-    state: object
+    state: State
     seats: list[Seat]
     paused: bool
     lesson_pause: dict | None = None
@@ -113,8 +115,8 @@ class ActionTable:
     seats: list[Seat]
     current: bool = True
 
-    def seat(self, number: int) -> Seat | None:
-        """Return the seat with this number, or None."""
+    def seat(self, number: int | None) -> Seat | None:
+        """Return the seat with this number, or None (for None too)."""
         for seat in self.seats:
             if seat.number == number:
                 return seat
@@ -142,7 +144,7 @@ def forget_kept_sessions() -> None:
     _kept_sessions.forget()
 
 
-def _seats_at_match(match_id: int):
+def _seats_at_match(match_id: int) -> QuerySet[Seat]:
     return (
         Seat.objects.select_related("participant", "table")
         .filter(table__match_id=match_id)
@@ -150,7 +152,7 @@ def _seats_at_match(match_id: int):
     )
 
 
-def _seats_at_table(table_id: int):
+def _seats_at_table(table_id: int) -> QuerySet[Seat]:
     return (
         Seat.objects.select_related("participant", "table")
         .filter(table_id=table_id)
@@ -158,7 +160,7 @@ def _seats_at_table(table_id: int):
     )
 
 
-def _match_now(match_id: int):
+def _match_now(match_id: int) -> QuerySet[Match, tuple[int, str, datetime | None]]:
     return (
         Match.objects.filter(pk=match_id).order_by().values_list("version", "status", "paused_at")
     )
@@ -178,9 +180,11 @@ def action_table(*, match_id: int | None = None, table_id: int | None = None) ->
     session, class and teacher as this process keeps them (read once per session).
     """
     if table_id is None:
+        assert match_id is not None, "action_table takes a match_id or a table_id"
         seats = SEATS_AT_MATCH.objects(match_id)
     else:
         seats = SEATS_AT_TABLE.objects(table_id)
+    table: Table | None
     if seats:
         table = seats[0].table
         for seat in seats:
@@ -240,7 +244,7 @@ def load_applied(applied: Applied, found: ActionTable | None = None) -> TableSna
 def _snapshot(
     table: Table,
     match: Match | None = None,
-    state: object | None = None,
+    state: State | None = None,
     timers: list[MatchTimer] | None = None,
     seats: list[Seat] | None = None,
 ) -> TableSnapshot:

@@ -48,7 +48,7 @@ def schedule(
     again: bool = False,
     state: State | None = None,
     bots: dict[int, str] | None = None,
-    timers: list[MatchTimer] | None = None,
+    timers: Iterable[MatchTimer] | None = None,
 ) -> None:
     """Schedule the match's running timers (once each) and the bot moves now due.
 

@@ -166,11 +166,12 @@ def render_for(viewer: Viewer, change: str | None = None) -> tuple[str, int | No
     session = lobby.session
     context = {"session": session, "participants": lobby.participants}
     with translation.override(viewer.language):
-        if viewer.is_teacher:
+        participant_id = viewer.participant_id
+        if participant_id is None:  # the teacher (``viewer.is_teacher``)
             return render_to_string("classroom/fragments/teacher_roster.html", context), None
-        participant = next((p for p in lobby.participants if p.pk == viewer.participant_id), None)
+        participant = next((p for p in lobby.participants if p.pk == participant_id), None)
         if participant is None:  # removed from the lobby, or deleted
-            participant = Participant.objects.filter(pk=viewer.participant_id).first()
+            participant = Participant.objects.filter(pk=participant_id).first()
         if participant is None:
             html = render_to_string("classroom/fragments/student_ended.html", context)
             return html, CLOSE_ENDED
@@ -225,8 +226,10 @@ class SessionConsumer(PlatformConsumer):
 
     async def push(self, change: str | None = None) -> None:
         """Send the viewer's current fragment, closing the socket when it is over."""
-        render = in_table_thread(self.viewer.session_id, render_for)
-        html, close_code = await render(self.viewer, change)
+        viewer = self.viewer
+        assert viewer is not None  # set on connect, before the socket joins its group
+        render = in_table_thread(viewer.session_id, render_for)
+        html, close_code = await render(viewer, change)
         await self.send(text_data=html)
         if close_code is not None:
             await self.close(code=close_code)

@@ -63,7 +63,8 @@ def keep_database_connection() -> None:
     server's passing threads share a pool, and that serves live play: its statements
     have a deadline (config/postgresql/base.py reads the marks)."""
     thread = threading.current_thread()
-    thread.keeps_database_connection = thread.serves_live_play = True
+    # Marks of our own on the Thread object, unknown to its type.
+    thread.keeps_database_connection = thread.serves_live_play = True  # type: ignore[attr-defined]
 
 
 # The teachers' pages (the live dashboard, the join screen) are drawn in threads of

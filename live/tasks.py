@@ -42,11 +42,13 @@ def serving_live_play() -> Iterator[None]:
     timer or the sweep is short statements, and its statements have a deadline
     (config/postgresql/base.py reads the mark), where the debrief's are not."""
     thread = threading.current_thread()
-    before, thread.serves_live_play = getattr(thread, "serves_live_play", False), True
+    # A mark of our own on the Thread object, unknown to its type.
+    before = getattr(thread, "serves_live_play", False)
+    thread.serves_live_play = True  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        thread.serves_live_play = before
+        thread.serves_live_play = before  # type: ignore[attr-defined]
 
 
 @shared_task(name="live.tasks.bot_move", ignore_result=True)

@@ -20,6 +20,7 @@ from classroom.actions import do_touch_participant
 from classroom.catalogue import game_name
 from classroom.models import Seat, Table
 from classroom.qr import qr_svg
+from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_session_or_404, student_in_session
 from games.describe import how_to_play
 from live.dashboard import tables_context
@@ -37,6 +38,7 @@ def play(request: HttpRequest, code: str) -> HttpResponse:
     participant, refusal = student_in_session(request, code)
     if refusal is not None:
         return refusal
+    assert participant is not None  # student_in_session returns one of the two
     session = participant.session
     device = identity.device_id_from(request.COOKIES)
     if device is not None and device != participant.device_id:  # the place moved away
@@ -67,7 +69,7 @@ def play(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
-def projector(request: HttpRequest, pk: int) -> HttpResponse:
+def projector(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show one of the teacher's tables in large type: the public view only."""
     table = get_object_or_404(
         Table.objects.select_related("session__school_class"),
@@ -91,7 +93,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def session_live(request: HttpRequest, pk: int) -> HttpResponse:
+def session_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show every table live: seats, presence, turns, scores, news; and the controls."""
     session = get_session_or_404(request, pk)
     context = tables_context(session, translation.get_language())
@@ -105,7 +107,7 @@ def code_groups(code: str) -> list[str]:
 
 
 @login_required
-def join_screen(request: HttpRequest, pk: int) -> HttpResponse:
+def join_screen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show the session's join screen for the projector, in the session's language: the
     code in large type, the QR code and the join address, the nicknames as students
     join; once the game starts, every table's players and progress."""

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from classroom.forms import DeleteAccountForm, SignUpForm
 from classroom.portability import account_data
 from classroom.retention import delete_account, is_administrator, owned_by
+from classroom.typing import AuthenticatedHttpRequest
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -35,6 +36,8 @@ class AccountView(PasswordChangeView):
     """The "My account" page: change the password, download the account's data, and
     (a teacher's, not an administrator's) delete the account."""
 
+    request: AuthenticatedHttpRequest  # PasswordChangeView requires a login
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         """Say whether the account may be deleted from here."""
         deletable = not is_administrator(self.request.user)
@@ -42,7 +45,7 @@ class AccountView(PasswordChangeView):
 
 
 @login_required
-def account_download(request: HttpRequest) -> JsonResponse:
+def account_download(request: AuthenticatedHttpRequest) -> JsonResponse:
     """Send the teacher a JSON file of everything their account holds that is theirs."""
     response = JsonResponse(account_data(request.user), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = 'attachment; filename="my-account.json"'
@@ -51,7 +54,7 @@ def account_download(request: HttpRequest) -> JsonResponse:
 
 
 @login_required
-def account_delete(request: HttpRequest) -> HttpResponse:
+def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Say what deleting the account takes with it (GET); delete it when the teacher
     confirms with their password (POST), then log them out."""
     user = request.user
@@ -71,7 +74,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
 def locked_out(
     request: HttpRequest,
     response: HttpResponse | None = None,
-    credentials: dict | None = None,
+    credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """Say why a teacher's login is refused after too many wrong passwords (django-axes
     calls this instead of logging in), and for how long, with status 429."""

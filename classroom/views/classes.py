@@ -2,17 +2,18 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from classroom import actions
 from classroom.forms import SchoolClassForm
+from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_class_or_404
 
 
 @login_required
-def class_create(request: HttpRequest) -> HttpResponse:
+def class_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Create a class."""
     form = SchoolClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -25,7 +26,7 @@ def class_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def class_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def class_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show a class, its roster and its sessions."""
     school_class = get_class_or_404(request, pk)
     return render(
@@ -39,7 +40,7 @@ def class_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def class_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def class_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Rename a class and edit its roster."""
     school_class = get_class_or_404(request, pk)
     form = SchoolClassForm(request.POST or None, instance=school_class)
@@ -57,7 +58,7 @@ def class_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def class_archive(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def class_archive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Archive a class (POST); a GET goes back to the class."""
     school_class = get_class_or_404(request, pk)
     if request.method == "POST":
@@ -67,7 +68,7 @@ def class_archive(request: HttpRequest, pk: int) -> HttpResponseRedirect:
 
 
 @login_required
-def class_unarchive(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def class_unarchive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Bring an archived class back (POST); a GET goes back to the class."""
     school_class = get_class_or_404(request, pk)
     if request.method == "POST":
@@ -77,7 +78,7 @@ def class_unarchive(request: HttpRequest, pk: int) -> HttpResponseRedirect:
 
 
 @login_required
-def class_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def class_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Ask for confirmation (GET), then delete the class with its sessions (POST)."""
     school_class = get_class_or_404(request, pk)
     if request.method == "POST":

@@ -1,7 +1,7 @@
 """What the views share: the teacher's querysets scoped to their owner, and the student's place."""
 
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -9,26 +9,27 @@ from django.utils import translation
 from classroom import identity
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant, SchoolClass
+from classroom.typing import AuthenticatedHttpRequest
 
 
-def teacher_classes(request: HttpRequest) -> QuerySet[SchoolClass]:
+def teacher_classes(request: AuthenticatedHttpRequest) -> QuerySet[SchoolClass]:
     """Return the classes of the logged-in teacher, and no one else's."""
     return SchoolClass.objects.filter(teacher=request.user)
 
 
-def teacher_sessions(request: HttpRequest) -> QuerySet[ClassSession]:
+def teacher_sessions(request: AuthenticatedHttpRequest) -> QuerySet[ClassSession]:
     """Return the sessions of the logged-in teacher's classes."""
     return ClassSession.objects.filter(school_class__teacher=request.user).select_related(
         "school_class"
     )
 
 
-def get_class_or_404(request: HttpRequest, pk: int) -> SchoolClass:
+def get_class_or_404(request: AuthenticatedHttpRequest, pk: int) -> SchoolClass:
     """Return the teacher's class, or 404 for any class of another teacher."""
     return get_object_or_404(teacher_classes(request), pk=pk)
 
 
-def get_session_or_404(request: HttpRequest, pk: int) -> ClassSession:
+def get_session_or_404(request: AuthenticatedHttpRequest, pk: int) -> ClassSession:
     """Return the teacher's session, or 404 for any session of another teacher."""
     return get_object_or_404(teacher_sessions(request), pk=pk)
 
@@ -42,7 +43,9 @@ def student_language(request: HttpRequest, session: ClassSession) -> str:
     return language
 
 
-def student_in_session(request: HttpRequest, code: str) -> tuple[Participant | None, object]:
+def student_in_session(
+    request: HttpRequest, code: str
+) -> tuple[Participant, None] | tuple[None, HttpResponse]:
     """Return the device's participant in the session of ``code``, in the student's language.
 
     Return ``(participant, None)`` for a student of that session, or ``(None, response)``

@@ -6,7 +6,7 @@ The live dashboard that shows them is live play's page (live.views.session_live)
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from classroom import actions
 from classroom.models import JoinRequest, Participant, Seat, SeatMove, Table
+from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_session_or_404
 
 
@@ -134,7 +135,7 @@ join_refuse = _control(
 
 
 @login_required
-def participant_rename(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def participant_rename(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Give a student another nickname (POST: participant, nickname)."""
     session = get_session_or_404(request, pk)
     if request.method == "POST":
@@ -151,7 +152,7 @@ def participant_rename(request: HttpRequest, pk: int) -> HttpResponseRedirect:
 
 
 @login_required
-def join_rules(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def join_rules(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Switch "approve each new nickname" and "nicknames from a generator only" (POST:
     the checkboxes that are on)."""
     session = get_session_or_404(request, pk)

@@ -1,9 +1,11 @@
 """The deck builder: a teacher builds, renames and deletes decks for games with deck
 building; the session form then offers them beside the starter sets."""
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -11,23 +13,25 @@ from django.views.decorators.http import require_POST
 from classroom.catalogue import deck_games, find_deck_game, localized
 from classroom.forms import DeckForm
 from classroom.models import Deck
+from classroom.typing import AuthenticatedHttpRequest
 from games.describe import translate
+from games.engine.base import Game
 
 
-def _deck_game_or_404(slug: str):
+def _deck_game_or_404(slug: str) -> Game:
     game = find_deck_game(slug)
     if game is None:
         raise Http404
     return game
 
 
-def _get_deck_or_404(request, pk: int) -> Deck:
+def _get_deck_or_404(request: AuthenticatedHttpRequest, pk: int) -> Deck:
     """Return the teacher's deck, or 404 for any deck of another teacher."""
     return get_object_or_404(Deck, pk=pk, teacher=request.user)
 
 
 @login_required
-def deck_list(request: HttpRequest) -> HttpResponse:
+def deck_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """List the games with deck building, their starter decks and the teacher's decks."""
     decks = list(Deck.objects.filter(teacher=request.user))
     games = [
@@ -42,7 +46,9 @@ def deck_list(request: HttpRequest) -> HttpResponse:
     return render(request, "classroom/deck_list.html", {"games": games})
 
 
-def _edit(request, game, deck: Deck | None, initial: dict):
+def _edit(
+    request: AuthenticatedHttpRequest, game: Game, deck: Deck | None, initial: dict[str, Any]
+) -> HttpResponse:
     """Show the deck form; save a deck that keeps every rule. A refused deck comes back
     as the teacher left it, with one message per broken rule."""
     form = DeckForm(request.POST or None, game=game, initial=initial)
@@ -61,18 +67,18 @@ def _edit(request, game, deck: Deck | None, initial: dict):
 
 
 @login_required
-def deck_create(request: HttpRequest, game: str) -> HttpResponse:
+def deck_create(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     """Build a new deck, empty or (``?start=<starter deck>``) from a starter deck."""
-    game = _deck_game_or_404(game)
-    starter = game.starter_decks().get(request.GET.get("start", ""))
-    initial = DeckForm.counts(starter["cards"]) if starter else {}
+    deck_game = _deck_game_or_404(game)
+    starter = deck_game.starter_decks().get(request.GET.get("start", ""))
+    initial: dict[str, Any] = DeckForm.counts(starter["cards"]) if starter else {}
     if starter:
         initial["name"] = translate(starter["label"])
-    return _edit(request, game, None, initial)
+    return _edit(request, deck_game, None, initial)
 
 
 @login_required
-def deck_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Change or rename one of the teacher's decks."""
     deck = _get_deck_or_404(request, pk)
     game = _deck_game_or_404(deck.game)
@@ -81,10 +87,10 @@ def deck_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def deck_check(request: HttpRequest, game: str) -> HttpResponse:
+def deck_check(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     """Return the deck's count and the rules it breaks now (htmx: as the teacher types)."""
-    game = _deck_game_or_404(game)
-    form = DeckForm(request.POST, game=game)
+    deck_game = _deck_game_or_404(game)
+    form = DeckForm(request.POST, game=deck_game)
     form.is_valid()  # an empty name is no deck-building rule: only the rules show
     return render(
         request,
@@ -94,7 +100,7 @@ def deck_check(request: HttpRequest, game: str) -> HttpResponse:
 
 
 @login_required
-def deck_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Ask for confirmation (GET), then delete the deck (POST)."""
     deck = _get_deck_or_404(request, pk)
     if request.method == "POST":

@@ -6,6 +6,7 @@ from django.shortcuts import render
 
 from classroom.catalogue import deck_games
 from classroom.models import ClassSession
+from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import teacher_classes, teacher_sessions
 
 RECENT_SESSIONS = 20
@@ -17,7 +18,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     """List the teacher's classes and sessions."""
     classes = teacher_classes(request)
     sessions = teacher_sessions(request)

@@ -1,6 +1,9 @@
 """The student side: join a session by code, then wait in its lobby. No account."""
 
+from typing import TypeVar
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -15,11 +18,14 @@ from classroom.codes import is_well_formed, normalize_code
 from classroom.forms import JoinForm
 from classroom.models import ClassSession, JoinRequest, Participant, Seat, SeatMove
 from classroom.nicknames import nickname_key
+from classroom.typing import HtmxHttpRequest
 from classroom.views.common import student_in_session, student_language
 from games.describe import how_to_play
 
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
-def _open_session(code: str):
+
+def _open_session(code: str) -> ClassSession | None:
     """Return the open session with this code, or None."""
     if not is_well_formed(code):
         return None
@@ -31,7 +37,7 @@ def _open_session(code: str):
     )
 
 
-def _free_pseudonyms(session: ClassSession):
+def _free_pseudonyms(session: ClassSession) -> list[str] | None:
     """Return the roster's pseudonyms nobody took yet, or None when the class has no roster."""
     roster = session.school_class.pseudonyms()
     if not roster:
@@ -40,20 +46,22 @@ def _free_pseudonyms(session: ClassSession):
     return [name for name in roster if nickname_key(name) not in taken]
 
 
-def _with_device(response, device_id: str, request):
+def _with_device(response: _Response, device_id: str, request: HttpRequest) -> _Response:
     """Make sure the device keeps its id."""
     if identity.device_id_from(request.COOKIES) != device_id:
         identity.set_device_cookie(response, device_id)
     return response
 
 
-def _removed(request, session, device_id):
+def _removed(request: HttpRequest, session: ClassSession, device_id: str) -> HttpResponse:
     """Tell a removed student so, in the session's language."""
     response = render(request, "classroom/student_removed.html", {"session": session}, status=403)
     return _with_device(response, device_id, request)
 
 
-def _resolve_code(request, normalized: str):
+def _resolve_code(
+    request: HttpRequest, normalized: str
+) -> tuple[ClassSession | None, str | None, int]:
     """Return (open session or None, error message or None, HTTP status) for a typed code."""
     if not normalized:
         return None, None, 200
@@ -69,13 +77,15 @@ def _resolve_code(request, normalized: str):
     return session, None, 200
 
 
-def _seated(response, participant, device_id, request):
+def _seated(
+    response: _Response, participant: Participant, device_id: str, request: HttpRequest
+) -> _Response:
     """Send the student to their lobby, remembering their place on the device."""
     identity.set_student_cookie(response, participant)
     return _with_device(response, device_id, request)
 
 
-def _join_details(request, session, device_id) -> dict:
+def _join_details(request: HttpRequest, session: ClassSession, device_id: str) -> dict[str, str]:
     """Return what a join stores besides the nickname: the hashed address and, shown to
     the teacher only while a request waits, a short device label."""
     return {
@@ -84,7 +94,7 @@ def _join_details(request, session, device_id) -> dict:
     }
 
 
-def _too_many_joins(request) -> str | None:
+def _too_many_joins(request: HttpRequest) -> str | None:
     """Count a join with a valid code from this address; say why it must wait, if it must."""
     wait = ratelimit.join_wait_seconds(ratelimit.client_ip(request))
     if not wait:
@@ -98,7 +108,9 @@ def _too_many_joins(request) -> str | None:
     ) % {"seconds": wait}
 
 
-def _try_join(request, form, session, device_id):
+def _try_join(
+    request: HttpRequest, form: JoinForm, session: ClassSession, device_id: str
+) -> HttpResponse | None:
     """Join with a valid form; return the response, or None with the refusal on the form."""
     nickname = form.cleaned_data.get("pseudonym") or form.cleaned_data.get("nickname") or ""
     too_many = _too_many_joins(request)
@@ -130,7 +142,9 @@ def _try_join(request, form, session, device_id):
     return _seated(response, joined, device_id, request)
 
 
-def _ask_to_move(request, form, session, nickname, device_id):
+def _ask_to_move(
+    request: HttpRequest, form: JoinForm, session: ClassSession, nickname: str, device_id: str
+) -> HttpResponse | None:
     """The nickname's student plays already: ask the teacher to move them to this device."""
     holder = session.participants.filter(nickname_key=nickname_key(nickname), kicked=False).first()
     if holder is None:
@@ -144,7 +158,7 @@ def _ask_to_move(request, form, session, nickname, device_id):
     return redirect("classroom:seat_move", pk=move.pk)
 
 
-def join_wait(request: HttpRequest, pk: int) -> HttpResponse:
+def join_wait(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Wait for the teacher to approve a new nickname; then go to the lobby.
 
     The device that asked sees it (its cookie); a program passes the ``wait_token`` the
@@ -170,8 +184,8 @@ def join_wait(request: HttpRequest, pk: int) -> HttpResponse:
     approved = join_request.status == JoinRequest.Status.APPROVED
     participant = join_request.participant if approved else None
     if by_token:
-        status = JoinRequest.Status.EXPIRED if join_request.is_expired else join_request.status
-        body = {"status": status}
+        wait_status = JoinRequest.Status.EXPIRED if join_request.is_expired else join_request.status
+        body = {"status": wait_status}
         if participant is not None:
             body |= _seat_body(participant)
         return JsonResponse(body)
@@ -185,7 +199,7 @@ def join_wait(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "classroom/join_wait.html", context, status=status)
 
 
-def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
+def seat_move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Wait for the teacher to approve a device change; then this device gets the seat."""
     move = get_object_or_404(SeatMove.objects.select_related("participant__session"), pk=pk)
     if identity.device_id_from(request.COOKIES) != move.device_id:
@@ -239,7 +253,7 @@ def join_api(request: HttpRequest) -> JsonResponse:
     session, code_error, status = _resolve_code(request, normalize_code(typed_code))
     if session is None:
         if status == 429:
-            return _api_error(429, "rate_limited", code_error)
+            return _api_error(429, "rate_limited", code_error or "")  # 429 comes with one
         return _api_error(404, "unknown_session", code_error or _("Please type the code."))
     translation.activate(session.language)
     pseudonyms = _free_pseudonyms(session)
@@ -317,8 +331,8 @@ def join_form(request: HttpRequest, code: str = "") -> HttpResponse:
             mine = None
         place = mine or session.participants.filter(device_id=device_id, kicked=False).first()
         if place is not None:  # this device already has a place: back to it
-            response = redirect("classroom:lobby", code=session.join_code)
-            return _seated(response, place, device_id, request)
+            to_lobby = redirect("classroom:lobby", code=session.join_code)
+            return _seated(to_lobby, place, device_id, request)
         waiting = _waiting_request(session, device_id)
         if waiting is not None:  # this device asked the teacher already: back to waiting
             return _with_device(redirect("classroom:join_wait", pk=waiting.pk), device_id, request)
@@ -333,9 +347,9 @@ def join_form(request: HttpRequest, code: str = "") -> HttpResponse:
         if code_error:
             form.add_error("code", code_error)
         elif valid and session is not None:
-            response = _try_join(request, form, session, device_id)
-            if response is not None:
-                return response
+            joined = _try_join(request, form, session, device_id)
+            if joined is not None:
+                return joined
     else:
         form = JoinForm(pseudonyms=pseudonyms, generated=generated, initial=initial)
         if code_error:
@@ -356,12 +370,12 @@ def join_form(request: HttpRequest, code: str = "") -> HttpResponse:
     return _with_device(response, device_id, request)
 
 
-def _generated(session, pseudonyms) -> bool:
+def _generated(session: ClassSession | None, pseudonyms: list[str] | None) -> bool:
     """Tell whether the student gets a generated nickname (a class roster comes first)."""
     return session is not None and pseudonyms is None and session.generated_nicknames
 
 
-def _waiting_request(session, device_id):
+def _waiting_request(session: ClassSession, device_id: str) -> JoinRequest | None:
     """Return this device's join request in the session that still waits or was refused,
     if any (an expired one lets the device ask again)."""
     waiting = JoinRequest.waiting().filter(session=session, device_id=device_id).first()
@@ -371,16 +385,17 @@ def _waiting_request(session, device_id):
     return mine.filter(status=JoinRequest.Status.REFUSED).first()
 
 
-def _was_removed(session, device_id) -> bool:
+def _was_removed(session: ClassSession, device_id: str) -> bool:
     """Tell whether this device was a removed student's in the session."""
     return session.participants.filter(device_id=device_id, kicked=True).exists()
 
 
-def lobby(request: HttpRequest, code: str) -> HttpResponse:
+def lobby(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Show the student's place in the session; a reload or a dropped link comes back here."""
     participant, refusal = student_in_session(request, code)
     if refusal is not None:
         return refusal
+    assert participant is not None  # student_in_session returns one of the two
     session = participant.session
     actions.do_touch_participant(participant)
     seated = Seat.objects.filter(participant=participant, table__session=session).exists()

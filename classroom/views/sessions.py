@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,11 +14,12 @@ from classroom.forms import SessionForm
 from classroom.models import ClassSession
 from classroom.qr import qr_svg
 from classroom.signals import session_created
+from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_class_or_404, get_session_or_404
 
 
 @login_required
-def session_create(request: HttpRequest, pk: int) -> HttpResponse:
+def session_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Launch a session for one of the teacher's classes."""
     school_class = get_class_or_404(request, pk)
     form = SessionForm(request.POST or None, teacher=request.user)
@@ -42,7 +43,7 @@ def session_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def session_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show the join code, its QR code, the live roster and the controls."""
     session = get_session_or_404(request, pk)
     join_url = request.build_absolute_uri(reverse("classroom:join_code", args=[session.join_code]))
@@ -76,7 +77,7 @@ def _control(request, pk, action, done_message):
 
 
 @login_required
-def session_lock(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_lock(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Lock the lobby: nobody new may join."""
     return _control(
         request,
@@ -87,7 +88,7 @@ def session_lock(request: HttpRequest, pk: int) -> HttpResponseRedirect:
 
 
 @login_required
-def session_unlock(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_unlock(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Unlock the lobby."""
     return _control(
         request,
@@ -98,31 +99,31 @@ def session_unlock(request: HttpRequest, pk: int) -> HttpResponseRedirect:
 
 
 @login_required
-def session_start(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Start the session."""
     return _control(request, pk, actions.do_start_session, _("Session started."))
 
 
 @login_required
-def session_pause(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_pause(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Pause the session."""
     return _control(request, pk, actions.do_pause_session, _("Session paused."))
 
 
 @login_required
-def session_resume(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_resume(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Resume the session."""
     return _control(request, pk, actions.do_resume_session, _("Session resumed."))
 
 
 @login_required
-def session_end(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """End the session."""
     return _control(request, pk, actions.do_end_session, _("Session ended."))
 
 
 @login_required
-def session_kick(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+def session_kick(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseRedirect:
     """Remove a student (POST, the participant's id in the form); that device cannot rejoin."""
     session = get_session_or_404(request, pk)
     if request.method == "POST":

@@ -28,6 +28,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import psycopg
 from django.conf import settings
@@ -141,6 +143,13 @@ class DatabaseWrapper(base.DatabaseWrapper):
     # The connection was opened beside the pool (closed after its use, not given back).
     own_connection = False
 
+    if TYPE_CHECKING:
+        # Django's PostgreSQL backend has these; its stubs do not say so.
+        Database: ModuleType  # psycopg
+        pool: ConnectionPool | None  # None without OPTIONS["pool"]
+
+        def _configure_connection(self, connection: psycopg.Connection) -> None: ...
+
     def __init__(self, settings_dict: dict, alias: str = DEFAULT_DB_ALIAS) -> None:
         """A thread that keeps its connection (``keeps_database_connection``) takes none
         from the pool: it keeps one for DB_CONN_MAX_AGE seconds, checked by
@@ -160,7 +169,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         with self._within_deadline("a statement"):
             return execute(sql, params, many, context)
 
-    def _within_deadline(self, what: str):
+    def _within_deadline(self, what: str) -> contextlib.AbstractContextManager[None]:
         """Run the block within DB_STATEMENT_SECONDS when this thread serves live play
         (``serves_live_play``): its statements are short, and a table waits on them."""
         if self.connection is None or not serves_live_play():
@@ -169,11 +178,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _commit(self) -> None:
         with self._within_deadline("a COMMIT"):
-            super()._commit()
+            super()._commit()  # type: ignore[misc]  # Django's, not in the stubs
 
     def _rollback(self) -> None:
         with self._within_deadline("a ROLLBACK"):
-            super()._rollback()
+            super()._rollback()  # type: ignore[misc]  # Django's, not in the stubs
 
     def get_new_connection(self, conn_params: dict) -> psycopg.Connection:
         """With a pool: a sound connection of the pool, or else one of this thread's own.
@@ -213,16 +222,18 @@ class DatabaseWrapper(base.DatabaseWrapper):
         the one that finds a database away)."""
         overflow = overflows.get(self.alias)
         if overflow is None:
+            assert self.pool is not None  # only a pooled database has connections beside it
             size = max(1, self.settings_dict.get("POOL_OVERFLOW", self.pool.max_size))
             overflow = overflows.setdefault(self.alias, Overflow(size))
         return overflow
 
     def close_pool(self) -> None:
-        super().close_pool()
+        super().close_pool()  # type: ignore[misc]  # Django's, not in the stubs
         overflows.pop(self.alias, None)
 
     def _pooled_connection(self, conn_params: dict) -> psycopg.Connection | None:
         pool = self.pool
+        assert pool is not None  # get_new_connection checked it
         for _ in range(pool.max_size):
             try:
                 connection = super().get_new_connection(conn_params)
@@ -262,7 +273,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
                     self.connection.close()
                 self.connection = None
             return
-        super()._close()
+        super()._close()  # type: ignore[misc]  # Django's, not in the stubs
 
     def close_if_health_check_failed(self) -> None:
         """Check a kept connection only when it sat idle (a new one is not checked before
@@ -286,6 +297,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return False
 
     def _cursor(self, name=None):
-        cursor = super()._cursor(name)
+        cursor = super()._cursor(name)  # type: ignore[misc]  # Django's, not in the stubs
         self.connection.used_at = time.monotonic()
         return cursor

@@ -44,7 +44,7 @@ class Deadlines:
     def forget(self) -> None:
         """Start afresh in a forked child (a Celery worker's pool process): the parent's
         watchdog and lock are not its own."""
-        self.__init__()
+        self.__init__()  # type: ignore[misc]  # every field afresh; no subclass
 
     @contextlib.contextmanager
     def within(self, connection: psycopg.Connection, seconds: float, what: str) -> Iterator[None]:

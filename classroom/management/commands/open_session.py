@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from classroom.actions import ActionRefused, do_create_class, do_create_session
 from classroom.forms import SessionForm, option_field_name
+from classroom.models import SchoolClass
 from games.engine.bots import LEVELS
 
 
@@ -73,9 +74,10 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"{options['game']} has no option {unknown[0]!r}")
         if not form.is_valid():
-            problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+            problems = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in form.errors.items())
             raise CommandError(problems)
         classes = teacher.school_classes.filter(archived_at__isnull=True)
+        school_class: SchoolClass | None
         if options["class_name"]:
             school_class = classes.filter(name=options["class_name"]).first() or do_create_class(
                 teacher, options["class_name"]
