@@ -43,7 +43,7 @@ help:
 	@echo "              picks tests on SQLite, POSTGRES_TESTS on PostgreSQL)"
 	@echo "make fonts    install Debian's fonts for the debrief PDF (as root; make run and"
 	@echo "              make test ask for it)"
-	@echo "make lint     ruff"
+	@echo "make lint     ruff and mypy (the suite runs them too: tests/platform/test_style.py)"
 	@echo "make lock     re-resolve requirements.lock after editing pyproject.toml (keeps pins)"
 	@echo "make upgrade  re-resolve requirements.lock to the newest allowed versions"
 	@echo "              (PACKAGES='django celery' upgrades only those)"
@@ -172,6 +172,8 @@ test-postgres: install messages chromium postgresql
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 clean-var:
 	rm -rf var
