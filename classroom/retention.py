@@ -154,6 +154,15 @@ def expired_sessions(retention_days: int, now: datetime | None = None) -> QueryS
     return ClassSession.objects.filter(finished | abandoned, purged_at__isnull=True)
 
 
+def purge_due(session: ClassSession, retention_days: int) -> datetime:
+    """Return when ``session``'s student data falls due for deletion, by the rule of
+    ``expired_sessions``: ``retention_days`` after it ended, or after it was opened while
+    it is not ended (the hourly purge deletes it within the hour after)."""
+    if session.state == session.State.FINISHED and session.ended_at is not None:
+        return session.ended_at + timedelta(days=retention_days)
+    return session.created_at + timedelta(days=retention_days)
+
+
 def expired_join_requests(now: datetime | None = None) -> QuerySet[JoinRequest]:
     """Return the join requests that expired unanswered: marked expired, or pending for
     longer than JOIN_REQUEST_MINUTES. A refused request stays until its session is

@@ -1,5 +1,6 @@
 """A teacher's sessions: launch one, watch its lobby, and control it."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -8,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from classroom import actions
+from classroom import actions, retention
 from classroom.catalogue import bot_level_label, game_name, variant_label
 from classroom.forms import SessionForm
 from classroom.models import ClassSession
@@ -59,6 +60,8 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "game_name": game_name(session.game),
             "variant_label": variant_label(session.game, session.variant),
             "bot_level": bot_level_label(session.game, actions.session_bot(session)),
+            "retention_days": settings.RETENTION_DAYS,
+            "purge_due": retention.purge_due(session, settings.RETENTION_DAYS),
         },
     )
 

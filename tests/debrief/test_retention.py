@@ -10,11 +10,19 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import DatabaseError
 from django.db.models.signals import pre_delete
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from classroom import actions
 from classroom.models import ClassSession, Deck, Participant, SchoolClass, Seat, SeatMove, Table
-from classroom.retention import delete_account, purge_expired, purge_session, purge_unused
+from classroom.retention import (
+    delete_account,
+    expired_sessions,
+    purge_due,
+    purge_expired,
+    purge_session,
+    purge_unused,
+)
 from config.celery import app
 from debrief import export as exporting
 from debrief.cleanup import sweep_export_folders
@@ -127,6 +135,46 @@ def test_moving_the_clock_expires_the_recent_session(sessions, committed):
     assert_purged(made["recent"], folders["recent"])
     # not ended, and created less than RETENTION_DAYS before: not yet due
     assert_untouched(made["open"], folders["open"])
+
+
+@pytest.mark.django_db
+def test_the_due_date_is_when_the_purge_takes_the_session(sessions):
+    made, _folders = sessions
+    for label in ("recent", "open"):
+        made[label].refresh_from_db()  # the fixture's update left "open" running
+        due = purge_due(made[label], DAYS)
+        just_before = expired_sessions(DAYS, now=due - timedelta(seconds=1))
+        just_after = expired_sessions(DAYS, now=due + timedelta(seconds=1))
+        assert not just_before.filter(pk=made[label].pk).exists(), label
+        assert just_after.filter(pk=made[label].pk).exists(), label
+    recent = made["recent"]
+    assert purge_due(recent, DAYS) == recent.ended_at + timedelta(days=DAYS)
+    assert purge_due(made["open"], DAYS) == made["open"].created_at + timedelta(days=DAYS)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "ended", "open_"),
+    [
+        ("en", "after the session ended", "if the session is never ended"),
+        ("fr", "jours après la fin de la séance.", "si la séance reste ouverte"),
+    ],
+)
+def test_the_session_page_says_when_its_student_data_goes(
+    sessions, client_a, language, ended, open_
+):
+    made, _folders = sessions
+    for label, wording in (("recent", ended), ("open", open_)):
+        session = made[label]
+        page = client_a.get(
+            reverse("classroom:session_detail", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
+        )
+        with translation.override(language):
+            due = date_format(purge_due(session, DAYS), "SHORT_DATE_FORMAT")
+        text = page.content.decode()
+        other = open_ if label == "recent" else ended
+        assert due in text and wording in text and other not in text, (label, due)
+        assert f" {DAYS} " in text
 
 
 @pytest.mark.django_db
