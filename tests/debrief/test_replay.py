@@ -13,7 +13,9 @@ from tests.debrief.recorded import record_session
 
 @pytest.mark.django_db
 def test_replay_reaches_the_live_matchs_final_state(recorded):
-    for table in recorded.tables.select_related("match"):
+    tables = list(recorded.tables.select_related("match"))
+    assert len(tables) == 3
+    for table in tables:
         match = table.match
         replayed = replay_match(match)
         assert replayed.to_json() == match.snapshot  # snapshot equality
@@ -29,7 +31,9 @@ def test_every_move_rebuilds_the_state_stored_with_it(recorded):
     match = table.match
     game = get_game(match.game)
     state = game.new_state(match.num_seats, match.seed, match.variant, match.options or None)
-    for entry in match.actions.order_by("version")[:40]:
+    entries = list(match.actions.order_by("version")[:40])
+    assert len(entries) == 40
+    for entry in entries:
         assert state.apply(entry.seat, entry.action) == entry.events
     assert frame(table, 40, "en").state == state.to_json()
 

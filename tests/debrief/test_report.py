@@ -79,6 +79,7 @@ def test_concepts_count_lessons_and_articles(report):
 
 @pytest.mark.django_db
 def test_score_progression_follows_the_replay(recorded, report):
+    assert len(report.tables) == 3
     for table in report.tables:
         match = recorded.tables.get(number=table.number).match
         assert table.progression[0][0] == 0
@@ -182,6 +183,7 @@ def test_the_print_version_of_a_chart_draws_the_same_in_fewer_elements(report):
 def test_quiz_results_and_student_lines(recorded, report):
     assert report.questions and all(0 <= q.share <= 100 for q in report.questions)
     lines = {line.nickname: line for line in report.students_lines}
+    assert len(lines) == 10
     assert set(lines) == set(recorded.participants.values_list("nickname", flat=True))
     for line in lines.values():
         assert line.table in (1, 2, 3)
@@ -236,6 +238,7 @@ def test_json_holds_the_raw_data(recorded, report):
     assert len(raw["tables"]) == 3
     for table in raw["tables"]:
         moves = table["match"]["actions"]
+        assert moves, table["number"]
         assert [a["version"] for a in moves] == list(range(1, len(moves) + 1))
         assert all({"seat", "action", "events"} <= set(a) for a in moves)
     assert raw["quiz_answers"] and {"nickname", "question", "correct"} <= set(
@@ -248,6 +251,7 @@ def test_json_holds_the_raw_data(recorded, report):
 def test_glossary_covers_every_article_any_lesson_cites():
     cited = {article_number(a) for lesson in read_lessons() for a in lesson["articles"]}
     entries = glossary.articles()
+    assert len(cited) >= 20
     assert cited <= set(entries)
     for number in cited:
         for language in ("en", "es", "fr", "ru"):
@@ -323,6 +327,7 @@ def test_the_pdf_draws_every_chart(report, tmp_path):
     """The PDF embeds the SVG charts, drawn as vector paths with their words as text: the
     pages of the concepts and the score progression are full of path operators, the
     others not, and each chart's title can be read (and searched) on its page."""
+    assert len(report.tables) == 3
     html = render.render_html(report, for_pdf=True)
     assert html.count('<img class="chart"') == 2 + len(report.tables)
     render.write_pdf(html, tmp_path / "debrief.pdf")
@@ -440,6 +445,7 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
     )
     assert report.moment_counts and set(report.moment_counts) <= linked
     assert report.questions and all(0 <= q.share <= 100 for q in report.questions)
+    assert len(report.students_lines) == 6
     for line in report.students_lines:
         assert line.quiz_answered >= 3 and 0 <= line.quiz_correct <= line.quiz_answered
 

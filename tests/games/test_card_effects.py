@@ -48,7 +48,9 @@ def test_every_card_has_an_effect_in_every_language(game, variant):
 def test_every_kind_has_its_own_effect(game, variant):
     """Effects are about the card: two kinds never share one text."""
     by_kind = {}
-    for card in game.cards(variant):
+    cards = game.cards(variant)
+    assert cards
+    for card in cards:
         by_kind.setdefault(card["kind"], set()).add(card["effect"]["en"])
     texts = [text for kind_texts in by_kind.values() for text in kind_texts]
     assert len(texts) == len(set(texts))
@@ -91,6 +93,7 @@ def test_a_session_may_deal_hundreds_of_data_tycoon_decks():
 
 def test_data_tycoon_effects_name_only_cards_the_deck_deals():
     """A beginner never reads of a Complaint, nor a class without Lawyers of a Lawyer."""
+    assert DT_DECKS
     for variant, kinds in DT_DECKS:
         for card_id in (c for c in ONE_OF_EACH if dt_cards.KIND[c] in kinds):
             text = dt_cards.effect(card_id, kinds)

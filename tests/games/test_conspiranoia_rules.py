@@ -119,7 +119,9 @@ def test_the_deck_has_52_cards_in_the_five_categories():
 
 
 def test_an_avatar_card_carries_its_characters_mission_and_origin():
-    for card in GAME.cards("standard"):
+    cards = GAME.cards("standard")
+    assert len(cards) == 52
+    for card in cards:
         if card["kind"] != "avatar":
             assert "mission" not in card
             continue
@@ -787,6 +789,7 @@ def test_the_platforms_rank_by_score_columns_agrees_with_the_result():
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         result = state.result()
         ranks = GAME.rank(state.scores())
+        assert result["ranking"], seed
         for place, group in enumerate(result["ranking"]):
             assert {ranks[s] for s in group} == {1 + sum(map(len, result["ranking"][:place]))}
 

@@ -220,6 +220,7 @@ def test_a_new_match_holds_the_default_options_its_game_gives_for_its_variant(sl
     # ``default_options`` is what the server and the session form read for a variant:
     # a variant's own defaults (a longer call window for beginners) must be in it
     game = get_game(slug)
+    assert game.variants
     for variant in game.variants:
         defaults = game.default_options(variant)
         assert defaults
@@ -258,6 +259,7 @@ def test_the_random_bot_draws_what_rng_choice_draws():
 def test_registry_contract():
     """Every registered game exposes the attributes the Django layer relies on."""
     games = all_games()
+    assert len(games) >= 4
     assert [g.slug for g in games] == sorted(g.slug for g in games)
     with pytest.raises(KeyError):
         get_game("no-such-game")
@@ -269,6 +271,7 @@ def test_registry_contract():
         assert {"random", "heuristic"} <= set(game.bots)
         for variant in game.variants:
             cards = game.cards(variant)
+            assert cards, (game.slug, variant)
             assert len({c["id"] for c in cards}) == len(cards)
             assert all("kind" in c and {"en", "es", "fr", "ru"} <= set(c["name"]) for c in cards)
         state = game.new_state(game.min_players, 1, game.default_variant)

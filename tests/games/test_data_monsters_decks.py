@@ -67,6 +67,7 @@ def test_every_built_card_exists_in_the_catalogue_and_nothing_is_lost():
 
 
 def test_the_most_copies_of_every_card_fit_in_every_slot():
+    assert ENTRIES
     for entry in ENTRIES.values():
         for slot in range(1, cards.SLOTS + 1):
             ids = cards.deck_ids([entry["key"]] * cards.allowed_copies(entry), slot)

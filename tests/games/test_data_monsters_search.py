@@ -79,6 +79,7 @@ def test_a_sampled_state_matches_the_view_and_holds_every_card(seed, steps, play
         assert sample.legal_actions(None) == state.legal_actions(None)
         zones = sample.zones()
         assert Counter(c for cards in zones.values() for c in cards) == every_card
+        assert sample.decks
         for p, deck in enumerate(sample.decks):
             # each pile keeps its own cards: a seat never draws another seat's set
             mine = set(search.pile_cards(view, p))
@@ -192,6 +193,7 @@ def test_a_seat_with_a_built_deck_is_sampled_from_that_deck():
         assert Counter(view["players"][seat]["deck_list"]) == Counter(mixed)
         sample = GAME.sample_state(view, random.Random(seat))
         assert without_events(sample.view(seat)) == without_events(view)
+        assert len(sample.decks) == 3
         for pile, deck in enumerate(sample.decks):
             assert set(deck) <= set(cards.deck_ids(mixed, pile + 1))
         assert max(Counter(c for z in sample.zones().values() for c in z).values()) == 1

@@ -52,7 +52,9 @@ def test_every_text_is_marked_in_the_games_own_package(game):
         with path.open("rb") as source:
             marked |= {msgid for _line, msgid, _c, _ctx in extract("python", source, KEYWORDS)}
     assert marked
-    for text in texts(game):
+    game_texts = texts(game)
+    assert game_texts
+    for text in game_texts:
         assert text in marked, f"{text!r} is not marked with gettext_noop in {package}"
         # and makemessages finds it: the catalogues will ask for its translation
         assert (None, text) in extracted("django")
@@ -72,6 +74,7 @@ def test_data_tycoon_explains_a_special_card_exactly_in_the_variants_that_deal_i
     game = get_game("data_tycoon")
     kinds = {"sanction", "lawyer", "transparency", "cybersecurity", "databreach"}
     kinds |= {"consent", "minimization", "time", "complaint"}
+    assert {"beginner", "expert"} <= set(game.variants)
     for variant in game.variants:
         dealt = {card["kind"] for card in game.cards(variant)}
         text = " ".join(line for s in how_to_play("data_tycoon", variant) for line in s["lines"])
@@ -84,6 +87,7 @@ def test_data_tycoon_explains_a_special_card_exactly_in_the_variants_that_deal_i
 def test_a_line_about_cards_names_kinds_the_game_deals(game):
     """A typo in a line's card kinds would hide the line in every game: each kind a line
     needs is dealt by at least one variant of the section."""
+    assert game.how_to_play
     for section in game.how_to_play:
         variants = section.variants or tuple(game.variants)
         dealt = set().union(*(game.dealt_kinds(variant) for variant in variants))

@@ -212,6 +212,7 @@ def test_every_message_is_translated_and_none_is_fuzzy(language, domain):
     catalog = catalogue(language, domain)
     if catalog is None:
         pytest.skip(f"no {domain} catalogue (the source marks no {domain} string)")
+    assert len(catalog), f"{language}/{domain}.po has no message"
     untranslated, fuzzy, wrong_forms = [], [], []
     for message in catalog:
         if not message.id:
@@ -243,6 +244,7 @@ def test_translations_keep_placeholders_and_tags(language, domain):
         pytest.skip(f"no {domain} catalogue (the source marks no {domain} string)")
     plural = gettext.c2py(catalog.plural_expr)
     uses = Counter(plural(n) for n in range(1001))
+    assert len(catalog), f"{language}/{domain}.po has no message"
     problems = []
     for message in catalog:
         if not message.id:
@@ -292,6 +294,7 @@ def test_babel_checkers_find_no_error(language, domain):
 
 
 def test_english_catalogue_repeats_the_english_text():
+    assert catalogue("en", "django"), "no English messages"
     for domain in DOMAINS:
         catalog = catalogue("en", domain)
         for message in catalog or []:

@@ -224,5 +224,6 @@ def test_the_debrief_report_leaves_no_english(fresh_translations, django_user_mo
     names = {session.school_class.name, *session.participants.values_list("nickname", flat=True)}
     allowed = allowed_words(language, {word for name in names for word in name.split()})
     texts = visible_texts(html[language])
+    assert texts
     found = sorted({t for t in texts if is_english_left(t, english, allowed)})
     assert not found, f"English left on the {language} report: {found}"

@@ -100,7 +100,9 @@ def test_a_table_where_no_lesson_came_up_gets_three_core_questions(session_a, st
 
 
 def test_the_quiz_has_at_most_five_questions(session_a, student):
-    for item in Lesson.objects.all()[:9]:
+    lessons = list(Lesson.objects.all()[:9])
+    assert len(lessons) == 9
+    for item in lessons:
         do_record_moment(session_a, item, "attack", table=1)
     quiz = draw_quiz(session_a, student, table=1)
     assert len(quiz.question_ids) == QUIZ_MAX
@@ -162,7 +164,9 @@ def test_moments_and_answers_belong_to_their_session(session_a, session_b, stude
     assert not LessonMoment.objects.filter(session=session_b).exists()
     other = join(session_b, "Kim")
     quiz = draw_quiz(session_b, other, table=1)
-    assert all(question.lesson.core for question in quiz.questions())
+    questions = quiz.questions()
+    assert len(questions) == QUIZ_MIN
+    assert all(question.lesson.core for question in questions)
 
 
 def test_the_lesson_mode_is_show_until_the_teacher_chooses(session_a):

@@ -73,7 +73,9 @@ def test_every_card_opens_the_lesson_of_its_kind_or_character(variant, card):
 
 def test_an_avatar_link_names_only_the_declared_character_attribute():
     assert GAME.link_attributes == ("character",)
-    for link in LessonLink.objects.filter(game="conspiranoia", event=""):
+    links = list(LessonLink.objects.filter(game="conspiranoia", event=""))
+    assert len(links) == len(CARD_LESSONS)
+    for link in links:
         assert set(link.attributes) == ({"character"} if link.kind == "avatar" else set()), link
 
 
@@ -216,6 +218,7 @@ def test_the_real_case_states_the_right_year_and_figures_in_every_language(slug)
 @pytest.mark.parametrize("slug", sorted(CASES))
 def test_every_language_has_the_same_quiz_shape_and_names_the_game(slug):
     lesson = NEW[slug]
+    assert lesson["quiz_answers"], slug
     for language in LANGUAGES:
         quiz = lesson[language]["quiz"]
         assert len(quiz) == len(lesson["quiz_answers"]), (slug, language)
@@ -247,6 +250,8 @@ def test_the_deadlines_and_rights_are_stated_in_every_language():
 
 def test_the_new_lessons_cite_only_articles_the_glossary_explains():
     glossary = json.loads(GLOSSARY.read_text(encoding="utf-8"))["articles"]
+    assert len(NEW) == 3
     for lesson in NEW.values():
+        assert lesson["articles"], lesson["slug"]
         for article in lesson["articles"]:
             assert str(article_number(article)) in glossary, (lesson["slug"], article)

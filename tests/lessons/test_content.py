@@ -102,7 +102,9 @@ def test_card_links_name_only_the_attributes_their_game_declares():
 
 
 def test_every_lesson_has_every_language_and_field():
-    for lesson in Lesson.objects.prefetch_related("texts"):
+    lessons = list(Lesson.objects.prefetch_related("texts"))
+    assert len(lessons) >= 20
+    for lesson in lessons:
         texts = {text.language: text for text in lesson.texts.all()}
         assert set(texts) == LANGUAGES, lesson
         for language, text in texts.items():
@@ -112,7 +114,9 @@ def test_every_lesson_has_every_language_and_field():
 
 
 def test_every_lesson_cites_existing_gdpr_articles():
-    for lesson in Lesson.objects.all():
+    lessons = list(Lesson.objects.all())
+    assert len(lessons) >= 20
+    for lesson in lessons:
         assert lesson.articles, lesson
         for article in lesson.articles:
             assert CITATION.match(article), (lesson.slug, article)
@@ -129,8 +133,13 @@ def cited_numbers(text: str) -> set[str]:
 
 def test_the_texts_cite_the_lesson_articles_in_every_language():
     """The texts name each article number, so a reader sees where the rule is written."""
-    for lesson in Lesson.objects.prefetch_related("texts"):
-        for text in lesson.texts.all():
+    lessons = list(Lesson.objects.prefetch_related("texts"))
+    assert len(lessons) >= 20
+    for lesson in lessons:
+        texts = lesson.texts.all()
+        assert {text.language for text in texts} == LANGUAGES, lesson
+        assert lesson.articles, lesson
+        for text in texts:
             numbers = cited_numbers(text.body + " " + text.case_outcome + " " + text.short)
             for article in lesson.articles:
                 assert str(article_number(article)) in numbers, (lesson.slug, text.language)
@@ -150,16 +159,24 @@ def test_sensitive_signs_cite_article_9_and_judicial_data_article_10():
 
 
 def test_every_short_explanation_is_at_most_two_sentences():
-    for lesson in Lesson.objects.prefetch_related("texts"):
-        for text in lesson.texts.all():
+    lessons = list(Lesson.objects.prefetch_related("texts"))
+    assert len(lessons) >= 20
+    for lesson in lessons:
+        texts = lesson.texts.all()
+        assert {text.language for text in texts} == LANGUAGES, lesson
+        for text in texts:
             sentences = SENTENCE_END.findall(text.short.strip())
             assert 1 <= len(sentences) <= 2, (lesson.slug, text.language, text.short)
 
 
 def test_every_lesson_has_one_to_three_quiz_questions_with_one_right_answer():
-    for lesson in Lesson.objects.all():
+    lessons = list(Lesson.objects.all())
+    assert len(lessons) >= 20
+    for lesson in lessons:
         assert 1 <= lesson.questions.count() <= 3, lesson
-    for question in QuizQuestion.objects.prefetch_related("texts"):
+    questions = list(QuizQuestion.objects.prefetch_related("texts"))
+    assert len(questions) >= len(lessons)  # one question a lesson at least
+    for question in questions:
         texts = {text.language: text for text in question.texts.all()}
         assert set(texts) == LANGUAGES, question
         sizes = {len(text.choices) for text in texts.values()}

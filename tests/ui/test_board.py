@@ -233,7 +233,9 @@ def test_phone_layout_fits_in_every_language(browser, states, language, artifact
     first = state.view(0)["hand"][0]
     name = table.cards[first]["name"][language]
     card = page.locator(f'.dt-cards--hand [data-card="{first}"]')
-    for part in card.locator(".dt-card__name > span").all_inner_texts():
+    parts = card.locator(".dt-card__name > span").all_inner_texts()
+    assert parts
+    for part in parts:
         assert part.strip() in name
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=artifacts_dir / f"rich-{language}.png", full_page=True)

@@ -228,6 +228,7 @@ def test_every_player_shows_character_life_hand_and_dealer(browser, states):
     context, page = open_table(browser, table, PROJECTOR, role="spectator")
     panels = page.locator(".panel--player")
     expect(panels).to_have_count(3)
+    assert len(view["players"]) == 3
     for p in view["players"]:
         panel = page.locator(f".panel--player[data-seat='{p['seat']}']")
         character = table.cards[p["character_card"]]["name"]["en"].split(": ")[1]
