@@ -256,6 +256,20 @@ def test_the_random_bot_draws_what_rng_choice_draws():
         bot.choose(None, [], random.Random(0))
 
 
+@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+def test_the_heuristic_bot_chooses_an_action_or_raises(slug):
+    # an empty list is refused as the random bot refuses it: never None for an action
+    game = get_game(slug)
+    state = game.new_state(game.min_players, 1, game.default_variant)
+    seat = state.to_move()[0]
+    bot = game.bot("heuristic")
+    legal = state.legal_actions(seat)
+    assert legal
+    assert bot.choose(state.view(seat), legal, random.Random(0)) in legal
+    with pytest.raises(IndexError):
+        bot.choose(state.view(seat), [], random.Random(0))
+
+
 def test_registry_contract():
     """Every registered game exposes the attributes the Django layer relies on."""
     games = all_games()
