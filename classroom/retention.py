@@ -163,6 +163,15 @@ def purge_due(session: ClassSession, retention_days: int) -> datetime:
     return session.created_at + timedelta(days=retention_days)
 
 
+def purge_notice(session: ClassSession) -> dict[str, Any]:
+    """Return what a teacher's page says of the session's deletion: ``purge_due`` (with
+    the platform's ``RETENTION_DAYS``) and ``retention_days``."""
+    return {
+        "purge_due": purge_due(session, settings.RETENTION_DAYS),
+        "retention_days": settings.RETENTION_DAYS,
+    }
+
+
 def expired_join_requests(now: datetime | None = None) -> QuerySet[JoinRequest]:
     """Return the join requests that expired unanswered: marked expired, or pending for
     longer than JOIN_REQUEST_MINUTES. A refused request stays until its session is

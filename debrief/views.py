@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.models import ClassSession, Table
-from classroom.retention import purge_session
+from classroom.retention import purge_notice, purge_session
 from classroom.typing import AuthenticatedHttpRequest
 from debrief.actions import do_request_export
 from debrief.files import CONTENT_TYPES
@@ -58,7 +58,11 @@ def debrief_session(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         export = do_request_export(session, request.user)
         return redirect("debrief:status", pk=export.pk)
     exports = session.debrief_exports.all()
-    return render(request, "debrief/session.html", {"session": session, "exports": exports})
+    return render(
+        request,
+        "debrief/session.html",
+        {"session": session, "exports": exports, **purge_notice(session)},
+    )
 
 
 @login_required

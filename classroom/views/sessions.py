@@ -1,6 +1,5 @@
 """A teacher's sessions: launch one, watch its lobby, and control it."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -60,8 +59,7 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "game_name": game_name(session.game),
             "variant_label": variant_label(session.game, session.variant),
             "bot_level": bot_level_label(session.game, actions.session_bot(session)),
-            "retention_days": settings.RETENTION_DAYS,
-            "purge_due": retention.purge_due(session, settings.RETENTION_DAYS),
+            **retention.purge_notice(session),
         },
     )
 

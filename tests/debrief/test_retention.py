@@ -154,21 +154,22 @@ def test_the_due_date_is_when_the_purge_takes_the_session(sessions):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("language", "ended", "open_"),
+    ("language", "wordings"),
     [
-        ("en", "after the session ended", "if the session is never ended"),
-        ("fr", "jours après la fin de la séance.", "si la séance reste ouverte"),
+        ("en", ("after the session ended", "if the session is never ended")),
+        ("fr", ("jours après la fin de la séance.", "si la séance reste ouverte")),
     ],
 )
-def test_the_session_page_says_when_its_student_data_goes(
-    sessions, client_a, language, ended, open_
+@pytest.mark.parametrize("page_name", ["classroom:session_detail", "debrief:session"])
+def test_the_teachers_pages_say_when_the_student_data_goes(
+    sessions, client_a, language, wordings, page_name
 ):
     made, _folders = sessions
+    ended, open_ = wordings  # a finished session's wording, an unfinished one's
     for label, wording in (("recent", ended), ("open", open_)):
         session = made[label]
-        page = client_a.get(
-            reverse("classroom:session_detail", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
-        )
+        session.refresh_from_db()
+        page = client_a.get(reverse(page_name, args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language)
         with translation.override(language):
             due = date_format(purge_due(session, DAYS), "SHORT_DATE_FORMAT")
         text = page.content.decode()
