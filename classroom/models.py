@@ -407,3 +407,27 @@ class Deck(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("classroom:deck_edit", args=[self.pk])
+
+
+class Erasure(models.Model):
+    """A deletion a restored backup must not undo: a teacher's account, a class, or a
+    session's student data, deleted at ``erased_at`` (classroom.backups re-applies the
+    erasures made after the backup it restores). Only the kind and the row's id, no name:
+    kept ``BACKUP_DAYS``, as long as a backup that holds the row may be restored."""
+
+    class Kind(models.TextChoices):
+        ACCOUNT = "account", _("teacher account")
+        SCHOOL_CLASS = "class", _("class")
+        SESSION = "session", _("session's student data")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    object_id = models.PositiveBigIntegerField(_("id"))
+    erased_at = models.DateTimeField(_("erased at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("erasure")
+        verbose_name_plural = _("erasures")
+        ordering = ["erased_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.object_id}"

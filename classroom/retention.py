@@ -38,6 +38,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from classroom import actions
+from classroom.erasures import purge_erasures, record_erasure
+from classroom.models import Erasure
 
 if TYPE_CHECKING:
     from axes.models import AccessAttempt
@@ -91,6 +93,7 @@ def purge_session(session: ClassSession) -> dict[str, int]:
             "participants": _delete(_model("classroom.Participant"), session=session),
         }
         ClassSession.objects.filter(pk=session.pk).update(purged_at=timezone.now())
+        record_erasure(Erasure.Kind.SESSION, session.pk)
     session.refresh_from_db()
     return counts
 
@@ -283,6 +286,7 @@ def delete_account(user: User) -> dict[str, int]:
         sessions = _model("classroom.ClassSession").objects.filter(school_class__teacher=user)
         for session in sessions.filter(purged_at__isnull=True):
             purge_session(session)
+        record_erasure(Erasure.Kind.ACCOUNT, user.pk)
         return _delete_owned(user)
 
 
@@ -325,12 +329,21 @@ def purge_admin_log(admin_log_days: int, now: datetime | None = None) -> int:
 
 
 def purge_unused(
-    roster_days: int, account_days: int, admin_log_days: int, now: datetime | None = None
+    roster_days: int,
+    account_days: int,
+    admin_log_days: int,
+    now: datetime | None = None,
+    *,
+    backup_days: int | None = None,
 ) -> dict:
-    """Empty the unused rosters, delete the unused accounts and the old admin log entries;
-    return the counts."""
-    return {
+    """Empty the unused rosters, delete the unused accounts, the old admin log entries
+    and (given ``backup_days``) the erasure records older than every backup; return the
+    counts."""
+    counts = {
         "rosters": empty_unused_rosters(roster_days, now),
         "accounts": delete_unused_accounts(account_days, now),
         "log_entries": purge_admin_log(admin_log_days, now),
     }
+    if backup_days is not None:
+        counts["erasures"] = purge_erasures(backup_days, now)
+    return counts

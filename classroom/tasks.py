@@ -5,6 +5,7 @@ from importlib import import_module
 from celery import shared_task
 from django.conf import settings
 
+from classroom.backups import make_backup, prune
 from classroom.retention import purge_expired, purge_login_attempts, purge_unused
 
 
@@ -30,6 +31,20 @@ def clear_expired_logins() -> None:
 @shared_task(name="classroom.tasks.purge_unused_records")
 def purge_unused_records() -> dict[str, int]:
     """Empty the rosters of classes unused for ROSTER_DAYS, delete the teacher accounts
-    with no login for ACCOUNT_DAYS (with all they own) and the admin log's entries older
-    than ADMIN_LOG_DAYS."""
-    return purge_unused(settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, settings.ADMIN_LOG_DAYS)
+    with no login for ACCOUNT_DAYS (with all they own), the admin log's entries older
+    than ADMIN_LOG_DAYS and the erasure records older than BACKUP_DAYS."""
+    return purge_unused(
+        settings.ROSTER_DAYS,
+        settings.ACCOUNT_DAYS,
+        settings.ADMIN_LOG_DAYS,
+        backup_days=settings.BACKUP_DAYS,
+    )
+
+
+@shared_task(name="classroom.tasks.back_up")
+def back_up() -> str:
+    """Back the database up into BACKUP_DIR (every BACKUP_HOURS) and delete the backups
+    older than BACKUP_DAYS; return the new file's name."""
+    made = make_backup()
+    prune()
+    return made.name

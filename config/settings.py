@@ -439,6 +439,13 @@ RETENTION_DAYS = env_int("RETENTION_DAYS", 30, minimum=1)  # 0 would purge sessi
 ROSTER_DAYS = env_int("ROSTER_DAYS", 365, minimum=1)
 ACCOUNT_DAYS = env_int("ACCOUNT_DAYS", 730, minimum=30)
 ADMIN_LOG_DAYS = env_int("ADMIN_LOG_DAYS", 365, minimum=1)
+# Backups of the database (classroom/backups.py): made every BACKUP_HOURS by Celery beat
+# (0: none, the IT administrator runs ``manage.py backup`` or their own), into BACKUP_DIR,
+# each deleted BACKUP_DAYS after it was made: a deleted session's data lives on in a copy
+# that long at most (and a restore deletes it again: classroom.erasures).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+BACKUP_HOURS = env_int("BACKUP_HOURS", 24)
+BACKUP_DAYS = env_int("BACKUP_DAYS", 7, minimum=1)
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -538,6 +545,13 @@ GC_THRESHOLDS = tuple(
 # Each process keeps a playing session's lesson mode this long: a teacher's new mode
 # reaches the moves another server process plays within it (its own at once).
 LESSON_MODE_SECONDS = 5.0
+if BACKUP_HOURS:
+    CELERY_BEAT_SCHEDULE["back-up-the-database"] = {
+        "task": "classroom.tasks.back_up",
+        "schedule": BACKUP_HOURS * 3600.0,
+        # A backup missed (beat down, a worker busy) is made by the next one.
+        "options": {"expires": BACKUP_HOURS * 3600.0},
+    }
 CELERY_BEAT_SCHEDULE["live-play-sweeper"] = {
     "task": "live.tasks.sweep",
     "schedule": LIVE_SWEEP_SECONDS,

@@ -147,5 +147,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "roster_days": settings.ROSTER_DAYS,
         "account_days": settings.ACCOUNT_DAYS,
         "admin_log_days": settings.ADMIN_LOG_DAYS,
+        "backup_hours": settings.BACKUP_HOURS,
+        "backup_days": settings.BACKUP_DAYS,
     }
     return render(request, "privacy.html", context)

@@ -23,6 +23,7 @@ ROWS = {
     "classroom.SeatMove": "participants",
     "classroom.JoinRequest": "join-requests",
     "classroom.Deck": "decks",
+    "classroom.Erasure": "backups",
     "games.Match": "matches",
     "games.MatchAction": "matches",
     "games.MatchTimer": "matches",
@@ -76,6 +77,19 @@ def test_the_privacy_page_gives_what_teachers_keep_its_time_limit(client, settin
     assert "or 200 days after the class was last used" in page
     assert "or 400 days after the teacher's last login" in page
     assert "90 days. An entry about a session" in page
+
+
+@pytest.mark.django_db
+def test_the_privacy_page_says_how_long_backups_and_erasure_notes_are_kept(client, settings):
+    settings.BACKUP_HOURS, settings.BACKUP_DAYS = 12, 5
+    page = client.get(reverse("debrief:privacy")).content.decode()
+    assert "made every 12 hours on the school's machine" in page
+    assert "Each copy is deleted 5 days after it was made" in page
+    assert "deletes it again after a restore" in page
+    settings.BACKUP_HOURS = 0
+    page = client.get(reverse("debrief:privacy")).content.decode()
+    assert "made every" not in page
+    assert "The platform makes no copy of its database by itself" in page
 
 
 @pytest.mark.django_db

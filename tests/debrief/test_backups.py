@@ -1,0 +1,191 @@
+"""Backups: made whole, kept BACKUP_DAYS, and a restore that deletes again what was
+erased after the backup was made (classroom.backups, classroom.erasures)."""
+
+import gzip
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from classroom import actions
+from classroom.backups import (
+    BackupError,
+    backup_path,
+    backups,
+    made_at,
+    make_backup,
+    prune,
+    restore,
+)
+from classroom.models import ClassSession, Erasure, Participant, SchoolClass
+from classroom.retention import delete_account, purge_session, purge_unused
+from config.celery import app
+from games.models import MatchAction
+from tests.debrief.recorded import record_session
+
+
+def students(session: ClassSession) -> int:
+    return Participant.objects.filter(session=session).count()
+
+
+@pytest.fixture
+def school(teacher_a, teacher_b):
+    """Teacher A with a class to delete and three sessions (one to purge, two to keep),
+    teacher B to delete; every session with students and a played game."""
+    made = {
+        "purged": record_session(teacher_a, students=4, seed=1, name="7A"),
+        "kept": record_session(teacher_a, students=4, seed=2, name="7B"),
+        "in_class": record_session(teacher_a, students=4, seed=3, name="7C"),
+        "of_b": record_session(teacher_b, students=4, seed=4, name="8A"),
+    }
+    assert all(students(session) == 4 for session in made.values())
+    assert MatchAction.objects.filter(match__table__session=made["kept"]).exists()
+    return made
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_deletes_again_what_was_erased_after_the_backup(
+    school, teacher_a, teacher_b, tmp_path
+):
+    backup = make_backup(tmp_path)
+    assert backups(tmp_path) == [backup]
+    # After the backup: a session's data, a class and an account are deleted, and a new
+    # class is made (a restore loses it, as it loses every write since the backup).
+    doomed_class, doomed_teacher = school["in_class"].school_class.pk, teacher_b.pk
+    purge_session(school["purged"])
+    actions.do_delete_class(school["in_class"].school_class)
+    delete_account(teacher_b)
+    actions.do_create_class(teacher_a, "made after the backup")
+    recorded = {(e.kind, e.object_id): e.erased_at for e in Erasure.objects.all()}
+    assert set(recorded) == {
+        ("session", school["purged"].pk),
+        ("class", doomed_class),
+        ("session", school["of_b"].pk),  # purged with B's account
+        ("account", doomed_teacher),
+    }
+
+    restored = restore(backup)
+
+    assert restored.journal_read
+    assert restored.made_at == made_at(backup)
+    # B's session was purged with B's account: one session more than the one A purged.
+    assert restored.erased_again == {"session": 2, "class": 1, "account": 1}
+    assert not type(teacher_a).objects.filter(pk=doomed_teacher).exists()
+    assert not SchoolClass.objects.filter(pk=doomed_class).exists()
+    assert not ClassSession.objects.filter(pk=school["in_class"].pk).exists()
+    purged = ClassSession.objects.get(pk=school["purged"].pk)
+    assert purged.purged_at is not None and students(purged) == 0
+    assert not MatchAction.objects.filter(match__table__session=purged).exists()
+    # What was not erased is back as it was at the backup; what came after is gone.
+    assert students(school["kept"]) == 4
+    assert MatchAction.objects.filter(match__table__session=school["kept"]).exists()
+    assert not SchoolClass.objects.filter(name="made after the backup").exists()
+    # The records stay, with their own times, for a restore of an older backup.
+    assert {(e.kind, e.object_id): e.erased_at for e in Erasure.objects.all()} == recorded
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_erasure_made_before_the_backup_is_not_made_again(school, teacher_a, tmp_path):
+    purge_session(school["purged"])
+    Erasure.objects.update(erased_at=timezone.now() - timedelta(hours=1))
+    backup = make_backup(tmp_path)
+    restored = restore(backup)
+    assert restored.erased_again == {}
+    assert ClassSession.objects.get(pk=school["purged"].pk).purged_at is not None
+    assert students(school["kept"]) == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_damaged_backup_is_refused_and_the_database_is_left_as_it_was(school, tmp_path):
+    good = make_backup(tmp_path)
+    when = made_at(good) + timedelta(seconds=1)
+    truncated = backup_path(tmp_path, when)
+    truncated.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    garbage = backup_path(tmp_path, when + timedelta(seconds=1))
+    with gzip.open(garbage, "wb") as out:
+        out.write(b"not a database " * 1000)
+    purge_session(school["purged"])  # a change the refused restores must not undo
+
+    for bad in (truncated, garbage):
+        with pytest.raises(BackupError):
+            restore(bad)
+        assert students(ClassSession.objects.get(pk=school["purged"].pk)) == 0
+        assert students(school["kept"]) == 4
+
+
+def test_only_the_platforms_backups_older_than_backup_days_are_deleted(tmp_path):
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
+    ages = [0, 1, 6.9, 7.1, 30]
+    made = {age: backup_path(tmp_path, now - timedelta(days=age)) for age in ages}
+    for path in made.values():
+        path.write_bytes(b"backup")
+    others = [tmp_path / "notes.txt", tmp_path / "dp-backup-yesterday.sqlite3.gz"]
+    others.append(made[30].with_name(made[30].name + ".part"))
+    for path in others:
+        path.write_bytes(b"not ours")
+
+    assert backups(tmp_path) == [made[age] for age in reversed(ages)]
+    deleted = prune(tmp_path, days=7, now=now)
+
+    assert sorted(deleted) == sorted([made[7.1], made[30]])
+    assert backups(tmp_path) == [made[6.9], made[1], made[0]]
+    assert all(path.exists() for path in others)
+    with pytest.raises(BackupError):
+        made_at(others[1])
+
+
+@pytest.mark.django_db
+def test_the_erasure_records_go_once_every_backup_before_them_is_gone(teacher_a):
+    now = timezone.now()
+    old = Erasure.objects.create(kind="session", object_id=1)
+    recent = Erasure.objects.create(kind="class", object_id=2)
+    Erasure.objects.filter(pk=old.pk).update(erased_at=now - timedelta(days=8))
+    Erasure.objects.filter(pk=recent.pk).update(erased_at=now - timedelta(days=6))
+    counts = purge_unused(365, 730, 365, now, backup_days=7)
+    assert counts["erasures"] == 1
+    assert list(Erasure.objects.values_list("pk", flat=True)) == [recent.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_commands_back_up_list_and_restore(school, tmp_path, capsys):
+    call_command("backup", to=tmp_path)
+    made = backups(tmp_path)
+    assert len(made) == 1 and oct(made[0].stat().st_mode)[-3:] == "600"
+    out = capsys.readouterr().out
+    assert f"Backup made: {made[0]}" in out and "1 backups in" in out
+    call_command("backup", to=tmp_path, list=True)
+    assert made[0].name in capsys.readouterr().out
+    assert backups(tmp_path) == made  # --list made none
+
+    purge_session(school["purged"])
+    with pytest.raises(CommandError, match="not a backup"):
+        call_command("restore", str(tmp_path / "db.sqlite3"), no_input=True)
+    call_command("restore", str(made[0]), no_input=True)
+    out = capsys.readouterr().out
+    assert "Deleted again (erased after the backup): 1 session." in out
+    assert students(ClassSession.objects.get(pk=school["purged"].pk)) == 0
+
+
+@pytest.mark.services
+def test_the_beat_backs_up_in_a_real_worker(transactional_db, celery_worker, teacher_a):
+    assert settings.CELERY_BEAT_SCHEDULE["back-up-the-database"] == {
+        "task": "classroom.tasks.back_up",
+        "schedule": settings.BACKUP_HOURS * 3600.0,
+        "options": {"expires": settings.BACKUP_HOURS * 3600.0},
+    }
+    folder = Path(settings.BACKUP_DIR)
+    stale = backup_path(folder, timezone.now() - timedelta(days=settings.BACKUP_DAYS + 1))
+    folder.mkdir(parents=True, exist_ok=True)
+    stale.write_bytes(b"old")
+    name = app.send_task("classroom.tasks.back_up").get(timeout=60)
+    made = folder / name
+    try:
+        assert made in backups(folder)
+        assert made.stat().st_size > 1000
+        assert not stale.exists()  # pruned by the same task
+    finally:
+        made.unlink(missing_ok=True)
+        stale.unlink(missing_ok=True)
