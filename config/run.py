@@ -304,6 +304,8 @@ TEST_PARTS = {
         [
             "tests/matches",
             "tests/live",
+            # pg_dump and pg_restore, as SQLite's backups are tested in "rest"
+            "tests/debrief/test_backups.py",
             *(f"--ignore=tests/live/{name}" for name in NOT_ABOUT_THE_DATABASE),
         ],
     ),

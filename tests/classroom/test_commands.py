@@ -15,7 +15,7 @@ from classroom import actions
 from classroom.codes import is_well_formed
 from classroom.identity import new_device_id
 from classroom.management.commands.load_demo import DEMO_USERNAME, demo_login_file
-from classroom.models import ClassSession, Participant, SchoolClass, Table
+from classroom.models import ClassSession, Erasure, Participant, SchoolClass, Table
 from tests.classroom.conftest import join_client, open_session
 
 pytestmark = pytest.mark.django_db
@@ -190,6 +190,8 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
         action_flag=CHANGE,
     )
     LogEntry.objects.filter(pk=entry.pk).update(action_time=days_ago(400))
+    old_erasure = Erasure.objects.create(kind="class", object_id=999)
+    Erasure.objects.filter(pk=old_erasure.pk).update(erased_at=days_ago(settings.BACKUP_DAYS + 1))
 
     out = StringIO()
     call_command("purge", "--dry-run", stdout=out)
@@ -200,6 +202,7 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
     assert "Rosters of unused classes: 1\n  - Old 5B (teacher-a)" in listed
     assert "Unused teacher accounts: 1\n  - teacher-b, last login" in listed
     assert "Admin log entries: 1" in listed
+    assert "Erasure records older than every backup: 1" in listed
     assert "Nothing was deleted (--dry-run)." in listed
     assert Participant.objects.filter(session=session).count() == 1
     assert get_user_model().objects.filter(pk=teacher_b.pk).exists()
@@ -215,6 +218,9 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
     assert not get_user_model().objects.filter(pk=teacher_b.pk).exists()
     assert not SchoolClass.objects.filter(pk=kept_class.pk).exists()  # went with B
     assert not LogEntry.objects.filter(pk=entry.pk).exists()
+    assert not Erasure.objects.filter(pk=old_erasure.pk).exists()
+    # B's account, its session's data and its class were just erased: their records stay.
+    assert Erasure.objects.filter(kind="account", object_id=teacher_b.pk).exists()
     assert get_user_model().objects.filter(pk=teacher_a.pk).exists()
 
     out = StringIO()
@@ -224,6 +230,7 @@ def test_purge_lists_what_is_due_then_deletes_it(teacher_a, teacher_b, settings)
         "Rosters of unused classes",
         "Unused teacher accounts",
         "Admin log entries",
+        "Erasure records older than every backup",
     ):
         assert f"{kind}: 0\n" in out.getvalue(), kind
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.utils import timezone
 
 from classroom import actions
@@ -52,6 +53,7 @@ def test_a_restore_deletes_again_what_was_erased_after_the_backup(
 ):
     backup = make_backup(tmp_path)
     assert backups(tmp_path) == [backup]
+    assert backup.name.endswith(".sqlite3.gz" if connection.vendor == "sqlite" else ".pgdump")
     # After the backup: a session's data, a class and an account are deleted, and a new
     # class is made (a restore loses it, as it loses every write since the backup).
     doomed_class, doomed_teacher = school["in_class"].school_class.pk, teacher_b.pk

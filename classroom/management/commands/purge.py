@@ -6,7 +6,8 @@ For an IT administrator: to see what the next purges will take, or to purge at o
 due is what classroom.retention finds: sessions past ``RETENTION_DAYS`` (their student
 data), join requests that expired unanswered, failed-login records past
 ``LOGIN_ATTEMPT_HOURS``, rosters of classes unused for ``ROSTER_DAYS``, teacher accounts
-with no login for ``ACCOUNT_DAYS`` and admin log entries older than ``ADMIN_LOG_DAYS``.
+with no login for ``ACCOUNT_DAYS``, admin log entries older than ``ADMIN_LOG_DAYS`` and
+erasure records older than ``BACKUP_DAYS`` (classroom.erasures).
 """
 
 from datetime import datetime, timedelta
@@ -18,6 +19,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from classroom import retention, tasks
+from classroom.erasures import old_erasures
 
 
 class Command(BaseCommand):
@@ -44,7 +46,7 @@ class Command(BaseCommand):
             f"Retention: RETENTION_DAYS={settings.RETENTION_DAYS}, "
             f"LOGIN_ATTEMPT_HOURS={settings.LOGIN_ATTEMPT_HOURS}, "
             f"ROSTER_DAYS={settings.ROSTER_DAYS}, ACCOUNT_DAYS={settings.ACCOUNT_DAYS}, "
-            f"ADMIN_LOG_DAYS={settings.ADMIN_LOG_DAYS}."
+            f"ADMIN_LOG_DAYS={settings.ADMIN_LOG_DAYS}, BACKUP_DAYS={settings.BACKUP_DAYS}."
         )
         if options["ahead"] > 0:
             self.stdout.write(
@@ -64,8 +66,8 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Deleted: the student data of {participants} participants, "
                 f"{unused['rosters']} rosters emptied, {unused['accounts']} teacher accounts, "
-                f"{unused['log_entries']} admin log entries; the expired join requests and "
-                "failed-login records listed above."
+                f"{unused['log_entries']} admin log entries, {unused['erasures']} erasure "
+                "records; the expired join requests and failed-login records listed above."
             )
         )
 
@@ -103,3 +105,5 @@ class Command(BaseCommand):
             self.stdout.write(f"  - {user.get_username()}, {what} {seen:%Y-%m-%d}")
         entries = retention.old_log_entries(settings.ADMIN_LOG_DAYS, when)
         self.stdout.write(f"Admin log entries: {entries.count() if entries is not None else 0}")
+        erasures = old_erasures(settings.BACKUP_DAYS, when).count()
+        self.stdout.write(f"Erasure records older than every backup: {erasures}")
