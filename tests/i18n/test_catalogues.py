@@ -72,7 +72,7 @@ HOME = {
     "en": "Learn data protection by playing",
     "es": "Aprende protección de datos jugando",
     "fr": "Apprends la protection des données en jouant",
-    "ru": "Изучай защиту данных играя",
+    "ru": "Изучай защиту данных, играя",
 }
 JOIN = {
     "en": "Join a game",
