@@ -1,13 +1,18 @@
-"""The health check: is the database, Redis and a Celery worker up?"""
+"""The health check: is the database, Redis and a Celery worker up? And are the
+backups made?"""
 
+from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from classroom.backups import backups, made_at
 from config.celery import app
 
 if TYPE_CHECKING:
@@ -70,9 +75,24 @@ def check_celery() -> str:
     return "ok" if replies else "down: no worker answered"
 
 
+def check_backups() -> dict | None:
+    """The backups beat makes every BACKUP_HOURS (None when it makes none): ``ok`` while
+    the newest in BACKUP_DIR is younger than twice that, else ``late``, or ``none`` before
+    the first; with the newest one's time and how many are kept."""
+    if not settings.BACKUP_HOURS:
+        return None
+    found = backups(Path(settings.BACKUP_DIR))
+    if not found:
+        return {"state": "none", "last": None, "kept": 0}
+    newest = made_at(found[-1])
+    late = timezone.now() - newest > timedelta(hours=2 * settings.BACKUP_HOURS)
+    return {"state": "late" if late else "ok", "last": newest.isoformat(), "kept": len(found)}
+
+
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer 200 with each part's state when all are up, 503 otherwise."""
+    """Answer 200 with each part's state when all are up, 503 otherwise. The backups'
+    state is told beside, for a monitor: a late backup is not a server that is down."""
     checks = {"database": check_database(), "redis": check_redis()}
     # Without Redis the Celery ping would hang on the broker connection.
     checks["celery"] = check_celery() if checks["redis"] == "ok" else "down: no broker"
@@ -81,4 +101,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     pool = database_pool()
     if pool is not None:
         answer["database_pool"] = pool
+    backup = check_backups()
+    if backup is not None:
+        answer["backups"] = backup
     return JsonResponse(answer, status=200 if healthy else 503)

@@ -1,21 +1,45 @@
 """The health check against the real services: 200 when all are up, 503 otherwise."""
 
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import redis
+from django.utils import timezone
 
+from classroom.backups import backup_path, made_at
 from config.services import free_port, redis_answers, redis_service, wait_until
 
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_is_200_when_database_redis_and_worker_are_up(client, celery_worker):
+def test_healthz_is_200_when_database_redis_and_worker_are_up(client, celery_worker, settings):
+    settings.BACKUP_HOURS = 0  # the backups' state is told only when beat makes them
     response = client.get("/healthz")
 
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "redis": "ok", "celery": "ok"}
+
+
+def test_healthz_tells_a_monitor_whether_the_backups_are_made(
+    client, celery_worker, settings, tmp_path
+):
+    settings.BACKUP_DIR, settings.BACKUP_HOURS = tmp_path, 24
+    assert client.get("/healthz").json()["backups"] == {"state": "none", "last": None, "kept": 0}
+    now = timezone.now().replace(microsecond=0)
+    old = backup_path(tmp_path, now - timedelta(hours=49))
+    old.write_bytes(b"backup")
+    response = client.get("/healthz")
+    assert response.status_code == 200  # a late backup is not a server that is down
+    assert response.json()["backups"] == {
+        "state": "late",
+        "last": made_at(old).isoformat(),
+        "kept": 1,
+    }
+    backup_path(tmp_path, now - timedelta(hours=47)).write_bytes(b"backup")
+    assert client.get("/healthz").json()["backups"]["state"] == "ok"
+    assert client.get("/healthz").json()["backups"]["kept"] == 2
 
 
 def test_healthz_is_503_when_redis_stops(client, settings, tmp_path):
