@@ -2,6 +2,8 @@
 erased after the backup was made (classroom.backups, classroom.erasures)."""
 
 import gzip
+import os
+import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -169,6 +171,23 @@ def test_the_commands_back_up_list_and_restore(school, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Deleted again (erased after the backup): 1 session." in out
     assert students(ClassSession.objects.get(pk=school["purged"].pk)) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_is_refused_while_make_run_runs(school, tmp_path, monkeypatch):
+    backup = make_backup(tmp_path / "backups")
+    monkeypatch.setenv("VAR_DIR", str(tmp_path))
+    pid_file = tmp_path / "supervisor" / "supervisord.pid"
+    pid_file.parent.mkdir()
+    pid_file.write_text(f"{os.getpid()}\n")  # a live process: the platform runs
+    purge_session(school["purged"])
+    with pytest.raises(CommandError, match="The platform is running"):
+        call_command("restore", str(backup), no_input=True)
+    assert students(ClassSession.objects.get(pk=school["purged"].pk)) == 0  # not restored
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    pid_file.write_text(f"{gone.pid}\n")  # left by a supervisord killed outright
+    call_command("restore", str(backup), no_input=True)
 
 
 @pytest.mark.services

@@ -1,6 +1,6 @@
 """Put a backup in the database's place (classroom.backups.restore): stop the platform
-first. What was erased after the backup was made is deleted again, then what is past
-its retention now."""
+first (refused while this machine's `make run` runs). What was erased after the backup
+was made is deleted again, then what is past its retention now."""
 
 from pathlib import Path
 from typing import Any
@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from classroom.backups import BackupError, made_at, restore
+from config.run import running_platform
 
 
 class Command(BaseCommand):
@@ -26,6 +27,12 @@ class Command(BaseCommand):
             when = made_at(path)
         except BackupError as error:
             raise CommandError(str(error)) from error
+        running = running_platform()
+        if running is not None:
+            raise CommandError(
+                f"The platform is running (make run, supervisord {running}): stop it first, "
+                "then restore. Nothing was restored."
+            )
         if not options["no_input"]:
             answer = input(
                 f"Replace the whole database by the backup of {when:%Y-%m-%d %H:%M} UTC? "
