@@ -140,6 +140,17 @@ def deck_ids(keys: list[str], slot: int) -> list[str]:
     return ids
 
 
+def interrupt_kinds(keys: list[str]) -> frozenset[str]:
+    """Return the interrupts (``scope_creep``, ``complaint``) a deck of card ``keys`` holds."""
+    return frozenset(ENTRIES[k].get("interrupt", "") for k in keys) - {""}
+
+
+# The interrupts each seat's laboratory deck holds, by the set it plays (a built deck's
+# own come from its list): as public as the set's card list, printed in the rules.
+SET_INTERRUPTS = {set_key: interrupt_kinds(starter_keys(set_key)) for set_key in SETS}
+SET_INTERRUPTS["office"] = frozenset().union(*SET_INTERRUPTS.values())
+
+
 def has(card_id: str, keyword: str) -> bool:
     """Tell whether the card carries the keyword (limit, global, component, stack, ...)."""
     return keyword in BY_ID[card_id]["keywords"]

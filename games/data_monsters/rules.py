@@ -28,11 +28,13 @@ from games.data_monsters.cards import (
     LAB_CARDS,
     MONSTER_NAMES,
     PENALTY,
+    SET_INTERRUPTS,
     SETS,
     allowed_copies,
     check_deck,
     deck_ids,
     has,
+    interrupt_kinds,
     key,
     starter,
     starter_keys,
@@ -526,10 +528,22 @@ class State(base.FieldsState):
 
     def _interrupt_fits(self, card, challenge, safe):
         """Tell whether interrupt ``card`` answers the completion of ``challenge``."""
-        kind = BY_ID[card]["interrupt"]
-        if kind == "complaint":
-            return BY_ID[challenge]["personal"] and not safe
-        return kind == "scope_creep"
+        return _fits(BY_ID[card]["interrupt"], challenge, safe)
+
+    def may_interrupt(self, s: int, challenge: str, safe: bool) -> bool:
+        """Tell whether seat ``s`` might hold an interrupt that answers the completion of
+        ``challenge``, judged only by what the whole table knows: the seat holds a card,
+        and its laboratory deck's card list (public: its set, or its built deck's list)
+        holds a fitting interrupt. An interrupt never lies face up (it goes from a hand
+        straight to the recycle bin), so no public zone can rule a copy out."""
+        if not self.hands[s]:
+            return False
+        if self.sets[s] == "built":
+            built = self.options[self.game.deck_option]
+            kinds = interrupt_kinds(built[s % len(built)])
+        else:
+            kinds = SET_INTERRUPTS[self.sets[s]]
+        return any(_fits(kind, challenge, safe) for kind in kinds)
 
     def _refusal(self, seat, action):
         """Return the IllegalAction that explains why ``action`` is refused."""
@@ -648,7 +662,9 @@ class State(base.FieldsState):
         safe = self.safeguarded(s)
         cost = self.cost(challenge)
         others = [o for o in range(self.n) if o != s]
-        if not any(self._interrupt_fits(c, challenge, safe) for o in others for c in self.hands[o]):
+        # Whether the window opens must tell nobody what a hand holds: it opens when public
+        # information leaves an answer possible, and then for every other seat alike.
+        if not any(self.may_interrupt(o, challenge, safe) for o in others):
             self._take(s, challenge, cost, safe)
             return
         self.serial += 1
@@ -778,6 +794,13 @@ class State(base.FieldsState):
 def challenges_dealt(variant: str, num_players: int) -> tuple[int, int]:
     """Return how many basic and hard challenges a match deals (the quick game: basic only)."""
     return (8, 0) if variant == "quick" else CHALLENGE_DECK[num_players]
+
+
+def _fits(kind, challenge, safe):
+    """Tell whether an interrupt of ``kind`` answers the completion of ``challenge``."""
+    if kind == "complaint":
+        return BY_ID[challenge]["personal"] and not safe
+    return kind == "scope_creep"
 
 
 def _illegal(code, message):

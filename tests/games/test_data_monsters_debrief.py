@@ -128,6 +128,7 @@ def test_scope_creep_the_build_cannot_pay_blocks_the_challenge():
     creep, chatbot = cid("scope_creep", 2), cid("faq_chatbot")
     state = arrange(
         players=3,
+        options={"decks": "startup"},  # Scope Creep is seat 1's own card
         hands={0: [], 1: [creep], 2: []},
         market=[chatbot, cid("clean_spreadsheet")],
         pool={"tech": 4, "sci": 1},

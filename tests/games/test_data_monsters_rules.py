@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.data_monsters import cards, rules
@@ -27,13 +27,13 @@ def cid(key, slot=1, number=1):
     return f"ch-{key}"
 
 
-def arrange(players=2, variant="standard", **fields):
+def arrange(players=2, variant="standard", options=None, **fields):
     """Return a state through the public JSON format, seat 0 to play its main phase.
 
     ``hands``, ``labs``, ``completed`` as ``{seat: [ids]}``; ``market`` a list; any other
     JSON field as is. The cards placed leave the zone they were dealt to, so every card
     stays in exactly one zone."""
-    d = GAME.new_state(players, 1, variant).to_json()
+    d = GAME.new_state(players, 1, variant, options).to_json()
     placed = {card for name in ZONES for ids in fields.get(name, {}).values() for card in ids}
     placed |= set(fields.get("market", [])) | set(fields.get("build", []))
     for name in ("decks", "recycle", "hands", "labs", "completed"):
@@ -218,7 +218,9 @@ def test_not_enough_tech_and_sci_is_refused():
 def test_personal_data_without_a_safeguard_scores_3_points_less():
     survey = cid("canteen_survey")  # 2 TECH, 3 SCI, 7 points, personal data
     state = arrange(market=[survey, cid("clean_spreadsheet")], pool={"tech": 2, "sci": 3})
-    events = act(state, 0, type="complete", challenge=survey)
+    # the Enterprise seat may hold a Complaint: it lets the completion go
+    assert types(act(state, 0, type="complete", challenge=survey)) == ["window"]
+    events = act(state, 1, type="pass")
     done = next(e for e in events if e["type"] == "completed")
     assert done["points"] == 4 and not done["safe"]
     assert state.unsafe[0] == [survey] and state.scores()[0]["points"] == 4
@@ -394,6 +396,7 @@ def scope_creep_table(pool):
     chatbot = cid("faq_chatbot")  # 4 TECH, 1 SCI
     state = arrange(
         players=3,
+        options={"decks": "startup"},  # Scope Creep is seat 1's own card
         hands={0: [], 1: [creep], 2: []},
         market=[chatbot, cid("clean_spreadsheet")],
         pool=pool,
@@ -441,12 +444,130 @@ def test_everyone_passes_or_the_timer_expires_and_the_challenge_is_completed():
     assert types(events)[0] == "timeout" and chatbot in again.completed[0]
 
 
-def test_no_window_when_nobody_holds_a_fitting_interrupt():
-    complaint = cid("complaint", 2)
-    chatbot = cid("faq_chatbot")  # not personal data: a Complaint does not fit
-    state = arrange(hands={1: [complaint]}, market=[chatbot], pool={"tech": 4, "sci": 1})
-    events = act(state, 0, type="complete", challenge=chatbot)
-    assert "window" not in types(events) and chatbot in state.completed[0]
+def deal_interrupts(data, turn, into):
+    """Return a copy of ``data`` (a state's JSON) in which every seat but ``turn`` holds
+    the interrupt cards of its laboratory pile (``into``) or none, each swapped with a
+    card of its pile's deck or recycle bin: everything public stays as it was."""
+    d = json.loads(json.dumps(data))
+    for s in range(d["num_players"]):
+        if s == turn:
+            continue
+        hand, p = d["hands"][s], d["pile"][s]
+        for zone in (d["decks"][p], d["recycle"][p]):
+            for i, card in enumerate(zone):
+                if bool(BY_ID[card]["interrupt"]) != into:
+                    continue
+                j = next(
+                    (j for j, c in enumerate(hand) if bool(BY_ID[c]["interrupt"]) != into), None
+                )
+                if j is not None:
+                    hand[j], zone[i] = card, hand[j]
+    return d
+
+
+def seen(view):
+    """Return a view without the seat's own hand: what may differ between two tables
+    that differ only in hidden cards."""
+    return {k: v for k, v in view.items() if k != "hand"}
+
+
+@pytest.mark.parametrize(
+    ("table", "challenge", "holder", "card"),
+    [
+        # 2 players: the one other seat would be the holder
+        (("standard", "alternate_enterprise", 2), "faq_chatbot", 1, cid("scope_creep", 2)),
+        (("standard", "alternate", 2), "canteen_survey", 1, cid("complaint", 2)),
+        # 3 players: only the Startup seat 2 might answer a challenge without personal data
+        (("standard", "alternate", 3), "faq_chatbot", 2, cid("scope_creep", 3)),
+        (("office", "alternate", 2), "faq_chatbot", 1, cid("scope_creep", 2)),
+    ],
+    ids=["2p-scope-creep", "2p-complaint", "3p-scope-creep", "office"],
+)
+def test_the_window_opens_alike_whether_or_not_the_interrupt_is_held(
+    table, challenge, holder, card
+):
+    variant, decks, players = table
+    holds = arrange(
+        players,
+        variant,
+        {"decks": decks},
+        hands={holder: [card]},
+        market=[cid(challenge), cid("clean_spreadsheet")],
+        pool={"tech": 9, "sci": 9},
+    )
+    lacks = GAME.from_json(deal_interrupts(holds.to_json(), 0, into=False))
+    assert card in holds.hands[holder] and not set(lacks.hands[holder]) & {card}
+    for state in (holds, lacks):
+        assert types(act(state, 0, type="complete", challenge=cid(challenge))) == ["window"]
+    assert holds.to_move() == lacks.to_move() == [s for s in range(players) if s != 0]
+    assert holds.timers() == lacks.timers()
+    for seat in [None, *range(players)]:
+        assert seen(holds.view(seat)) == seen(lacks.view(seat))
+    # a seat that cannot answer lets it go, as a holder may
+    assert holds.legal_actions(holder) == [{"type": "interrupt", "card": card}, {"type": "pass"}]
+    assert lacks.legal_actions(holder) == [{"type": "pass"}]
+
+
+def built_without_interrupts():
+    keys = cards.starter_keys("startup")
+    keys.remove("scope_creep")
+    return [keys]
+
+
+@pytest.mark.parametrize(
+    ("options", "challenge", "fields"),
+    [
+        # an Enterprise seat's only interrupt, a Complaint, does not fit these
+        ({"decks": "enterprise"}, "faq_chatbot", {"hands": {1: [cid("complaint", 2)]}}),
+        ({"decks": "alternate"}, "canteen_survey", {"safe_turn": True}),
+        # the seat whose deck holds Scope Creep holds no card at all
+        ({"decks": "startup"}, "faq_chatbot", {"hands": {1: []}}),
+        # a built deck without an interrupt
+        ({"lab_decks": built_without_interrupts()}, "canteen_survey", {}),
+    ],
+    ids=["complaint-no-fit", "safeguarded", "empty-hand", "built-deck"],
+)
+def test_no_window_when_public_information_rules_out_every_holder(options, challenge, fields):
+    state = arrange(
+        options=options,
+        market=[cid(challenge), cid("clean_spreadsheet")],
+        pool={"tech": 9, "sci": 9},
+        **fields,
+    )
+    events = act(state, 0, type="complete", challenge=cid(challenge))
+    assert "window" not in types(events) and cid(challenge) in state.completed[0]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 4),
+    variant=st.sampled_from(list(GAME.variants)),
+    steps=st.integers(0, 300),
+    completion=st.tuples(st.integers(0, 4), st.booleans()),  # which challenge, a safeguard
+)
+def test_no_view_depends_on_another_seats_hand(seed, players, variant, steps, completion):
+    """Two tables that differ only in whether the other seats hold their interrupts: a
+    completion looks the same to every seat, the window and the seats to move too."""
+    state = GAME.new_state(players, seed, variant)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            break
+        state.apply(*choose(state, rng))
+    while not state.is_over() and (state.window or state.phase != "main"):
+        state.apply(*choose(state, rng))
+    pick, safe = completion
+    open_ = [c for c in state.market if c not in state.blocked]
+    assume(not state.is_over() and open_)
+    data = state.to_json()
+    data.update(pool={"tech": 20, "sci": 20}, safe_turn=safe)
+    held, none = (GAME.from_json(deal_interrupts(data, state.turn, into)) for into in (True, False))
+    for twin in (held, none):
+        act(twin, state.turn, type="complete", challenge=open_[pick % len(open_)])
+    assert held.to_move() == none.to_move() and held.timers() == none.timers()
+    for seat in [None, *range(players)]:
+        assert seen(held.view(seat)) == seen(none.view(seat))
 
 
 def test_a_complaint_stops_an_unsafe_personal_data_challenge_and_the_work_is_spent():
