@@ -15,13 +15,11 @@ from django.utils.translation import gettext as _
 
 from classroom import broadcast
 from classroom.codes import new_open_session_code
-from classroom.erasures import record_erasure
 from classroom.generator import generate_nickname
 from classroom.models import (
     MAX_PARTICIPANTS,
     SEAT_STALE_SECONDS,
     ClassSession,
-    Erasure,
     JoinRequest,
     Participant,
     SchoolClass,
@@ -84,7 +82,6 @@ def do_delete_class(school_class: SchoolClass) -> None:
     with transaction.atomic():
         for session in school_class.sessions.exclude(state=State.FINISHED):
             do_end_session(session)
-        record_erasure(Erasure.Kind.SCHOOL_CLASS, school_class.pk)
         school_class.delete()
 
 

@@ -9,9 +9,10 @@ debrief files are not in it (a teacher exports them again), nor the secret key
 A backup holds students' data out of the purges' reach, so each is deleted
 ``BACKUP_DAYS`` after it was made (``prune``): a session's deleted data lives on in a
 copy that long at most. Restoring one would bring back what was deleted after it was
-made: ``restore`` deletes again every account, class and session's student data the
-database recorded as erased since (classroom.erasures), then purges what is past its
-retention by now, as the hourly and daily purges would.
+made: ``restore`` deletes again every account, class, session and participant, and
+purges again every session's student data, that the database recorded as erased since
+(classroom.erasures), then purges what is past its retention by now, as the hourly and
+daily purges would.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from django.utils import timezone
 
 from classroom import actions, retention
 from classroom.erasures import erasures_since
-from classroom.models import ClassSession, Erasure, SchoolClass
+from classroom.models import ClassSession, Erasure, Participant, SchoolClass
 from config.services import postgres_binary
 
 PREFIX = "dp-backup-"
@@ -180,7 +181,8 @@ def restore(path: Path) -> Restored:
 
 
 def _erase_again(kind: str, object_id: int) -> bool:
-    """Delete again one erased row if the restored database holds it; tell whether it did."""
+    """Delete again one erased row, or purge again a session's student data, if the
+    restored database holds it; tell whether it did."""
     if kind == Erasure.Kind.ACCOUNT:
         user = get_user_model().objects.filter(pk=object_id).first()
         if user is None:
@@ -191,11 +193,20 @@ def _erase_again(kind: str, object_id: int) -> bool:
         if school_class is None:
             return False
         actions.do_delete_class(school_class)
-    else:
+    elif kind == Erasure.Kind.SESSION:
+        session = ClassSession.objects.filter(pk=object_id).first()
+        if session is None:
+            return False
+        if session.purged_at is None:
+            retention.purge_session(session)  # its export files too
+        session.delete()
+    elif kind == Erasure.Kind.SESSION_DATA:
         session = ClassSession.objects.filter(pk=object_id, purged_at__isnull=True).first()
         if session is None:
             return False
         retention.purge_session(session)
+    else:
+        return Participant.objects.filter(pk=object_id).delete()[0] > 0
     return True
 
 

@@ -1,26 +1,51 @@
 """The record of erasures: what a restored backup must delete again.
 
-A backup (classroom.backups) holds what was deleted after it was made. Each deletion a
-teacher (or the purge) makes of an account, a class or a session's student data is
-recorded here, by kind and id only; restoring a backup deletes again whatever the
-restored database still holds of them. A record is kept ``BACKUP_DAYS``, as long as a
-backup made before it may still be restored.
+A backup (classroom.backups) holds what was deleted after it was made. Every deletion of
+a teacher's account, a class, a session or a participant row (on a teacher's page, by
+the purge, in the administration pages: a ``post_delete`` receiver) and every purge of
+a session's student data is recorded here, by kind and id only; restoring a backup
+deletes again whatever the restored database still holds of them. A record is kept
+``BACKUP_DAYS``, as long as a backup made before it may still be restored.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
-from django.db.models import QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Model, QuerySet
+from django.db.models.signals import post_delete
 from django.utils import timezone
 
-from classroom.models import Erasure
+from classroom.models import ClassSession, Erasure, Participant, SchoolClass
 
 
-def record_erasure(kind: Erasure.Kind, object_id: int) -> None:
-    """Record that the row ``object_id`` of ``kind`` was deleted now (once: a second
-    deletion of the same row keeps the first record's time)."""
+def record_erasure(kind: str, object_id: int) -> None:
+    """Record that the row ``object_id`` of ``kind`` was erased now (once: erasing the
+    same row again keeps the first record's time)."""
     Erasure.objects.get_or_create(kind=kind, object_id=object_id)
+
+
+def erased_kinds() -> dict[type[Model], str]:
+    """Return the models whose deleted rows are recorded, with their kind."""
+    return {
+        get_user_model(): Erasure.Kind.ACCOUNT,
+        SchoolClass: Erasure.Kind.SCHOOL_CLASS,
+        ClassSession: Erasure.Kind.SESSION,
+        Participant: Erasure.Kind.PARTICIPANT,
+    }
+
+
+def on_row_deleted(sender: type[Model], instance: Model, **kwargs: Any) -> None:
+    """Receive ``post_delete``: record the deleted row, in the deletion's transaction."""
+    record_erasure(erased_kinds()[sender], instance.pk)
+
+
+def connect_erasure_receivers() -> None:
+    """Record every deletion of the models of ``erased_kinds`` (from the app's ready)."""
+    for model in erased_kinds():
+        post_delete.connect(on_row_deleted, sender=model, dispatch_uid=f"erasure:{model}")
 
 
 def erasures_since(when: datetime) -> list[Erasure]:

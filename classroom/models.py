@@ -410,17 +410,21 @@ class Deck(models.Model):
 
 
 class Erasure(models.Model):
-    """A deletion a restored backup must not undo: a teacher's account, a class, or a
-    session's student data, deleted at ``erased_at`` (classroom.backups re-applies the
-    erasures made after the backup it restores). Only the kind and the row's id, no name:
-    kept ``BACKUP_DAYS``, as long as a backup that holds the row may be restored."""
+    """A deletion a restored backup must not undo, at ``erased_at``: a teacher's
+    account, a class, a session, a participant (each row deleted, wherever: a teacher's
+    page, the purge, the administration pages) or a session's student data (purged,
+    its row kept). classroom.backups re-applies the erasures made after the backup it
+    restores. Only the kind and the row's id, no name: kept ``BACKUP_DAYS``, as long as
+    a backup that holds the row may be restored."""
 
     class Kind(models.TextChoices):
         ACCOUNT = "account", _("teacher account")
         SCHOOL_CLASS = "class", _("class")
-        SESSION = "session", _("session's student data")
+        SESSION = "session", _("session")
+        SESSION_DATA = "session_data", _("session's student data")
+        PARTICIPANT = "participant", _("participant")
 
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     object_id = models.PositiveBigIntegerField(_("id"))
     erased_at = models.DateTimeField(_("erased at"), default=timezone.now, db_index=True)
 
@@ -428,6 +432,9 @@ class Erasure(models.Model):
         verbose_name = _("erasure")
         verbose_name_plural = _("erasures")
         ordering = ["erased_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id"], name="one_erasure_a_row")
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.object_id}"

@@ -93,7 +93,7 @@ def purge_session(session: ClassSession) -> dict[str, int]:
             "participants": _delete(_model("classroom.Participant"), session=session),
         }
         ClassSession.objects.filter(pk=session.pk).update(purged_at=timezone.now())
-        record_erasure(Erasure.Kind.SESSION, session.pk)
+        record_erasure(Erasure.Kind.SESSION_DATA, session.pk)
     session.refresh_from_db()
     return counts
 
@@ -286,7 +286,6 @@ def delete_account(user: User) -> dict[str, int]:
         sessions = _model("classroom.ClassSession").objects.filter(school_class__teacher=user)
         for session in sessions.filter(purged_at__isnull=True):
             purge_session(session)
-        record_erasure(Erasure.Kind.ACCOUNT, user.pk)
         return _delete_owned(user)
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.urls import reverse
 from django.utils import timezone
 
 from classroom import actions
@@ -59,27 +60,44 @@ def test_a_restore_deletes_again_what_was_erased_after_the_backup(
     # After the backup: a session's data, a class and an account are deleted, and a new
     # class is made (a restore loses it, as it loses every write since the backup).
     doomed_class, doomed_teacher = school["in_class"].school_class.pk, teacher_b.pk
+    classes_of_b = list(SchoolClass.objects.filter(teacher=teacher_b).values_list("pk", flat=True))
+    participants = {
+        label: list(Participant.objects.filter(session=session).values_list("pk", flat=True))
+        for label, session in school.items()
+    }
     purge_session(school["purged"])
     actions.do_delete_class(school["in_class"].school_class)
     delete_account(teacher_b)
     actions.do_create_class(teacher_a, "made after the backup")
     recorded = {(e.kind, e.object_id): e.erased_at for e in Erasure.objects.all()}
     assert set(recorded) == {
-        ("session", school["purged"].pk),
+        ("session_data", school["purged"].pk),
         ("class", doomed_class),
-        ("session", school["of_b"].pk),  # purged with B's account
+        ("session", school["in_class"].pk),
+        ("session_data", school["of_b"].pk),  # purged with B's account, then deleted
+        ("session", school["of_b"].pk),
+        *(("class", pk) for pk in classes_of_b),
         ("account", doomed_teacher),
+        *(
+            ("participant", pk)
+            for label in ("purged", "in_class", "of_b")
+            for pk in participants[label]
+        ),
     }
 
     restored = restore(backup)
 
     assert restored.journal_read
     assert restored.made_at == made_at(backup)
-    # B's session was purged with B's account: one session more than the one A purged.
-    assert restored.erased_again == {"session": 2, "class": 1, "account": 1}
+    # Each erasure is made again, in its order, unless an earlier one took its row.
+    assert restored.erased_again["account"] == 1
+    assert restored.erased_again["class"] == 1 + len(classes_of_b)
+    assert restored.erased_again["participant"] == 12
+    assert restored.erased_again["session_data"] == 1 + 1
+    assert restored.erased_again["session"] == 2
     assert not type(teacher_a).objects.filter(pk=doomed_teacher).exists()
-    assert not SchoolClass.objects.filter(pk=doomed_class).exists()
-    assert not ClassSession.objects.filter(pk=school["in_class"].pk).exists()
+    assert not SchoolClass.objects.filter(pk__in=[doomed_class, *classes_of_b]).exists()
+    assert not ClassSession.objects.filter(pk__in=[school["in_class"].pk, school["of_b"].pk])
     purged = ClassSession.objects.get(pk=school["purged"].pk)
     assert purged.purged_at is not None and students(purged) == 0
     assert not MatchAction.objects.filter(match__table__session=purged).exists()
@@ -87,8 +105,32 @@ def test_a_restore_deletes_again_what_was_erased_after_the_backup(
     assert students(school["kept"]) == 4
     assert MatchAction.objects.filter(match__table__session=school["kept"]).exists()
     assert not SchoolClass.objects.filter(name="made after the backup").exists()
-    # The records stay, with their own times, for a restore of an older backup.
-    assert {(e.kind, e.object_id): e.erased_at for e in Erasure.objects.all()} == recorded
+    # The records stay, with their own times, for a restore of an older backup (with one
+    # more: the session deleted with its class had its student data purged first).
+    after = {(e.kind, e.object_id): e.erased_at for e in Erasure.objects.all()}
+    assert {key: after.get(key) for key in recorded} == recorded
+
+
+@pytest.mark.django_db
+def test_a_deletion_in_the_administration_pages_is_recorded_too(school, admin_client):
+    participant = Participant.objects.filter(session=school["kept"]).first()
+    assert participant is not None
+    response = admin_client.post(
+        reverse("admin:classroom_participant_delete", args=[participant.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert not Participant.objects.filter(pk=participant.pk).exists()
+    teacher = school["of_b"].school_class.teacher
+    response = admin_client.post(
+        reverse("admin:auth_user_delete", args=[teacher.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert set(Erasure.objects.values_list("kind", "object_id")) >= {
+        ("participant", participant.pk),
+        ("account", teacher.pk),
+        ("class", school["of_b"].school_class.pk),
+        ("session", school["of_b"].pk),
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -97,7 +139,7 @@ def test_an_erasure_made_before_the_backup_is_not_made_again(school, teacher_a, 
     Erasure.objects.update(erased_at=timezone.now() - timedelta(hours=1))
     backup = make_backup(tmp_path)
     restored = restore(backup)
-    assert restored.erased_again == {}
+    assert restored.erased_again == {}  # the participants' records are an hour old too
     assert ClassSession.objects.get(pk=school["purged"].pk).purged_at is not None
     assert students(school["kept"]) == 4
 
@@ -169,7 +211,7 @@ def test_the_commands_back_up_list_and_restore(school, tmp_path, capsys):
         call_command("restore", str(tmp_path / "db.sqlite3"), no_input=True)
     call_command("restore", str(made[0]), no_input=True)
     out = capsys.readouterr().out
-    assert "Deleted again (erased after the backup): 1 session." in out
+    assert "Deleted again (erased after the backup): 4 participant, 1 session_data." in out
     assert students(ClassSession.objects.get(pk=school["purged"].pk)) == 0
 
 
