@@ -93,15 +93,17 @@ def make_backup(folder: Path | None = None, now: datetime | None = None) -> Path
 
     The file appears whole or not at all: it is written under another name first."""
     folder = Path(settings.BACKUP_DIR if folder is None else folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     target = backup_path(folder, now or timezone.now())
     partial = target.with_name(target.name + ".part")
+    # Students' data: readable by the platform's user only, from the first byte written.
+    partial.unlink(missing_ok=True)
+    partial.touch(mode=0o600)
     try:
         if is_sqlite():
             _sqlite_backup(folder, partial)
         else:
             _postgres_backup(partial)
-        partial.chmod(0o600)  # students' data: for the platform's user only
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)

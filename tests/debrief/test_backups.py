@@ -197,14 +197,15 @@ def test_the_erasure_records_go_once_every_backup_before_them_is_gone(teacher_a)
 
 @pytest.mark.django_db(transaction=True)
 def test_the_commands_back_up_list_and_restore(school, tmp_path, capsys):
-    call_command("backup", to=tmp_path)
-    made = backups(tmp_path)
+    call_command("backup", to=tmp_path / "backups")
+    made = backups(tmp_path / "backups")
     assert len(made) == 1 and oct(made[0].stat().st_mode)[-3:] == "600"
+    assert oct((tmp_path / "backups").stat().st_mode)[-3:] == "700"
     out = capsys.readouterr().out
     assert f"Backup made: {made[0]}" in out and "1 backups in" in out
-    call_command("backup", to=tmp_path, list=True)
+    call_command("backup", to=tmp_path / "backups", list=True)
     assert made[0].name in capsys.readouterr().out
-    assert backups(tmp_path) == made  # --list made none
+    assert backups(tmp_path / "backups") == made  # --list made none
 
     purge_session(school["purged"])
     with pytest.raises(CommandError, match="not a backup"):
