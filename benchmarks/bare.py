@@ -73,8 +73,11 @@ async def table(number: int, base: str, stop: asyncio.Event, latencies: list[flo
     return actions
 
 
-async def play(base: str, tables: int, seconds: float, pid: int) -> tuple[int, list, float, float]:
-    stop, latencies = asyncio.Event(), []
+async def play(
+    base: str, tables: int, seconds: float, pid: int
+) -> tuple[int, list[float], float, float]:
+    stop = asyncio.Event()
+    latencies: list[float] = []
     players = [asyncio.create_task(table(n, base, stop, latencies)) for n in range(tables)]
     await asyncio.sleep(2)  # every socket connected and warm
     latencies.clear()
@@ -88,7 +91,7 @@ async def play(base: str, tables: int, seconds: float, pid: int) -> tuple[int, l
     return done, sorted(latencies[:done]), elapsed, cpu
 
 
-def run(tables: int, seconds: float) -> tuple[int, list, float, float]:
+def run(tables: int, seconds: float) -> tuple[int, list[float], float, float]:
     """Start Redis and the bare consumer, play ``tables`` tables flat out for ``seconds``,
     stop everything; return the actions, their latencies (ms, sorted), the seconds
     measured and uvicorn's CPU seconds meanwhile."""
@@ -108,6 +111,7 @@ def run(tables: int, seconds: float) -> tuple[int, list, float, float]:
             env,
         ).start()
         wait_until(lambda: port_open(HOST, web_port), 30, "uvicorn", [redis, server])
+        assert server.process is not None  # started above
         return asyncio.run(play(f"ws://{HOST}:{web_port}", tables, seconds, server.process.pid))
     finally:
         for service in (server, redis):

@@ -39,20 +39,22 @@ PADDING = "x" * 2000
 
 
 class BareConsumer(AsyncWebsocketConsumer):
-    async def connect(self):
+    async def connect(self) -> None:
         self.group = f"bare-{self.scope['url_route']['kwargs']['table']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        message = orjson.loads(text_data if text_data is not None else bytes_data)
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        data = text_data if text_data is not None else bytes_data
+        assert data is not None  # Channels passes a frame's text or its bytes
+        message = orjson.loads(data)
         state = {"type": "state", "version": message["version"], "view": PADDING}
         await self.channel_layer.group_send(self.group, {"type": "table.state", "state": state})
 
-    async def table_state(self, event):
+    async def table_state(self, event: dict) -> None:
         await self.send(text_data=orjson.dumps(event["state"]).decode())
 
 

@@ -67,12 +67,15 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from types import FrameType
 from urllib.parse import quote
 
 import orjson
 import psycopg
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from benchmarks.load import HOST, Stats, Student, environment, group_processes, open_classes
 from benchmarks.stack import use_database
@@ -195,7 +198,16 @@ class Chaos:
 class ChaosStudent(Student):
     """A student who reconnects when the socket closes and knows what became of each move."""
 
-    def __init__(self, number: int, urls: list[str], answer: dict, *, rng, think, chaos: Chaos):
+    def __init__(
+        self,
+        number: int,
+        urls: list[str],
+        answer: dict,
+        *,
+        rng: random.Random,
+        think: tuple[float, float],
+        chaos: Chaos,
+    ) -> None:
         super().__init__(urls[0], answer["token"], answer["origin"], rng, think)
         self.number, self.urls, self.chaos = number, urls, chaos
         self.pending: Act | None = None  # the move whose pong has not come yet
@@ -222,14 +234,14 @@ class ChaosStudent(Student):
             wait = min(RECONNECT_MAX, wait * 2) if ws is None else RECONNECT_FIRST
         self.ready.set()
 
-    async def play_on(self, ws, stats: Stats, stop: asyncio.Event) -> bool:
+    async def play_on(self, ws: ClientConnection, stats: Stats, stop: asyncio.Event) -> bool:
         watching = asyncio.create_task(self.watch(ws))
         try:
             return await super().play_on(ws, stats, stop)
         finally:
             watching.cancel()
 
-    async def watch(self, ws) -> None:
+    async def watch(self, ws: ClientConnection) -> None:
         """Close a socket that answers a move with neither a refusal nor a pong within
         PONG_WAIT, as the browser client does: the new socket's state tells."""
         while True:
@@ -238,7 +250,7 @@ class ChaosStudent(Student):
                 await ws.close()
                 return
 
-    def handle(self, ws, raw, message: dict, stats: Stats) -> None:
+    def handle(self, ws: ClientConnection, raw: bytes | str, message: dict, stats: Stats) -> None:
         kind = message.get("type")
         if kind == "state" and message.get("over"):
             self.over = True
@@ -257,11 +269,12 @@ class ChaosStudent(Student):
                 self.acted_on = -1  # a student tries again (the state may be the same)
             self.consider(ws, stats)
 
-    def consider(self, ws, stats: Stats) -> None:
+    def consider(self, ws: ClientConnection, stats: Stats) -> None:
         if self.pending is None:  # one move at a time: its answer comes first
             super().consider(ws, stats)
 
-    async def send_act(self, ws, version: int, action: dict) -> None:
+    async def send_act(self, ws: ClientConnection, version: int, action: dict) -> None:
+        assert self.state is not None  # act_later acts on it
         act = Act(self.number, self.state.get("seat"), version, action, time.monotonic())
         self.chaos.acts.append(act)
         self.pending = act
@@ -271,7 +284,9 @@ class ChaosStudent(Student):
             await ws.send(orjson.dumps({"type": "ping"}))
 
 
-def services_for(env: dict[str, str], folder: Path, redis_port: int, ports: list[int]):
+def services_for(
+    env: dict[str, str], folder: Path, redis_port: int, ports: list[int]
+) -> list[Service]:
     """Describe the services as `make run` runs them (one ASGI per port)."""
     services = [redis_service(redis_port, folder / "redis")]
     services += [
@@ -306,15 +321,19 @@ def drop_connections(database_url: str) -> int:
     """End every connection of the platform to its database (not this run's own), as a
     database restart or failover does; return how many."""
     with psycopg.connect(database_url, autocommit=True) as db:
-        return db.execute(
+        row = db.execute(
             "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
             " AND application_name <> %s",
             [CHECKS_APPLICATION],
-        ).fetchone()[0]
+        ).fetchone()
+        assert row is not None  # a count always has its row
+        return row[0]
 
 
-async def kill_now_and_then(args, config: Path, chaos: Chaos, t0: float) -> None:
+async def kill_now_and_then(
+    args: argparse.Namespace, config: Path, chaos: Chaos, t0: float
+) -> None:
     """Every ``args.every`` seconds for ``args.chaos`` seconds, SIGKILL the process group
     of one target that has run for UPTIME seconds at least (a service killed while it
     still starts would only be killed again, not tested again), of a kind killed least
@@ -417,7 +436,9 @@ def unfinished() -> list[int]:
     return list(Match.objects.exclude(status=Match.Status.FINISHED).values_list("pk", flat=True))
 
 
-async def play(args, joined, config: Path, chaos: Chaos) -> tuple[list[ChaosStudent], Stats]:
+async def play(
+    args: argparse.Namespace, joined: list[tuple[dict, str]], config: Path, chaos: Chaos
+) -> tuple[list[ChaosStudent], Stats]:
     stats, stop = Stats(), asyncio.Event()
     bases = [f"http://{HOST}:{port}" for port in args.asgi_ports]
     students = []
@@ -450,8 +471,8 @@ async def play(args, joined, config: Path, chaos: Chaos) -> tuple[list[ChaosStud
         stop.set()
         await asyncio.wait(tasks, timeout=10)
     for task in tasks:
-        if task.done() and task.exception() is not None:
-            raise task.exception()  # a defect of this client: never silent
+        if task.done() and (error := task.exception()) is not None:
+            raise error  # a defect of this client: never silent
     return students, stats
 
 
@@ -487,7 +508,7 @@ def check_matches() -> list[str]:
     return failures
 
 
-def check_acts(joined, acts: list[Act]) -> list[str]:
+def check_acts(joined: list[tuple[dict, str]], acts: list[Act]) -> list[str]:
     """What the students were told agrees with every match's log."""
     from classroom.models import Seat
     from games.models import MatchAction
@@ -551,7 +572,7 @@ def quiet_beat(config: Path) -> None:
                 os.killpg(info["pid"], signal.SIGKILL)
 
 
-def run(args) -> list[str]:
+def run(args: argparse.Namespace) -> list[str]:
     """Run the chaos; return the failures ([] when every check passed)."""
     print(f"chaos seed {args.seed}", flush=True)
     began = time.monotonic()
@@ -575,6 +596,7 @@ def run(args) -> list[str]:
             # may enter.
             postgres_folder = Path(tempfile.mkdtemp(prefix="dp-chaos-pg-"))
             database, args.database_port = start_postgres(postgres_folder, logs)
+            assert database.process is not None  # start_postgres started it
             args.database_pid = database.process.pid  # its process group's too
             env["DB_STATEMENT_SECONDS"] = str(FROZEN_STATEMENT_SECONDS)
             args.database_url = f"postgres://postgres@{HOST}:{args.database_port}/dataprotect"
@@ -630,7 +652,9 @@ def start_postgres(folder: Path, logs: Path) -> tuple[Service, int]:
     return server, port
 
 
-def play_through(args, env: dict[str, str], config: Path, supervisord: Service, chaos: Chaos):
+def play_through(
+    args: argparse.Namespace, env: dict[str, str], config: Path, supervisord: Service, chaos: Chaos
+) -> tuple[list[str], Stats, float]:
     """Set up the database, start the services, open the session, play with the kills,
     check; stop every service whatever happens. Return the failures, the students'
     counts and the seconds of play."""
@@ -643,7 +667,7 @@ def play_through(args, env: dict[str, str], config: Path, supervisord: Service, 
         supervisord.start()
         wait_until(lambda: redis_answers(env["REDIS_URL"]), 30, "Redis", [supervisord])
         for port in args.asgi_ports:
-            wait_until(lambda p=port: port_open(HOST, p), 60, "uvicorn", [supervisord])
+            wait_until(partial(port_open, HOST, port), 60, "uvicorn", [supervisord])
         wait_for_celery(env, 60, [supervisord])
         bases = [f"http://{HOST}:{port}" for port in args.asgi_ports]
         # The same deals for the same seed (the kills' moments still vary).
@@ -699,7 +723,7 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
-def stop_on_sigterm(signum, frame) -> None:
+def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(1)  # unwinds through run(), which stops every service
 
 

@@ -34,7 +34,7 @@ def setup(folder: Path) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--table-size", type=int, default=4)

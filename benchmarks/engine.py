@@ -35,7 +35,13 @@ class _ViewingRandomBot(RandomBot):
     needs_view = True
 
 
-def run(games, first_seed=0, views=False, slug="data_tycoon", variant=None):
+def run(
+    games: int,
+    first_seed: int = 0,
+    views: bool = False,
+    slug: str = "data_tycoon",
+    variant: str | None = None,
+) -> tuple[float, float, int]:
     """Play ``games`` random-bot games; return ``(seconds, cpu_seconds, actions)``."""
     game = get_game(slug)
     default_variant, options = DEFAULTS.get(slug, (game.default_variant, None))
@@ -49,7 +55,7 @@ def run(games, first_seed=0, views=False, slug="data_tycoon", variant=None):
     return time.perf_counter() - start, time.process_time() - cpu, actions
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__)
     parser.add_argument("--game", default="data_tycoon", help="a registered game's slug")

@@ -65,7 +65,12 @@ async def pump(
             writer.close()
 
 
-async def relay(target_port: int, delay: float, client_reader, client_writer) -> None:
+async def relay(
+    target_port: int,
+    delay: float,
+    client_reader: asyncio.StreamReader,
+    client_writer: asyncio.StreamWriter,
+) -> None:
     """Connect one client to the target and relay both ways with the delay."""
     Count.connections += 1
     try:
@@ -98,7 +103,7 @@ async def serve(
 ) -> None:
     delay = round_trip_ms / 2000
 
-    async def handle(reader, writer):
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await relay(target_port, delay, reader, writer)
 
     server = await asyncio.start_server(handle, HOST, listen_port)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
+from websockets.typing import Origin
 
 from benchmarks.load import CLK_TCK, environment, main_thread_ticks, process_usage
 from config.services import (
@@ -101,7 +102,7 @@ async def _play_seat(base: str, joined: dict, rng: random.Random, play: Play) ->
     sent_at: dict[int, float] = {}
     sent = ""
     first = True
-    async with websockets.connect(url, max_size=2**23, origin=base) as ws:
+    async with websockets.connect(url, max_size=2**23, origin=Origin(base)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": joined["token"]}))
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), 120))
@@ -154,17 +155,30 @@ class Figures:
     too_fast: int  # acts refused by the socket's rate limit and sent again 1 s later
 
 
+# The actions sent, the clock, uvicorn's CPU seconds and its main thread's, at a moment.
+Mark = tuple[int, float, float, float]
+
+
 async def play_all(base: str, joined: list[dict], pid: int) -> Figures:
     """Play every seat concurrently to the end; return the figures."""
     play = Play(len(joined))
 
-    def mark() -> tuple[int, float, float, float]:
+    def mark() -> Mark:
         """The actions sent, the clock, uvicorn's CPU seconds and its main thread's, now."""
         return (
             play.acted,
             time.perf_counter(),
             process_usage(pid)[0] / CLK_TCK,
             main_thread_ticks(pid) / CLK_TCK,
+        )
+
+    def between(first: Mark, last: Mark) -> Mark:
+        """What each figure of two marks grew by (the actions stay a count)."""
+        return (
+            last[0] - first[0],
+            last[1] - first[1],
+            last[2] - first[2],
+            last[3] - first[3],
         )
 
     start = mark()
@@ -174,10 +188,8 @@ async def play_all(base: str, joined: list[dict], pid: int) -> Figures:
     await play.first_over.wait()
     steady_end = mark()
     await seats
-    (actions, seconds, cpu, _), (steady_actions, steady_seconds, steady_cpu, steady_loop) = (
-        [b - a for a, b in zip(first, last, strict=True)]
-        for first, last in ((start, mark()), (steady_start, steady_end))
-    )
+    actions, seconds, cpu, _ = between(start, mark())
+    steady_actions, steady_seconds, steady_cpu, steady_loop = between(steady_start, steady_end)
     return Figures(
         actions,
         seconds,
@@ -242,6 +254,7 @@ def run(students: int, table_size: int = 4, variant: str = "expert") -> Figures:
                 "from classroom.actions import do_start_session;"
                 f"do_start_session(ClassSession.objects.get(join_code='{code}'))",
             )
+            assert asgi.process is not None  # started above
             return asyncio.run(play_all(base, joined, asgi.process.pid))
         finally:
             for service in reversed(services):

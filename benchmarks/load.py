@@ -51,16 +51,20 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
 import psycopg
 import redis
 import websockets
 from tqdm import tqdm
+from websockets.asyncio.client import ClientConnection
+from websockets.typing import Origin
 
 from benchmarks.latency_proxy import COUNT_EVERY
 from benchmarks.stack import use_database
@@ -95,6 +99,8 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 # Redis's warnings at its start about the machine's kernel settings (sysctl), which a
 # benchmark does not change: not counted as the platform's warnings.
 REDIS_HOST_ADVICE = ("overcommit_memory", "Transparent Huge Pages", "TCP backlog setting")
+
+T = TypeVar("T")
 
 
 # The server's processes
@@ -215,7 +221,7 @@ class Platform:
             service.name = f"asgi-{n + 1}"
             self.add(service)
         for port in self.web_ports:
-            wait_until(lambda p=port: port_open(HOST, p), 30, "uvicorn", self.services)
+            wait_until(partial(port_open, HOST, port), 30, "uvicorn", self.services)
         wait_for_celery(self.env, 60, self.services)
 
     def add(self, service: Service) -> None:
@@ -246,8 +252,8 @@ class Platform:
             lambda line: " WARNING" in line and not any(a in line for a in REDIS_HOST_ADVICE)
         )
 
-    def _lines(self, wanted) -> dict[str, int]:
-        counts = {}
+    def _lines(self, wanted: Callable[[str], bool]) -> dict[str, int]:
+        counts: dict[str, int] = {}
         for service in self.services:
             if service.log_path is None or not service.log_path.exists():
                 continue
@@ -354,7 +360,9 @@ def redis_counters(url: str) -> dict[str, int]:
     return counters
 
 
-def busiest_commands(start: dict[str, int], end: dict[str, int], top: int = 8) -> list:
+def busiest_commands(
+    start: dict[str, int], end: dict[str, int], top: int = 8
+) -> list[tuple[str, int]]:
     """Return the ``top`` commands Redis ran most between two ``redis_counters``, with
     their counts."""
     calls = {
@@ -478,13 +486,13 @@ def teacher_cookie() -> str:
     return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
 
 
-async def open_page_socket(url: str, origin: str, cookie: str):
+async def open_page_socket(url: str, origin: str, cookie: str) -> ClientConnection | None:
     """Open a page's socket with the page's cookies, as its browser does; return it, or
     None when it could not be opened."""
     try:
         return await websockets.connect(
             url,
-            origin=origin,
+            origin=Origin(origin),
             additional_headers={"Cookie": cookie},
             max_size=2**23,
             open_timeout=CONNECT_TIMEOUT,
@@ -494,7 +502,9 @@ async def open_page_socket(url: str, origin: str, cookie: str):
         return None
 
 
-async def listen_until(ws, stop: asyncio.Event, take: Callable[[str], None]) -> bool:
+async def listen_until(
+    ws: ClientConnection, stop: asyncio.Event, take: Callable[[str], None]
+) -> bool:
     """Hand each message of ``ws`` to ``take`` until ``stop``, then close it; tell
     whether the server closed it before."""
     closed_early = False
@@ -503,6 +513,7 @@ async def listen_until(ws, stop: asyncio.Event, take: Callable[[str], None]) -> 
         nonlocal closed_early
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in ws:
+                assert isinstance(raw, str)  # a page's socket sends text frames only
                 take(raw)
         closed_early = not stop.is_set()
 
@@ -515,7 +526,7 @@ async def listen_until(ws, stop: asyncio.Event, take: Callable[[str], None]) -> 
 
 
 async def watch_dashboard(
-    url: str, cookie: str, origin: str, stats: Stats, stop, *, hidden: bool = False
+    url: str, cookie: str, origin: str, stats: Stats, stop: asyncio.Event, *, hidden: bool = False
 ) -> None:
     """Keep a teacher's dashboard open until ``stop``, counting its updates (``hidden``:
     its tab is hidden, as the page says when the teacher shows another one)."""
@@ -579,8 +590,8 @@ class Stats:
     closed: Counter = field(default_factory=Counter)
     failed_connects: int = 0
     connecting_seconds: float = 0.0
-    # (table, version, time sent) of each act
-    acts: list[tuple[int, int, float]] = field(default_factory=list)
+    # (table, version, time sent) of each act (the table None: sent before the hello)
+    acts: list[tuple[int | None, int, float]] = field(default_factory=list)
     # the teachers' live dashboards (--dashboards): updates received, their bytes
     dashboard_updates: int = 0
     dashboard_bytes: int = 0
@@ -603,7 +614,7 @@ class Student:
 
     def __init__(
         self, url: str, token: str, origin: str, rng: random.Random, think: tuple[float, float]
-    ):
+    ) -> None:
         self.url, self.token, self.origin, self.rng, self.think = url, token, origin, rng, think
         self.table: int | None = None
         self.state: dict | None = None
@@ -630,13 +641,13 @@ class Student:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(), 5)
 
-    async def connect(self, url: str, stats: Stats):
+    async def connect(self, url: str, stats: Stats) -> ClientConnection | None:
         """Open the play socket and authenticate; return it, or None when that failed."""
         try:
             # No client-side ping, as in a browser: the server's pings keep the socket.
             ws = await websockets.connect(
                 url,
-                origin=self.origin,
+                origin=Origin(self.origin),
                 max_size=2**23,
                 open_timeout=CONNECT_TIMEOUT,
                 ping_interval=None,
@@ -648,27 +659,27 @@ class Student:
             return None
         return ws
 
-    async def play_on(self, ws, stats: Stats, stop: asyncio.Event) -> bool:
+    async def play_on(self, ws: ClientConnection, stats: Stats, stop: asyncio.Event) -> bool:
         """Play on the socket until it closes or ``stop``; tell whether the server (or a
         broken connection) ended it rather than ``stop``."""
         receiving = asyncio.create_task(self.receive(ws, stats))
         stopping = asyncio.create_task(stop.wait())
         try:
             await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            if receiving.done() and receiving.exception() is not None:
-                raise receiving.exception()  # a defect of this client: never silent
+            if receiving.done() and (error := receiving.exception()) is not None:
+                raise error  # a defect of this client: never silent
             return receiving.done() and not stop.is_set()
         finally:
             for task in (receiving, stopping, self.thinking):
                 if task is not None:
                     task.cancel()
 
-    async def receive(self, ws, stats: Stats) -> None:
+    async def receive(self, ws: ClientConnection, stats: Stats) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in ws:
                 self.handle(ws, raw, orjson.loads(raw), stats)
 
-    def handle(self, ws, raw: bytes | str, message: dict, stats: Stats) -> None:
+    def handle(self, ws: ClientConnection, raw: bytes | str, message: dict, stats: Stats) -> None:
         """Take one message from the server; think about a new state's move."""
         at = time.perf_counter()
         stats.messages += 1
@@ -691,18 +702,18 @@ class Student:
         elif kind == "error":
             stats.refusals[message.get("code")] += 1
 
-    def consider(self, ws, stats: Stats) -> None:
+    def consider(self, ws: ClientConnection, stats: Stats) -> None:
         """Start thinking about a move, unless thinking already or the state offers none."""
         state, idle = self.state, self.thinking is None or self.thinking.done()
         if idle and state and state.get("legal_actions") and not state.get("over"):
             self.thinking = asyncio.create_task(self.act_later(ws, stats))
 
-    async def act_later(self, ws, stats: Stats) -> None:
+    async def act_later(self, ws: ClientConnection, stats: Stats) -> None:
         """Think, then act on the newest state (a human reads the board as it is)."""
         await asyncio.sleep(self.rng.uniform(*self.think))
         state = self.state
         legal = state.get("legal_actions") if state else None
-        if not legal or state.get("over") or state["version"] == self.acted_on:
+        if not state or not legal or state.get("over") or state["version"] == self.acted_on:
             return
         self.acted_on = state["version"]
         action = legal[self.rng.randrange(len(legal))]
@@ -710,7 +721,7 @@ class Student:
         stats.acts.append((self.table, state["version"] + 1, time.perf_counter()))
         await self.send_act(ws, state["version"], action)
 
-    async def send_act(self, ws, version: int, action: dict) -> None:
+    async def send_act(self, ws: ClientConnection, version: int, action: dict) -> None:
         await ws.send(orjson.dumps({"type": "act", "version": version, "action": action}))
 
 
@@ -720,14 +731,16 @@ def utf8_size(raw: bytes | str) -> int:
     return len(raw) if isinstance(raw, bytes) else len(raw.encode())
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[T], q: float) -> T:
     return values[min(len(values) - 1, int(len(values) * q))]
 
 
-def latencies(students: list[Student], acts, until: float) -> tuple[list[float], int]:
+def latencies(
+    students: list[Student], acts: list[tuple[int | None, int, float]], until: float
+) -> tuple[list[float], int]:
     """Return the act-to-every-view latencies (ms) and how many actions some student
     socket at the table never saw (sent before ``until``)."""
-    tables: dict[int, list[Student]] = {}
+    tables: dict[int | None, list[Student]] = {}
     for student in students:
         if student.table is not None:
             tables.setdefault(student.table, []).append(student)
@@ -740,12 +753,10 @@ def latencies(students: list[Student], acts, until: float) -> tuple[list[float],
             # A socket's versions only grow: the first at or past ``version`` came first.
             i = bisect.bisect_left(student.versions, version)
             if i == len(student.versions):
-                last = None
+                missed += 1  # this socket never saw it
                 break
             last = max(last, student.times[i])
-        if last is None:
-            missed += 1
-        else:
+        else:  # every socket at the table saw it
             found.append((last - sent) * 1000)
     return sorted(found), missed
 
@@ -757,7 +768,7 @@ async def play(
     seed: int,
     measure: Callable[[str], None],
     *,
-    dashboards: list[tuple[str, str, str]] = (),
+    dashboards: Sequence[tuple[str, str, str]] = (),
     dashboards_hidden: bool = False,
 ) -> tuple[list[Student], Stats, float, float, dict]:
     """Connect every student (and each teacher's dashboard of ``dashboards``), let them
@@ -828,7 +839,7 @@ class Outcome:
     warnings: dict[str, int]
 
 
-def report(args, outcome: Outcome) -> None:
+def report(args: argparse.Namespace, outcome: Outcome) -> None:
     students, stats, marks = outcome.students, outcome.stats, outcome.marks
     started, ended, logs, errors = outcome.started, outcome.ended, outcome.logs, outcome.errors
     warnings = outcome.warnings
@@ -904,10 +915,12 @@ def report(args, outcome: Outcome) -> None:
     )
     redis_start, redis_end = usage_start.redis, usage_end.redis
     if redis_start and redis_end:
-        opened = redis_end["total_connections_received"] - redis_start["total_connections_received"]
+        connections = (
+            redis_end["total_connections_received"] - redis_start["total_connections_received"]
+        )
         commands = redis_end["total_commands_processed"] - redis_start["total_commands_processed"]
         print(
-            f"  Redis during the play: {opened} connections opened, {commands} commands "
+            f"  Redis during the play: {connections} connections opened, {commands} commands "
             f"({commands / max(1, accepted):.0f} per accepted action)"
         )
         print(
@@ -934,7 +947,7 @@ def report(args, outcome: Outcome) -> None:
     )
 
 
-def run(args) -> None:
+def run(args: argparse.Namespace) -> None:
     platform = Platform.for_run(args, "dp-load")
     env = platform.env
     args.asgi_ports = platform.web_ports
@@ -954,8 +967,8 @@ def run(args) -> None:
             usage[when].database_traffic = platform.database_traffic()
             usage["end"].peak_kib = usage["during"].peak_kib
 
-        async def measured():
-            async def sampler():  # the peak memory, once a second
+        async def measured() -> tuple[list[Student], Stats, float, float, dict]:
+            async def sampler() -> None:  # the peak memory, once a second
                 while True:
                     await asyncio.to_thread(sample, platform.services, usage["during"])
                     await asyncio.sleep(1)

@@ -25,11 +25,13 @@ Loopback only, bounded in time, stops every process it started, also on error or
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import html
 import random
 import re
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -91,7 +93,7 @@ class LobbySocket:
 class Counts:
     failed_joins: int = 0
     failed_connects: int = 0
-    closed: dict[int, int] = field(default_factory=dict)
+    closed: dict[int | None, int] = field(default_factory=dict)  # None: no close frame
     last_fragment: float = 0.0
 
 
@@ -148,11 +150,18 @@ class Outcome:
     started: dict[str, float]
 
 
-async def morning(args, bases: list[str], sessions: list, plan, measure) -> Outcome:
+async def morning(
+    args: argparse.Namespace,
+    bases: list[str],
+    sessions: list,
+    plan: list[tuple[str, str]],
+    measure: Callable[[Usage], None],
+) -> Outcome:
     """Join every student at their moment, each keeping their lobby; then start."""
     stop, counts = asyncio.Event(), Counts()
     cookie = await asyncio.to_thread(teacher_cookie)
-    screens, tasks = [], []
+    screens: list[LobbySocket] = []
+    tasks: list[asyncio.Task] = []
     for k, session in enumerate(sessions):
         base = bases[k % len(bases)]
         screen = LobbySocket(session.join_code)
@@ -182,7 +191,13 @@ async def morning(args, bases: list[str], sessions: list, plan, measure) -> Outc
 
 
 async def join_everyone(
-    args, bases: list[str], plan, *, counts: Counts, stop: asyncio.Event, tasks: list
+    args: argparse.Namespace,
+    bases: list[str],
+    plan: list[tuple[str, str]],
+    *,
+    counts: Counts,
+    stop: asyncio.Event,
+    tasks: list[asyncio.Task],
 ) -> tuple[list[LobbySocket], list[tuple[str, str, float]], list[float]]:
     """Join each student at a moment of the first ``--join-seconds``, each then keeping
     their lobby open (a task added to ``tasks``); return once everybody is in and the
@@ -191,7 +206,9 @@ async def join_everyone(
     rng = random.Random(args.seed)
     loop = asyncio.get_running_loop()
     pool = ThreadPoolExecutor(JOINING_AT_ONCE)
-    lobbies, joins, answers = [], [], []
+    lobbies: list[LobbySocket] = []
+    joins: list[tuple[str, str, float]] = []
+    answers: list[float] = []
     bar = tqdm(total=len(plan), desc="joining", unit="student")
 
     async def one(n: int, code: str, nickname: str, at: float) -> None:
@@ -242,17 +259,16 @@ def join_latencies(outcome: Outcome, lobbies: list[LobbySocket]) -> tuple[list[f
                 continue
             shown = lobby.seen.get(nickname)
             if shown is None:
-                last = None
+                missed += 1  # this lobby never showed it
                 break
             last = max(last, shown)
-        if last is None:
-            missed += 1
-        elif last:
-            found.append((last - sent) * 1000)
+        else:  # every lobby open before the join showed it (0.0: none was open)
+            if last:
+                found.append((last - sent) * 1000)
     return sorted(found), missed
 
 
-def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
+def report(args: argparse.Namespace, outcome: Outcome, errors: dict[str, int]) -> None:
     lobbies, counts = outcome.lobbies, outcome.counts
     begun, quiet = outcome.joining
     joins = len(outcome.joins)
@@ -311,9 +327,10 @@ def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
         total += cpu
         print(f"  {name:<28} {cpu:7.1f} s  {100 * cpu / max(elapsed, 1):5.1f} %")
     print(f"  all server processes: {total:.1f} s, {1000 * total / max(1, joins):.1f} ms a join")
-    if usage_start.database_traffic is not None:
-        trips = usage_end.database_traffic[0] - usage_start.database_traffic[0]
-        opened = usage_end.database_traffic[1] - usage_start.database_traffic[1]
+    traffic_start, traffic_end = usage_start.database_traffic, usage_end.database_traffic
+    if traffic_start is not None and traffic_end is not None:
+        trips = traffic_end[0] - traffic_start[0]
+        opened = traffic_end[1] - traffic_start[1]
         print(
             f"  database round trips: {trips}, {trips / max(1, joins):.1f} a join; "
             f"connections opened: {opened}, {opened / max(1, joins):.2f} a join"
@@ -321,7 +338,7 @@ def report(args, outcome: Outcome, errors: dict[str, int]) -> None:
     print(f"  this benchmark's own client process: {time.process_time():.1f} s of CPU in all")
 
 
-def run(args) -> None:
+def run(args: argparse.Namespace) -> None:
     platform = Platform.for_run(args, "dp-lobby")
     env = platform.env
     outcome = None

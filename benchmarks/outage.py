@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.typing import Origin
 
 from benchmarks.live import join
 from benchmarks.stack import use_database
@@ -249,18 +251,18 @@ class Student:
 
     def __init__(
         self, name: str, url: str, origin: str, timeline: Timeline, drop: bool, *, token: str
-    ):
+    ) -> None:
         self.name, self.url, self.origin, self.timeline = name, url, origin, timeline
         self.token = token  # sent as the first message, never in the URL
         self.drop_on_silence = drop
-        self.ws = None
+        self.ws: ClientConnection | None = None
         self.connection = 0  # connections opened so far
         self.closes: list[tuple[float, int | None]] = []
         self.reconnects = 0  # connection attempts after the first
         self.attempt = 0
         self.state: dict | None = None
         self.states: list[Received] = []
-        self.errors: list[tuple[float, str]] = []
+        self.errors: list[tuple[float, str | None]] = []  # None: an error with no code
         self.moves: list[Move] = []
         self.busy_since: float | None = None  # the page's "busy": a move awaits an answer
         self.dropped = False
@@ -293,7 +295,7 @@ class Student:
         try:
             ws = await websockets.connect(
                 self.url,
-                origin=self.origin,
+                origin=Origin(self.origin),
                 max_size=2**23,
                 open_timeout=10,
                 close_timeout=2,
@@ -327,7 +329,7 @@ class Student:
         self.busy_since = None
         return code
 
-    async def watch(self, ws) -> None:
+    async def watch(self, ws: ClientConnection) -> None:
         """Drop the socket when a move gets no answer in time, as the page does."""
         while True:
             await asyncio.sleep(0.1)
@@ -425,9 +427,15 @@ async def play_after(students: list[Student], timeout: float) -> dict:
     while created is None and time.monotonic() < deadline:
         if not await until(lambda: mover(students) is not None, deadline - time.monotonic()):
             break
-        move = await mover(students).act()
+        student = mover(students)
+        assert student is not None  # until() just found one, and nothing ran since
+        move = await student.act()
         moves.append(move)
-        await until(lambda m=move: m.done, min(ANSWER_TIMEOUT + 1, deadline - time.monotonic()))
+
+        def answered(m: Move = move) -> bool:  # this move's, bound now
+            return m.done
+
+        await until(answered, min(ANSWER_TIMEOUT + 1, deadline - time.monotonic()))
         if move.played:
             created = move.version + 1
         else:

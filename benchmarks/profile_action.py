@@ -63,17 +63,24 @@ def open_class(variant: str) -> list[int]:
     return list(Table.objects.filter(session=session).values_list("match_id", flat=True))
 
 
-def play(match_ids: list[int], actions: int, rng: random.Random, loop=None) -> int:
+def play(
+    match_ids: list[int],
+    actions: int,
+    rng: random.Random,
+    loop: asyncio.AbstractEventLoop | None = None,
+) -> int:
     """Play random legal actions at random tables as a socket's ``act`` would, and hand
     each seat's state to a socket's outgoing step; return the actions played."""
     from games.matches import load_state
     from games.models import Match
     from live import write
 
-    sent = []
+    sent: list[dict] = []
     original = write.send_groups
 
-    def send_groups(messages, loop=None):  # keep what the sockets will receive
+    def send_groups(  # keep what the sockets will receive
+        messages: list[tuple[str, dict]], loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
         sent.extend(event for _group, event in messages if event["type"] == "table.states")
         original(messages, loop=loop)
 
@@ -111,7 +118,9 @@ def socket_text(event: dict) -> list[str]:
     return [state_with_log(text, log).decode() for text in event["texts"].values()]
 
 
-async def in_server(match_ids: list[int], actions: int, profiler: Profiler):
+async def in_server(
+    match_ids: list[int], actions: int, profiler: Profiler
+) -> tuple[int, float, float, int]:
     """Play as uvicorn does: the write path in the one database thread of
     ``database_sync_to_async``, its channel-layer sends on this event loop. The profile
     is of that thread (the event loop's share shows as the wait for it)."""

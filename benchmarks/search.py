@@ -17,21 +17,36 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
+from typing import TypedDict
 
+from games.engine.bots import Bot
 from games.engine.driver import play
+from games.engine.rng import RandomSource
 from games.engine.search import SearchBot
 from games.registry import get_game
 
 DEFAULTS = {"data_tycoon": ("expert", {"time_mode": "turns"})}
 
+# One searched decision: (wall seconds, CPU seconds, iterations spent).
+Record = tuple[float, float, int]
 
-class _Timed:
+
+class Budget(TypedDict):
+    """The search bot's budget given on the command line (None: the bot's own)."""
+
+    iterations: int | None
+    depth: int | None
+
+
+class _Timed(Bot):
     """A search bot's decisions, each timed with the iterations it spent."""
 
-    def __init__(self, bot: SearchBot, records: list) -> None:
+    def __init__(self, bot: SearchBot, records: list[Record]) -> None:
+        super().__init__(bot.game)
         self.bot, self.records, self.needs_view = bot, records, bot.needs_view
 
-    def choose(self, view, legal_actions, rng):
+    def choose(self, view: dict | None, legal_actions: list[dict], rng: RandomSource) -> dict:
         wall, cpu = time.perf_counter(), time.process_time()
         action = self.bot.choose(view, legal_actions, rng)
         if self.bot.last_iterations:
@@ -41,28 +56,32 @@ class _Timed:
         return action
 
 
-def run(slug, variant, players, games, budget, *, first_seed=0):
+def run(
+    slug: str, variant: str, players: int, games: int, budget: Budget, *, first_seed: int = 0
+) -> list[Record]:
     """Play ``games`` games; return ``(wall, cpu, iterations)`` per searched decision."""
     game = get_game(slug)
     options = DEFAULTS.get(slug, (None, None))[1]
-    records = []
+    records: list[Record] = []
     for seed in range(first_seed, first_seed + games):
         bots = [game.bot("heuristic") for _ in range(players)]
         # the game's own strong bot (a game may set its budget), budget overrides given
-        strong = game.bots["search"](game, **budget)
+        search = game.bots["search"]
+        assert issubclass(search, SearchBot)  # every game's is (its iterations are timed)
+        strong = search(game, **budget)
         bots[seed % players] = _Timed(strong, records)
         state = game.new_state(players, seed, variant, options)
         play(state, bots, random.Random(seed))
     return records
 
 
-def _percentile(values, share):
+def _percentile(values: Sequence[float], share: float) -> float:
     """Return the ``share`` percentile of ``values`` (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.search", description=__doc__)
     parser.add_argument("--game", default="data_tycoon", help="a registered game's slug")
@@ -76,7 +95,7 @@ def main(argv=None):
     variant = args.variant or DEFAULTS.get(args.game, (game.default_variant,))[0]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    budget = {"iterations": args.iterations, "depth": args.depth}
+    budget: Budget = {"iterations": args.iterations, "depth": args.depth}
     run(args.game, variant, args.players, 1, budget, first_seed=10**6)  # warm up
     records = run(args.game, variant, args.players, args.games, budget)
     wall, cpu, iterations = zip(*records, strict=True)

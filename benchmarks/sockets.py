@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 
 import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.typing import Origin
 
 from benchmarks.outage import Platform, Timeline, environment, open_class
 from benchmarks.stack import use_database
@@ -39,14 +41,14 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def first_state(ws) -> None:
+async def first_state(ws: ClientConnection) -> None:
     while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
         pass
 
 
-async def open_seat(url: str, token: str, origin: str):
+async def open_seat(url: str, token: str, origin: str) -> ClientConnection:
     """Open a seat's socket; its token is the first message (docs/protocol.md)."""
-    ws = await websockets.connect(url, origin=origin, max_size=2**23)
+    ws = await websockets.connect(url, origin=Origin(origin), max_size=2**23)
     await ws.send(json.dumps({"type": "auth", "token": token}))
     return ws
 
@@ -94,6 +96,7 @@ def run(folder: Path, drops: int) -> None:
         ws_base = platform.base.replace("http://", "ws://")
         urls = [(f"{ws_base}{j['ws']}", j["token"]) for j in joined]
         server = next(s for s in platform.others if s.name == "asgi")
+        assert server.process is not None  # platform.start() started it
         result = asyncio.run(churn(urls, platform.base, drops, server.process.pid, match_id))
     finally:
         platform.stop(timeline)

@@ -4,14 +4,17 @@ with the lesson moments and quiz answers a class leaves behind."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from classroom import actions
 from classroom.identity import new_device_id
 from classroom.models import ClassSession, Participant, Seat, Table
 from games.matches import apply_action, create_match
+from games.models import Match
 from games.registry import get_game
 from lessons.actions import do_answer, do_record_event, draw_quiz, seen_at_table
 from lessons.links import lesson_for_event
@@ -25,7 +28,7 @@ NICKNAMES = [
 EXPIRE = 0.04
 
 
-def play_match(match, seed: int, record=None) -> None:
+def play_match(match: Match, seed: int, record: Callable[[list[dict]], None] | None = None) -> None:
     """Play a match to its end with seeded heuristic bots, every move through apply_action."""
     game = get_game(match.game)
     rng = random.Random(seed)
@@ -47,7 +50,7 @@ def play_match(match, seed: int, record=None) -> None:
 
 
 def record_session(
-    teacher,
+    teacher: User,
     *,
     students: int = 10,
     table_size: int = 4,
@@ -111,14 +114,17 @@ def record_session(
     return session
 
 
-def answer_quizzes(session, seed: int) -> None:
+def answer_quizzes(session: ClassSession, seed: int) -> None:
     """Let every seated student answer their quiz: right about two times in three."""
     rng = random.Random(seed)
     for seat in Seat.objects.filter(
         table__session=session, participant__isnull=False
     ).select_related("participant", "table"):
+        assert seat.participant is not None  # the seats of students only
         the_quiz = draw_quiz(session, seat.participant, seat.table.number)
         for question in the_quiz.questions():
-            choices = len(question.texts.first().choices)
+            text = question.texts.first()
+            assert text is not None  # every question has its texts
+            choices = len(text.choices)
             chosen = question.answer if rng.random() < 0.66 else (question.answer + 1) % choices
             do_answer(the_quiz, question, chosen)
