@@ -378,7 +378,13 @@ class Student:
         move = Move(self.note(f"act on v{version}: {action}"), version)
         self.moves.append(move)
         self.busy_since = move.sent
-        await self.ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+        try:
+            await self.ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+        except websockets.ConnectionClosed:
+            # The server closed the socket as the move left (Redis back: "try again"): the
+            # page's move fails the same way, and the student plays it on the new socket.
+            self.busy_since = None
+            move.answer(self.note("socket closed as the move was sent"), "socket closed")
         return move
 
     def first_state_after(self, moment: float, version: int = -1) -> Received | None:
