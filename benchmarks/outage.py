@@ -304,12 +304,13 @@ class Student:
         except (OSError, TimeoutError, websockets.InvalidHandshake) as error:
             self.closes.append((self.note(f"connect failed: {error!r}"), None))
             return None
-        await ws.send(json.dumps({"type": "auth", "token": self.token}))
         self.ws = ws
         self.connection += 1
         self.note(f"open (connection {self.connection})")
         watchdog = asyncio.create_task(self.watch(ws))
         try:
+            # The server may close at once ("try again": Redis is away): as any close.
+            await ws.send(json.dumps({"type": "auth", "token": self.token}))
             await ws.send(json.dumps({"type": "ping"}))
             if self.connection > 1:
                 await ws.send(json.dumps({"type": "resync"}))
