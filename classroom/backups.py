@@ -147,6 +147,9 @@ def restore(path: Path) -> Restored:
     when = made_at(path)
     if not path.is_file():
         raise BackupError(f"{path} does not exist")
+    if path.name.endswith(SQLITE_SUFFIX) != is_sqlite():
+        made_on, runs_on = ("PostgreSQL", "SQLite") if is_sqlite() else ("SQLite", "PostgreSQL")
+        raise BackupError(f"{path.name} is a backup of {made_on}: this platform runs on {runs_on}")
     try:
         erased = [
             (erasure.kind, erasure.object_id, erasure.erased_at)

@@ -155,6 +155,14 @@ def test_a_damaged_backup_is_refused_and_the_database_is_left_as_it_was(school, 
         out.write(b"not a database " * 1000)
     purge_session(school["purged"])  # a change the refused restores must not undo
 
+    other = made_at(good) + timedelta(seconds=3)
+    other_engine = tmp_path / (
+        f"dp-backup-{other:%Y%m%dT%H%M%SZ}"
+        + (".pgdump" if connection.vendor == "sqlite" else ".sqlite3.gz")
+    )
+    other_engine.write_bytes(good.read_bytes())
+    with pytest.raises(BackupError, match=r"is a backup of .*: this platform runs on"):
+        restore(other_engine)
     for bad in (truncated, garbage):
         with pytest.raises(BackupError):
             restore(bad)
