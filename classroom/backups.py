@@ -36,7 +36,6 @@ from django.utils import timezone
 from classroom import actions, retention
 from classroom.erasures import erasures_since
 from classroom.models import ClassSession, Erasure, Participant, SchoolClass
-from config.services import postgres_binary
 
 PREFIX = "dp-backup-"
 STAMP = "%Y%m%dT%H%M%SZ"
@@ -122,6 +121,18 @@ def prune(
     for path in old:
         path.unlink(missing_ok=True)
     return old
+
+
+def running_platform() -> int | None:
+    """Return the process id of this machine's `make run` (its supervisord, whose pid file
+    config.run keeps in VAR_DIR) while it runs, else None. A pid file left by a
+    supervisord killed outright names a process that is gone: not running."""
+    try:
+        pid = int((Path(settings.VAR_DIR) / "supervisor" / "supervisord.pid").read_text())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid
 
 
 @dataclass
@@ -290,13 +301,22 @@ def _postgres_environment() -> dict[str, str]:
     return environment
 
 
+def postgres_program(name: str) -> str:
+    """Return the path of PostgreSQL's client program ``name`` (pg_dump, pg_restore): on
+    PATH, as Debian's postgresql-client installs it (its wrapper runs the newest one)."""
+    found = shutil.which(name)
+    if found is None:
+        raise BackupError(f"{name} is missing: install PostgreSQL's client programs")
+    return found
+
+
 def _postgres_backup(target: Path) -> None:
-    _run([postgres_binary("pg_dump"), "--format=custom", "--no-owner", "--file", str(target)])
+    _run([postgres_program("pg_dump"), "--format=custom", "--no-owner", "--file", str(target)])
 
 
 def _postgres_restore(path: Path) -> None:
     """Replace the database's tables by the backup's, all or nothing."""
-    pg_restore = postgres_binary("pg_restore")
+    pg_restore = postgres_program("pg_restore")
     _run([pg_restore, "--list", str(path)])  # a readable archive, before anything is dropped
     _run(
         [

@@ -58,18 +58,6 @@ def var_dir() -> Path:
     return Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
 
-def running_platform() -> int | None:
-    """Return the process id of this machine's `make run` (its supervisord) while it
-    runs on ``var_dir()``, else None. A pid file left by a supervisord killed outright
-    names a process that is gone: not running."""
-    try:
-        pid = int((var_dir() / "supervisor" / "supervisord.pid").read_text().strip())
-        os.kill(pid, 0)
-    except (OSError, ValueError):
-        return None
-    return pid
-
-
 def lan_addresses() -> list[str]:
     """Return this machine's IPv4 addresses other than loopback, for LAN devices."""
     try:

@@ -27,6 +27,7 @@ from classroom.backups import (
 from classroom.models import ClassSession, Erasure, Participant, SchoolClass
 from classroom.retention import delete_account, purge_session, purge_unused
 from config.celery import app
+from config.run import supervisor_config, var_dir
 from games.models import MatchAction
 from tests.debrief.recorded import record_session
 
@@ -225,11 +226,14 @@ def test_the_commands_back_up_list_and_restore(school, tmp_path, capsys):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_restore_is_refused_while_make_run_runs(school, tmp_path, monkeypatch):
+def test_restore_is_refused_while_make_run_runs(school, tmp_path, monkeypatch, settings):
     backup = make_backup(tmp_path / "backups")
+    settings.VAR_DIR = tmp_path
     monkeypatch.setenv("VAR_DIR", str(tmp_path))
+    # Where `make run` keeps its supervisord's pid file: the file restore looks for.
+    conf = supervisor_config([], var_dir() / "supervisor").read_text()
     pid_file = tmp_path / "supervisor" / "supervisord.pid"
-    pid_file.parent.mkdir()
+    assert f"pidfile={pid_file}\n" in conf
     pid_file.write_text(f"{os.getpid()}\n")  # a live process: the platform runs
     purge_session(school["purged"])
     with pytest.raises(CommandError, match="The platform is running"):

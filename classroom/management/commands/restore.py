@@ -7,8 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from classroom.backups import BackupError, made_at, restore
-from config.run import running_platform
+from classroom.backups import BackupError, made_at, restore, running_platform
 
 
 class Command(BaseCommand):
