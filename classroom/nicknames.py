@@ -1,4 +1,5 @@
-"""Nickname rules: what a nickname may contain, its uniqueness key, and refused words.
+"""Nickname rules: what a nickname may contain, its uniqueness key, refused words, contact
+details and the names of roles a student could pass for.
 
 The rules and the reasons for them are in docs/nicknames.md.
 """
@@ -7,8 +8,8 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
-from itertools import pairwise
+from functools import cache, lru_cache
+from itertools import groupby, pairwise
 from pathlib import Path
 
 from confusable_homoglyphs.confusables import confusables_data
@@ -71,6 +72,26 @@ _TOKEN = re.compile(r"(?:[^\W_]|[@$€!|])+")
 # Three digits or more in a row are a number (a year, a score), not letters in disguise.
 _NUMBER = re.compile(r"\d{3,}")
 _DIGITS = re.compile(r"\d")
+# A letter typed this many times in a row or more is a stretch ("Fuuuck", "бляяя"), even
+# of a short word refused only whole; a doubled letter stretches only a word refused
+# anywhere ("Fuuck"): "Penne" is not "pene", nor "Putte" "pute".
+STRETCH = 3
+_REPEATED = re.compile(rf"([^\W\d_])\1{{{STRETCH - 1},}}", re.IGNORECASE)
+
+# Contact details: a phone number (more digits than this: "0612345678", "06 12 34 56 78"),
+# an e-mail address ("ana@mail.ru") or a web address ("www.", "http", "lucas.com").
+MAX_DIGITS = 5
+_EMAIL = re.compile(r"[^\W_]\s?@\s?[^\W_][\w-]*(?:\.[\w-]+)*\.[^\W\d_]{2,}")
+# Top-level domains that are no word a nickname ends with after a dot ("Ana.Es", "Leo.Me"
+# and "Tom.De" are names).
+_WEB = re.compile(
+    r"https?|(?<![^\W_])www\.|[^\W_]\.(?:com|net|org|info|io|ru|рф|fr|uk|tv)(?![^\W_])"
+)
+
+# Impersonation: a role (classroom/refused_words/roles.txt) as the whole nickname, with
+# digits and signs around it ("Bot 1", "Teacher2") and a leading article ("El Profe").
+_ARTICLE = re.compile(r"^(?:the|el|la|le|l|los|las|les)[\W_]+", re.IGNORECASE)
+_AROUND = re.compile(r"^[\W\d_]+|[\W\d_]+$")
 
 
 def _invisible(char: str) -> bool:
@@ -166,18 +187,29 @@ def nickname_key(nickname: str) -> str:
 # ---------------------------------------------------------------- refused words
 
 
+def _prototype(char: str, table: dict[str, str]) -> str:
+    """Return a character's prototype; a letter's digit prototype as the letter it stands
+    for (Cyrillic be looks like "6", read "b")."""
+    mapped = table.get(char, char)
+    if char.isalpha() and mapped.isascii() and mapped.isdigit():
+        return mapped.translate(_LEET_I)
+    return mapped
+
+
 def _fold_letters(text: str) -> str:
     """Case-fold, map look-alike letters of other scripts to their prototype, drop accents.
 
     ASCII is left as typed ("m" would become "rn", "1" would become "l"): the leetspeak
-    readings below handle digits and symbols.
+    readings below handle digits and symbols. A letter whose prototype is a digit is read
+    as the letter that digit stands for (Cyrillic be, whose prototype is "6", is "b"), so
+    that it stays a letter: three of them in a row are no number.
     """
     table = prototypes()
     text = unicodedata.normalize("NFKC", text).casefold()
     for _round in range(3):
         decomposed = unicodedata.normalize("NFD", text)
         mapped = "".join(
-            char if char.isascii() or char == "€" else table.get(char, char)
+            char if char.isascii() or char == "€" else _prototype(char, table)
             for char in decomposed
             if not unicodedata.combining(char)
         )
@@ -259,7 +291,11 @@ def _reading(text: str, reading: str) -> _Reading:
 
 def _readings(text: str) -> list[_Reading]:
     kinds = ["i", "drop"] + (["l"] if any(char in text for char in "1|") else [])
-    return [_reading(text, kind) for kind in kinds]
+    # A letter typed STRETCH times or more is also read once, before folding, so that a
+    # letter that folds to several ("ы" looks like "ьı") is stretched too ("ебаныыый").
+    # Digits are left as typed: "777" stays a number, not a "t".
+    texts = [text, *{_REPEATED.sub(r"\1", text)} - {text}]
+    return [_reading(one, kind) for one in texts for kind in kinds]
 
 
 @dataclass(frozen=True)
@@ -272,6 +308,7 @@ class WordLists:
     numbers: frozenset[str]  # refused in the nickname's letters and digits, no leetspeak
     allowed: frozenset[str]  # innocent words that contain a refused one
     symbols: frozenset[str]  # signs that are no letter (卐), refused anywhere
+    roles: frozenset[str]  # the teacher's, an administrator's, the platform's, a bot's
 
 
 def _entries(name: str) -> list[str]:
@@ -313,15 +350,67 @@ def word_lists() -> WordLists:
         numbers=frozenset(numbers - {""}),
         allowed=frozenset(_fold_entry(entry) for entry in _entries("allowed.txt")) - {""},
         symbols=frozenset(symbols - {""}),
+        roles=frozenset(_fold_entry(entry) for entry in _entries("roles.txt")) - {""},
     )
 
 
+def _runs(text: str) -> tuple[str, tuple[int, ...]]:
+    """Return the text with each run of one letter squeezed to one, and the runs' lengths:
+    "fuuuck" is ("fuck", (1, 3, 1, 1))."""
+    runs = [(char, len(list(run))) for char, run in groupby(text)]
+    return "".join(char for char, _count in runs), tuple(count for _char, count in runs)
+
+
+@lru_cache(maxsize=4096)
+def _squeezed(text: str) -> str:
+    """Return the text with each run of one letter squeezed to one ("fuuuck": "fuck")."""
+    return _runs(text)[0]
+
+
+@cache
+def _stretched(word: str) -> re.Pattern[str]:
+    """Match the word with each of its letters typed as often as in it, or more."""
+    letters, counts = _runs(word)
+    body = "".join(
+        f"{re.escape(char)}{{{count},}}" for char, count in zip(letters, counts, strict=True)
+    )
+    return re.compile(f"(?=({body}))")
+
+
+@cache
+def _by_runs(words: frozenset[str]) -> dict[str, list[tuple[str, tuple[int, ...]]]]:
+    """Index words by their squeezed letters, with their runs' lengths."""
+    index: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+    for word in sorted(words):
+        letters, counts = _runs(word)
+        index.setdefault(letters, []).append((word, counts))
+    return index
+
+
+def _whole_in(word: str, words: frozenset[str]) -> str | None:
+    """Return the entry the word is, its letters possibly stretched, or None.
+
+    A run of letters stretches an entry's run when it is as long, or STRETCH or more
+    letters and longer: "asss" is "ass", "бляяя" is "бля", but "penne" is not "pene".
+    """
+    if word in words:
+        return word
+    letters, counts = _runs(word)
+    for entry, entry_counts in _by_runs(words).get(letters, ()):
+        if all(
+            typed == wanted or typed >= max(wanted, STRETCH)
+            for typed, wanted in zip(counts, entry_counts, strict=True)
+        ):
+            return entry
+    return None
+
+
 def _spans(text: str, word: str) -> list[tuple[int, int]]:
-    spans, start = [], text.find(word)
-    while start >= 0:
-        spans.append((start, start + len(word)))
-        start = text.find(word, start + 1)
-    return spans
+    """Return where the word is in the text, each of its letters possibly repeated:
+    "fuck" is in "fuuuck" and "fuuck", "bollocks" in "boooolllocks" (not in "bolocks")."""
+    if _squeezed(word) not in _squeezed(text):
+        return []
+    return [match.span(1) for match in _stretched(word).finditer(text)]
 
 
 def _found_in(text: str, words: frozenset[str], allowed: frozenset[str]) -> str | None:
@@ -360,8 +449,9 @@ def refused_word_in(nickname: str) -> str | None:
             return word
     for reading in _readings(nickname):
         for word in reading.words:
-            if word in lists.whole:
-                return word
+            found = _whole_in(word, lists.whole)
+            if found:
+                return found
         for chunk in reading.chunks:
             found = _found_in(chunk, lists.anywhere, lists.allowed)
             if found:
@@ -375,6 +465,58 @@ def refused_word_in(nickname: str) -> str | None:
 def contains_refused_word(nickname: str) -> bool:
     """Tell whether the nickname contains a refused word, a refused name or a hate symbol."""
     return refused_word_in(nickname) is not None
+
+
+def _bare_names(nickname: str) -> set[str]:
+    """Return the nickname and what is left of it without the digits and signs around it
+    and without a leading article: "The Bot #1" gives "The Bot #1", "The Bot", "Bot #1"
+    and "Bot"."""
+    names: set[str] = set()
+    todo = [_split_title_case(nickname)]  # "TheTeacher" is "The Teacher"
+    while todo:
+        name = todo.pop()
+        if name and name not in names:
+            names.add(name)
+            todo += [_AROUND.sub("", name), _ARTICLE.sub("", name, count=1)]
+    return names
+
+
+def role_in(nickname: str) -> str | None:
+    """Return the role (folded) that the whole nickname names, or None.
+
+    The role is the whole nickname, folded like a refused word (case, look-alikes,
+    leetspeak, separators, stretched letters), with digits and signs around it and a
+    leading article ignored: "Teacher", "Bot 1", "B0t-3", "El Profe"; but "Abbott",
+    "Robotnik" and "Professor Oak" are other names.
+    """
+    roles = word_lists().roles
+    table = prototypes()
+    for name in _bare_names(nickname):
+        # Look-alike capitals too: a Cyrillic capital te is a "T", its small letter is not.
+        capitals = "".join(
+            _prototype(char, table) if char.isalpha() and not char.isascii() else char
+            for char in unicodedata.normalize("NFD", name)
+        )
+        for reading in [*_readings(name), *_readings(capitals)]:
+            found = _whole_in(reading.compact, roles)
+            if found:
+                return found
+    return None
+
+
+def contact_details_in(nickname: str) -> str | None:
+    """Return "phone_number" or "contact_address" if the nickname gives contact details.
+
+    A phone number is more than MAX_DIGITS digits in the nickname, wherever they are
+    ("06 12 34 56 78", "06a12b34c56d78"); an address is an e-mail address ("ana@mail.ru")
+    or a web address ("http", "www.", a name ending with a common domain: "lucas.com").
+    """
+    if sum(char.isdecimal() for char in nickname) > MAX_DIGITS:
+        return "phone_number"
+    folded = nickname.casefold()
+    if _EMAIL.search(folded) or _WEB.search(folded):
+        return "contact_address"
+    return None
 
 
 # ---------------------------------------------------------------- validation
@@ -448,5 +590,31 @@ def validate_nickname(raw: str) -> str:
         raise ValidationError(
             _("This nickname is not allowed. Please choose a friendly one."),
             code="refused",
+        )
+    contact = contact_details_in(nickname)
+    if contact == "phone_number":
+        raise ValidationError(
+            _(
+                "A nickname can have at most %(max)d digits: it must not give a phone "
+                "number, which the whole class would see."
+            )
+            % {"max": MAX_DIGITS},
+            code="phone_number",
+        )
+    if contact:
+        raise ValidationError(
+            _(
+                "A nickname cannot contain an e-mail or a web address: the whole class "
+                "would see it."
+            ),
+            code="contact_address",
+        )
+    if role_in(nickname):
+        raise ValidationError(
+            _(
+                "This nickname could be taken for the teacher, an administrator, the "
+                "platform or a bot. Please choose another one."
+            ),
+            code="impersonation",
         )
     return nickname

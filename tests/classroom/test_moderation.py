@@ -224,12 +224,14 @@ def test_the_join_api_is_rate_limited_too(session):
     for number in range(settings.JOINS_PER_BURST):
         response = device().post(
             "/join/",
-            {"code": session.join_code, "nickname": f"Bot {number}"},
+            {"code": session.join_code, "nickname": f"Robot {number}"},
             content_type="application/json",
         )
         assert response.status_code == 201
     refused = device().post(
-        "/join/", {"code": session.join_code, "nickname": "Bot X"}, content_type="application/json"
+        "/join/",
+        {"code": session.join_code, "nickname": "Robot X"},
+        content_type="application/json",
     )
     assert refused.status_code == 429
     assert refused.json()["error"]["code"] == "rate_limited"

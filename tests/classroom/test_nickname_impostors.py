@@ -1,6 +1,7 @@
 """Impostors and refused words at the door: the join form and the JSON join API refuse a
-nickname that looks like a taken one, or hides a refused word, in the session's language;
-a roster cannot list two look-alike pseudonyms."""
+nickname that looks like a taken one, hides a refused word, gives contact details or
+passes for the teacher, an administrator or a bot, in the session's language; a roster
+cannot list two look-alike pseudonyms, nor a bot's seat name."""
 
 # ruff: noqa: RUF001 - look-alike letters are what these tests are about
 
@@ -73,6 +74,36 @@ def test_the_json_api_refuses_a_disguised_refused_word_in_the_sessions_language(
     assert not Participant.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("nickname", "reason"),
+    [
+        ("Fuuuck", "not allowed"),
+        ("0612345678", "phone number"),
+        ("ana@mail.ru", "e-mail"),
+        ("Teacher", "the teacher"),
+        ("Admin", "an administrator"),
+        ("Bot 1", "a bot"),
+    ],
+)
+def test_the_json_api_refuses_stretched_words_contact_details_and_impostors(
+    session, nickname, reason
+):
+    response = post_json(Client(), {"code": session.join_code, "nickname": nickname})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_nickname" and reason in error["message"]
+    assert not Participant.objects.exists()
+
+
+def test_the_json_api_refuses_a_russian_bots_seat_name(school_class):
+    session = open_session(school_class, language="ru")
+    response = post_json(Client(), {"code": session.join_code, "nickname": "Бот 2"})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_nickname" and error["message"]
+    assert not Participant.objects.exists()
+
+
 @pytest.mark.parametrize("raw", ["\u202eecila", "a\x1bb", "\u200b\u200b\u200b", "Jo\ue000"])
 def test_the_json_api_refuses_invisible_and_control_characters(session, raw):
     response = post_json(Client(), {"code": session.join_code, "nickname": raw})
@@ -88,6 +119,13 @@ def test_the_json_api_answers_the_normalized_nickname(session):
     assert response.json()["nickname"] == "Mallory"
     participant = session.participants.get()
     assert participant.nickname == "Mallory" and participant.nickname_key == "rnallory"
+
+
+def test_a_roster_cannot_list_a_bots_seat_name_or_a_phone_number():
+    form = SchoolClassForm({"name": "4A", "roster": "Blue Fox\nBot 2\n06 12 34 56 78"})
+    assert not form.is_valid()
+    errors = " ".join(form.errors["roster"])
+    assert "«Bot 2»" in errors and "«06 12 34 56 78»" in errors and "Blue Fox" not in errors
 
 
 def test_a_roster_cannot_list_two_lookalike_pseudonyms():

@@ -1,6 +1,7 @@
 """Nickname rules: normalization, invisible and impostor characters, the look-alike key,
-refused words (substrings, whole words, leetspeak, look-alike letters, the allow-list)
-and refused names and hate symbols."""
+refused words (substrings, whole words, leetspeak, look-alike letters, stretched letters,
+the allow-list), refused names and hate symbols, contact details (phone numbers, e-mail
+and web addresses) and the names of roles (the teacher, an administrator, a bot)."""
 
 # ruff: noqa: RUF001, RUF002, RUF003 - look-alike letters are what these tests are about
 
@@ -9,6 +10,7 @@ import unicodedata
 import pytest
 from confusable_homoglyphs import confusables
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +20,7 @@ from classroom.nicknames import (
     WORDS_DIR,
     _entries,
     _fold_entry,
+    _spans,
     contains_refused_word,
     nickname_key,
     normalize_nickname,
@@ -280,7 +283,8 @@ def test_an_allowed_word_excuses_only_itself():
 def test_every_allowed_word_contains_a_refused_one():
     lists = word_lists()
     assert lists.allowed
-    idle = [word for word in lists.allowed if not any(bad in word for bad in lists.anywhere)]
+    # contained as typed ("scunthorpe") or with a letter stretched ("shiitake": "shit")
+    idle = [word for word in lists.allowed if not any(_spans(word, bad) for bad in lists.anywhere)]
     assert idle == []
 
 
@@ -352,6 +356,369 @@ def test_mass_murderers_and_hate_symbols_are_refused(nickname):
 @pytest.mark.parametrize("nickname", ["Franco", "Adolfo", "Boss", "Jessy", "88", "卍 Zen", "CC"])
 def test_names_and_numbers_that_are_not_hate_pass(nickname):
     assert validate_nickname(nickname) == nickname
+
+
+# ------------------------------------------------------------ letters stretched by repetition
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        "Fuuuck",
+        "Fuuck",  # one letter doubled stretches a word refused anywhere
+        "FUUUUUUCK",
+        "shiiit",
+        "Shhhiiiittt",
+        "Big Shiiit",
+        "meeerde",
+        "merdeeee",
+        "Idiooot",
+        "Stuuupid",
+        "Caaabron",
+        "Boooollocks",  # an entry's own double letter stretches too
+        "Cooonnard",
+        "Suuuka",
+        "Сууука",
+        "бляяя",  # a whole-word entry, stretched
+        "Puuuta",
+        "Asss",
+        "Big Asss",
+        "Diiick",
+        "Sh1iit",  # leetspeak and stretch together
+        "s.h.i.i.i.t",  # separators and stretch together
+        "Hiiitler",
+        "Staaalin",
+        "SSS",
+        "Siiieg Heil",  # a phrase
+        "KKKK",
+    ],
+)
+def test_letters_stretched_by_repetition_are_refused(nickname):
+    assert refusal(nickname) == "refused"
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        # real names and words with double letters
+        "Anna",
+        "Otto",
+        "Kellogg",
+        "Emma",
+        "Matteo",
+        "Isabella",
+        "Jessica",
+        "Massimo",
+        "Guillermo",
+        "Yann",
+        "Pierre",
+        "Анна",
+        "Кирилл",
+        "Алла",
+        "Mississippi",
+        # a doubled letter does not stretch a short word refused only whole
+        "Penne",  # not "pene"
+        "Putte",  # not "pute"
+        "Bott",
+        "Bobs",  # a single letter does not match an entry's double ("boobs")
+        "Bob",
+        "Niger",  # not an entry with a double letter, shortened
+        "Zora",  # not "zorra"
+        "Pola",  # not "polla"
+        # the allow-list still excuses its words, stretched or not
+        "Scunthorpe",
+        "Shiitake",
+        "Pussycat",
+        "Oxymoron",
+        "Morrón",  # es: a pepper, not "moron" stretched
+        "Pimiento Morrón",
+        "Cristallin",
+        "Crystalline",
+        "Whittler",
+        "Snazzier",
+        # letters stretched that hide no refused word
+        "Brrr",
+        "Zzz",
+        "Hmmm",
+        "Wooow",
+        "Soooo Happy",
+    ],
+)
+def test_double_letters_of_innocent_names_pass(nickname):
+    assert refused_word_in(nickname) is None
+    assert validate_nickname(nickname) == nickname
+
+
+def _stretched(entry: str) -> list[str]:
+    """The entry with each of its letters typed three times, one at a time."""
+    return [entry[:index] + char * 3 + entry[index + 1 :] for index, char in enumerate(entry)]
+
+
+@pytest.mark.parametrize("pattern", ["*.anywhere.txt", "*.whole.txt"])
+def test_every_refused_word_stretched_is_refused(pattern):
+    entries = [
+        entry
+        for entry in _entries(pattern)
+        if entry.replace(" ", "").isalpha() and contains_refused_word(entry)
+    ]
+    assert len(entries) > 30
+    missed = [
+        stretched
+        for entry in entries
+        for stretched in _stretched(entry)
+        if not contains_refused_word(stretched)
+    ]
+    assert missed == []
+
+
+# ------------------------------------------------------------ contact details
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        "0612345678",
+        "06 12 34 56 78",
+        "06.12.34.56.78",
+        "+7 (912) 345-67-89",
+        "+34 612 345 678",
+        "Ana 612345678",
+        "Call 555 1234",
+        "Leo 123456",
+        "12.05.2010",  # a date of birth: six digits or more too
+        "06a12b34c56d78",  # letters between the digits
+        "０６１２３４５６７８",  # fullwidth digits
+        "٠٦١٢٣٤٥٦٧٨",  # Arabic-Indic digits
+    ],
+)
+def test_a_phone_number_is_refused(nickname):
+    assert refusal(nickname) == "phone_number"
+
+
+def test_the_phone_number_refusal_says_why():
+    with pytest.raises(ValidationError) as caught:
+        validate_nickname("0612345678")
+    message = caught.value.messages[0]
+    assert "5 digits" in message and "phone number" in message
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        "ana@mail.ru",
+        "ANA@GMAIL.COM",
+        "Ana @ gmail.com",
+        "leo.b@yandex.ru",
+        "ana_2010@hotmail.fr",
+        "www.ana.fr",
+        "WWW.Leo.Net",
+        "http://x.io",
+        "https Ana",
+        "Http Leo",
+        "lucas.com",
+        "Lucas.Com",
+        "ana-site.ru",
+        "my.site.org",
+        "ana.info",
+        "ana.io",
+        "лиса.рф",
+        "Leo.tv",
+        "ＡＮＡ＠ＭＡＩＬ．ＲＵ",  # fullwidth
+    ],
+)
+def test_an_email_or_web_address_is_refused(nickname):
+    assert refusal(nickname) == "contact_address"
+
+
+def test_the_address_refusal_says_why():
+    with pytest.raises(ValidationError) as caught:
+        validate_nickname("ana@mail.ru")
+    message = caught.value.messages[0]
+    assert "e-mail" in message and "web address" in message
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        "Kolya7",
+        "Ana 2010",
+        "Mia2008",
+        "R2D2",
+        "Agent 007",
+        "Player 12345",  # five digits
+        "Lucky 7 88",
+        "C3PO 2010",
+        "B@by",  # "@" for "a", no address
+        "@lex",
+        "J@ck",
+        "Mr.Bean",
+        "St. Ana",
+        "Dr.Who",
+        "Ana.Es",
+        "Leo.Me",
+        "Ana@Home",
+        "ana at mail dot ru",  # a limit: the teacher stays the moderator
+        "Awww.",
+        "Ti 777",  # a number stays a number: no "tit"
+        "Comet",
+        "Info",
+        "Dot Com",
+        "Nettie",
+    ],
+)
+def test_names_with_a_few_digits_dots_or_at_signs_pass(nickname):
+    assert validate_nickname(nickname) == nickname
+
+
+# ------------------------------------------------------------ impersonation
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        # English
+        "Teacher",
+        "TEACHER",
+        "teacher",
+        "Teacher2",
+        "Teacher 2",
+        "T3acher",
+        "Тeacher",  # Cyrillic Т
+        "T.e.a.c.h.e.r",
+        "T e a c h e r",
+        "Teacherrr",
+        "The Teacher",
+        "TheTeacher",
+        "Teacher!",
+        "Prof",
+        "Professor",
+        "Instructor",
+        "Admin",
+        "admin",
+        "Adm1n",
+        "4dmin",
+        "Admin 007",
+        "Adminnn",
+        "The Admin",
+        "Administrator",
+        "Moderator",
+        "System",
+        "Bot",
+        "Bot 1",
+        "Bot 12",
+        "Bot1",
+        "Bot #4",
+        "B0t 3",
+        "B0t-3",
+        "Le Bot",  # known false refusal: a Breton surname (docs/nicknames.md)
+        "BOT-7",
+        "7 Bot",
+        # Spanish
+        "Profesor",
+        "Profesora",
+        "Profe",
+        "El Profe",
+        "La Profe",
+        "Maestro",
+        "Maestra",
+        "La Maestra",
+        "Docente",
+        "Administrador",
+        "Administradora",
+        "Moderador",
+        "Sistema",
+        # French
+        "Enseignant",
+        "Enseignante",
+        "L'Enseignant",
+        "Professeur",
+        "Professeure",
+        "Le Prof",
+        "Maître",
+        "Maîtresse",
+        "Instit",
+        "Administrateur",
+        "Administratrice",
+        "Modérateur",
+        "Système",
+        # Russian
+        "Учитель",
+        "Учительница",
+        "Училка",
+        "Преподаватель",
+        "Препод",
+        "Админ",
+        "Администратор",
+        "Модератор",
+        "Система",
+        "Бот",
+        "Бот 3",
+    ],
+)
+def test_impersonating_the_teacher_an_administrator_the_platform_or_a_bot_is_refused(nickname):
+    assert refusal(nickname) == "impersonation"
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr", "ru"])
+@pytest.mark.parametrize("number", [1, 2, 4, 12])
+def test_a_bots_seat_name_is_refused_in_every_language(language, number):
+    # the seat name the UI gives a bot (classroom.models: "Bot %(number)s")
+    with translation.override(language):
+        name = translation.gettext("Bot %(number)s") % {"number": number}
+    assert refusal(name) == "impersonation"
+
+
+def test_the_impersonation_refusal_says_why():
+    with pytest.raises(ValidationError) as caught:
+        validate_nickname("Bot 1")
+    message = caught.value.messages[0]
+    assert "teacher" in message and "bot" in message
+
+
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        # the role words inside longer names, or with another word
+        "Abbott",
+        "Abbot",
+        "Bott",
+        "Robotnik",
+        "Robot",  # no seat's name: a student's program may join as "Robot"
+        "Robot 2",
+        "Робот",
+        "Botella",
+        "Bottle",
+        "Botanist",
+        "Modesto",
+        "Modern",
+        "Admiral",
+        "Profit",
+        "Systemic",
+        "Maestría",
+        "Professor Oak",
+        "Professor X",
+        "Prof Layton",
+        "Teacher's Pet",
+        "Bot Hunter",
+        "Mr Robot",
+        "Sistema Solar",
+        "Ботаник",
+        "Работник",
+        "Le Botaniste",
+        # another article or a longer word before the role
+        "Elbot",
+        "Mod",  # no role of the platform, and "Moood" is a mood
+        "Moood",
+        "Mod Squad",
+    ],
+)
+def test_role_words_inside_other_names_pass(nickname):
+    assert validate_nickname(nickname) == nickname
+
+
+def test_the_role_list_says_what_belongs_there():
+    assert (WORDS_DIR / "roles.txt").read_text(encoding="utf-8").startswith("# ")
+    assert len(_entries("roles.txt")) >= 40
 
 
 # ------------------------------------------------------------ properties
