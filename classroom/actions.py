@@ -277,7 +277,11 @@ def do_resume_session(session: ClassSession) -> ClassSession:
 
 
 def do_end_session(session: ClassSession) -> ClassSession:
-    """End a session; its code is free again, its students are told, its matches stop."""
+    """End a session; its code is free again, its students are told, its matches stop.
+
+    The join requests still waiting expire (the hourly purge deletes them) and the
+    device changes still waiting are refused: nobody can join or move any more, so the
+    teacher's pages show no request to answer."""
     session = _transition(
         session,
         {State.LOBBY, State.RUNNING, State.PAUSED},
@@ -286,6 +290,12 @@ def do_end_session(session: ClassSession) -> ClassSession:
         _("This session has already ended."),
     )
     with transaction.atomic():
+        session.join_requests.filter(status=JoinRequest.Status.PENDING).update(
+            status=JoinRequest.Status.EXPIRED, device_label=""
+        )
+        SeatMove.objects.filter(
+            participant__session=session, status=SeatMove.Status.PENDING
+        ).update(status=SeatMove.Status.REFUSED, device_label="")
         matches = Match.objects.filter(table__session=session).exclude(status=Match.Status.FINISHED)
         MatchTimer.objects.filter(match__in=matches).delete()
         MatchHold.objects.filter(match__in=matches).delete()  # nothing holds an ended game

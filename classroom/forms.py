@@ -105,6 +105,28 @@ def variant_choices() -> list[tuple[str, str | list[tuple[str, str]]]]:
     return choices
 
 
+class VariantSelect(forms.Select):
+    """The select of every game's variants, one group a game (variant_choices): each
+    option names its game in ``data-game``, so that static/js/session_form.js lists the
+    chosen game's variants only. Several games have a variant of the same slug
+    ("standard"): the server checks the variant against the chosen game (SessionForm.clean).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group_games: dict[str, str] = {}  # a group's label (a game's name) -> its slug
+
+    def optgroups(
+        self, name: str, value: list[str], attrs: dict[str, Any] | None = None
+    ) -> list[tuple[str | None, list[dict[str, Any]], int | None]]:
+        groups = super().optgroups(name, value, attrs)
+        for group_name, options, _index in groups:
+            slug = self.group_games.get(group_name or "")
+            for option in options if slug else ():
+                option["attrs"]["data-game"] = slug
+        return groups
+
+
 OPTION_PREFIX = "option"
 
 
@@ -170,7 +192,7 @@ class SessionForm(forms.Form):
     """
 
     game = forms.ChoiceField(label=gettext_lazy("Game"))
-    variant = forms.ChoiceField(label=gettext_lazy("Variant"), required=False)
+    variant = forms.ChoiceField(label=gettext_lazy("Variant"), required=False, widget=VariantSelect)
     language = forms.ChoiceField(
         label=gettext_lazy("Language"),
         help_text=gettext_lazy("The students' pages and the game use this language."),
@@ -215,6 +237,9 @@ class SessionForm(forms.Form):
         self.games = catalogue.available_games()
         _choice_field(self, "game").choices = game_choices()
         _choice_field(self, "variant").choices = variant_choices()
+        cast(VariantSelect, self.fields["variant"].widget).group_games = {
+            localized(game.name): game.slug for game in self.games
+        }
         _choice_field(self, "bot_level").choices = [
             (level, _("%(level)s: %(what)s") % {"level": _(label), "what": _(what)})
             for level, (label, what) in LEVELS.items()

@@ -132,7 +132,10 @@ class ClassSession(models.Model):
 
     def pending_join_requests(self) -> models.QuerySet[JoinRequest]:
         """Return the join requests that wait for the teacher and have not expired, oldest
-        first."""
+        first; none once the session has ended (nobody can join it any more: ending it
+        marks them expired, classroom.actions.do_end_session)."""
+        if not self.is_open:
+            return JoinRequest.objects.none()
         return JoinRequest.waiting().filter(session=self).order_by("created_at", "pk")
 
 

@@ -384,7 +384,8 @@ LANGUAGES = [
     ("ru", _("Russian")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# English times as "7:05 PM" (config/formats/en), not "7:05 p.m." before a full stop.
+# English dates as "7 Dec 2026, 04:52" (config/formats/en): never "12/07/2026", which a
+# European reads as 12 July, nor "4:52 a.m." before a full stop.
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

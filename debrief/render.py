@@ -25,7 +25,7 @@ from lessons.models import LessonMoment, Quiz, QuizAnswer, QuizQuestion
 
 # The CSV's columns: these, with the game's score columns after "rank".
 if TYPE_CHECKING:
-    from debrief.data import Report
+    from debrief.data import Report, StudentLine
 
 CSV_FIRST = ["nickname", "table", "rank"]
 CSV_LAST = ["quiz_score", "lessons_seen"]
@@ -118,11 +118,19 @@ def csv_text(report: Report) -> str:
                 _blank(line.table),
                 _blank(line.rank),
                 *(_blank(value) for value in line.scores),
-                f"{line.quiz_correct}/{line.quiz_answered}",
+                quiz_score(line),
                 line.lessons_seen,
             ]
         )
     return buffer.getvalue()
+
+
+def quiz_score(line: StudentLine) -> str:
+    """Return a student's quiz score as "right/answered", or "" for a student who
+    answered no question (never took the quiz: "0/0" would read as a score)."""
+    if not line.quiz_answered:
+        return ""
+    return f"{line.quiz_correct}/{line.quiz_answered}"
 
 
 def _blank(value):

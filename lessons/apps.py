@@ -13,12 +13,14 @@ class LessonsConfig(AppConfig):
     def ready(self) -> None:
         # Django's idiom: modules that import models are imported once the apps are ready.
         from classroom.forms import register_session_field
+        from classroom.views.common import register_ended_offer
         from lessons.actions import on_session_created
         from lessons.content import refresh_content
         from lessons.forms import lesson_mode_field
         from lessons.links import forget_kept_links
         from lessons.moments import forget_kept_cards, forget_kept_modes, on_action_stored
         from lessons.results import dashboard_section
+        from lessons.views import ended_offer
         from live.dashboard import register_section
 
         post_migrate.connect(refresh_content, sender=self, dispatch_uid="lessons.refresh_content")
@@ -41,3 +43,5 @@ class LessonsConfig(AppConfig):
         register_session_field("lesson_mode", lesson_mode_field)
         session_created.connect(on_session_created, dispatch_uid="lessons.on_session_created")
         register_section(dashboard_section)
+        # The quiz and the library on a student's "session ended" page.
+        register_ended_offer(ended_offer)

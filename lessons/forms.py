@@ -15,6 +15,8 @@ def lesson_mode_field() -> forms.Field:
         required=False,
         initial="show",
         choices=SessionLessonMode.Mode.choices,
+        # Radio buttons: a select cut the modes' wording short on a phone and in Spanish.
+        widget=forms.RadioSelect,
         help_text=_(
             "A special card opens a short lesson for the players involved and the "
             "projector. You can change this later on the live dashboard."

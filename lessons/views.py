@@ -68,6 +68,18 @@ def quiz_ready(participant: Participant) -> bool:
     return seat is not None and seat.table.match.finished_at is not None
 
 
+def ended_offer(participant: Participant) -> dict:
+    """What a student's "session ended" page offers (``classroom.views.common.
+    register_ended_offer``): the lesson library, and the quiz to a student who played at
+    a table (or drew their quiz already): a session the teacher ended mid-game opens it,
+    as the end of the game does."""
+    offer = {"library_url": reverse("lessons:index")}
+    played = participant.seats.exists() or Quiz.objects.filter(participant=participant).exists()
+    if not participant.kicked and played and quiz_ready(participant):
+        offer["quiz_url"] = reverse("lessons:quiz")
+    return offer
+
+
 def viewer_teacher(request: HttpRequest) -> User | None:
     """Return the teacher whose wording the viewer sees: themselves, or their student's teacher."""
     if request.user.is_authenticated:
@@ -192,6 +204,10 @@ def session_mode(request: HttpRequest, pk: int) -> HttpResponseRedirect:
         table = get_object_or_404(session.tables, pk=int(dismiss))
         dismiss_lesson(table.match_id, None, None, everyone=True)
         messages.success(request, _("The table goes on."))
+    elif not session.is_open:
+        messages.error(
+            request, _("The session has ended: this setting can no longer change anything.")
+        )
     else:
         try:
             do_set_lesson_mode(session, request.POST.get("mode", ""))

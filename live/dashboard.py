@@ -387,7 +387,8 @@ def tables_context(session: ClassSession, language: str) -> dict:
     context = {
         "session": session,
         "tables": items,
-        "moves": list(moves),
+        # An ended session has no request to answer (do_end_session closes them).
+        "moves": list(moves) if session.is_open else [],
         "join_requests": list(session.pending_join_requests()),
         "students": list(session.active_participants()),
     }

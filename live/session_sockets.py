@@ -30,6 +30,7 @@ from classroom.models import ClassSession, Participant
 from classroom.payloads import BadPayload
 from classroom.payloads import parse as parse_payload
 from classroom.services import again_on_lost_connection
+from classroom.views.common import ended_offers
 from live.dashboard import session_with_class, table_items, tables_context
 from live.sockets import SOCKET_NUMBERS, PlatformConsumer, in_drawing_thread, in_table_thread
 
@@ -179,7 +180,8 @@ def render_for(viewer: Viewer, change: str | None = None) -> tuple[str, int | No
         if participant.kicked:
             html = render_to_string("classroom/fragments/student_removed.html", context)
             return html, CLOSE_REMOVED
-        if not session.is_open:
+        if not session.is_open:  # with the quiz and the library (the lessons app's offer)
+            context.update(ended_offers(participant))
             return render_to_string("classroom/fragments/student_ended.html", context), CLOSE_ENDED
         if change is None:
             return render_to_string("classroom/fragments/student_lobby.html", context), None

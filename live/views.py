@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 
 from classroom import identity
 from classroom.actions import do_touch_participant
@@ -33,6 +34,7 @@ def game_stylesheet(slug: str) -> str | None:
     return path if finders.find(path) else None
 
 
+@never_cache  # Back or Forward to a table after the session's end: its "ended" page instead
 def play(request: HttpRequest, code: str) -> HttpResponse:
     """Show the student's table (or a wait until there is one); the cookie names the student."""
     participant, refusal = student_in_session(request, code)

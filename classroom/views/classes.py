@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from classroom import actions
+from classroom.catalogue import game_name
 from classroom.forms import SchoolClassForm
 from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_class_or_404
@@ -27,14 +28,17 @@ def class_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def class_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Show a class, its roster and its sessions."""
+    """Show a class, its roster and its sessions (each with its game's name)."""
     school_class = get_class_or_404(request, pk)
     return render(
         request,
         "classroom/class_detail.html",
         {
             "school_class": school_class,
-            "sessions": school_class.sessions.all(),
+            "sessions": [
+                {"session": session, "game_name": game_name(session.game)}
+                for session in school_class.sessions.all()
+            ],
         },
     )
 

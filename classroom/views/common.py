@@ -1,5 +1,7 @@
 """What the views share: the teacher's querysets scoped to their owner, and the student's place."""
 
+from collections.abc import Callable
+
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,6 +12,26 @@ from classroom import identity
 from classroom.codes import normalize_code
 from classroom.models import ClassSession, Participant, SchoolClass
 from classroom.typing import AuthenticatedHttpRequest
+
+# What apps above the classroom offer a student once their session has ended (the
+# lessons app: the quiz and the lesson library), registered from their
+# AppConfig.ready(), so that the classroom imports none of them. Each returns template
+# context for classroom/fragments/student_ended.html (``quiz_url``, ``library_url``).
+ENDED_OFFERS: list[Callable[[Participant], dict]] = []
+
+
+def register_ended_offer(offer: Callable[[Participant], dict]) -> None:
+    """Add ``offer(participant) -> context`` to every student's "session ended" page."""
+    if offer not in ENDED_OFFERS:
+        ENDED_OFFERS.append(offer)
+
+
+def ended_offers(participant: Participant) -> dict:
+    """Return what the apps offer this student on their "session ended" page."""
+    context: dict = {}
+    for offer in ENDED_OFFERS:
+        context.update(offer(participant))
+    return context
 
 
 def teacher_classes(request: AuthenticatedHttpRequest) -> QuerySet[SchoolClass]:

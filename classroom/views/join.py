@@ -1,5 +1,6 @@
 """The student side: join a session by code, then wait in its lobby. No account."""
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -9,7 +10,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom import actions, identity, payloads, ratelimit
@@ -19,10 +22,18 @@ from classroom.forms import JoinForm
 from classroom.models import ClassSession, JoinRequest, Participant, Seat, SeatMove
 from classroom.nicknames import nickname_key
 from classroom.typing import HtmxHttpRequest
-from classroom.views.common import student_in_session, student_language
+from classroom.views.common import ended_offers, student_in_session, student_language
 from games.describe import how_to_play
 
 _Response = TypeVar("_Response", bound=HttpResponseBase)
+
+
+def htmx_at_own_address(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Mark a page that htmx also asks for at its own address (polling it, or asking
+    where to go next) as never to be kept: the browser's cache keeps one answer per
+    address, and Back would show the last htmx answer instead of the page (the lobby's
+    was an empty body with HX-Redirect: a blank page, docs/ui.md "Back")."""
+    return never_cache(vary_on_headers("HX-Request")(view))
 
 
 def _open_session(code: str) -> ClassSession | None:
@@ -158,6 +169,7 @@ def _ask_to_move(
     return redirect("classroom:seat_move", pk=move.pk)
 
 
+@htmx_at_own_address
 def join_wait(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Wait for the teacher to approve a new nickname; then go to the lobby.
 
@@ -199,6 +211,7 @@ def join_wait(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "classroom/join_wait.html", context, status=status)
 
 
+@htmx_at_own_address
 def seat_move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Wait for the teacher to approve a device change; then this device gets the seat."""
     move = get_object_or_404(SeatMove.objects.select_related("participant__session"), pk=pk)
@@ -390,6 +403,7 @@ def _was_removed(session: ClassSession, device_id: str) -> bool:
     return session.participants.filter(device_id=device_id, kicked=True).exists()
 
 
+@htmx_at_own_address
 def lobby(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Show the student's place in the session; a reload or a dropped link comes back here."""
     participant, refusal = student_in_session(request, code)
@@ -411,5 +425,6 @@ def lobby(request: HtmxHttpRequest, code: str) -> HttpResponse:
             "participants": session.active_participants(),
             "game_name": game_name(session.game),
             "how_to_play": how_to_play(session.game, session.variant, session.options),
+            **({} if session.is_open else ended_offers(participant)),
         },
     )

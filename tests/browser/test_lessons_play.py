@@ -148,7 +148,7 @@ def teacher_sees_the_answers(browser, base_url, session, artifacts_dir):
     log_in(page, base_url)
     page.goto(f"{base_url}/teacher/sessions/{session.pk}/live/")
     quiz = page.locator(".live-lessons")
-    expect(quiz).to_contain_text("Quiz: 1 of 1 students finished.")
+    expect(quiz).to_contain_text("Quiz: 1 of 1 student finished.")
     expect(quiz.locator(".live-quiz")).to_contain_text("Alice Fox")
     page.screenshot(path=artifacts_dir / "teacher-dashboard-1280x900.png")
     quiz.get_by_role("link", name="Quiz answers and lesson moments").click()

@@ -2,11 +2,23 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
 
+from classroom import actions
+from classroom.catalogue import game_name
 from classroom.models import Participant, SchoolClass
 from tests.classroom.conftest import join_client, open_session
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Leave no language active after a test: a test client's request leaves its
+    Accept-Language's active in this thread, and a later test would render in it."""
+    yield
+    translation.deactivate()
 
 
 def test_create_class_with_roster(client_a, teacher_a):
@@ -80,3 +92,25 @@ def test_delete_asks_then_deletes_with_sessions(client_a, school_class):
     assert response["Location"] == reverse("classroom:dashboard")
     assert not SchoolClass.objects.exists()
     assert not Participant.objects.exists()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_class_page_names_each_sessions_game(client_a, school_class, language):
+    made = {
+        slug: actions.do_create_session(
+            school_class,
+            game=slug,
+            variant="standard",
+            language="en",
+            table_size=3,
+            bots_fill=True,
+        )
+        for slug in ("data_thief", "data_tycoon", "conspiranoia")
+    }
+    page = client_a.get(
+        reverse("classroom:class_detail", args=[school_class.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    for slug, session in made.items():
+        link = page.split(f'<a href="{session.get_absolute_url()}">', 1)[1].split("</a>", 1)[0]
+        assert f" · {escape(game_name(slug, language))} · " in link, link
+        assert session.join_code in link

@@ -103,6 +103,11 @@ def test_taken_nickname_case_insensitive(session):
         ("   ", "Please type a nickname"),
         ("x" * 21, "at most 20 characters"),
         ("Big Idiot", "not allowed"),
+        ("Fuuuck", "not allowed"),
+        ("0612345678", "at most 5 digits"),
+        ("www.ana.fr", "web address"),
+        ("Teacher", "could be taken for the teacher"),
+        ("Bot 3", "could be taken for the teacher"),
         ("st0pid", "not allowed"),  # not a refused word: a typo must pass
     ],
 )
@@ -465,3 +470,13 @@ def test_a_nickname_taken_a_moment_earlier_is_refused_and_nothing_is_kept(
     # one transaction (a savepoint inside the test's own), no savepoint inside it: each is
     # two round trips to a distant database
     assert sum(q["sql"].startswith("SAVEPOINT") for q in statements.captured_queries) == 1
+
+
+def test_pages_htmx_also_asks_for_are_never_kept_by_the_browser(session, student):
+    """The lobby answers its htmx request with an empty body and HX-Redirect once the game
+    started: kept by the browser, Back to the lobby showed that empty body."""
+    url = reverse("classroom:lobby", args=[session.join_code])
+    for headers in ({}, {"HX-Request": "true"}):
+        response = student.get(url, headers=headers)
+        assert "no-store" in response["Cache-Control"]
+        assert "HX-Request" in response["Vary"]

@@ -240,10 +240,63 @@ def test_answering_in_an_ended_session_says_so(school_class, client_a):
         assert answer.status_code == 302
         assert said(answer) == ["This session has ended: nobody can join it any more."]
     request.refresh_from_db()
-    assert request.status == JoinRequest.Status.PENDING
+    assert request.status == JoinRequest.Status.EXPIRED  # ending the session expired it
     assert not session.participants.exists()
     page = text(student.get(reverse("classroom:join_wait", args=[request.pk])))
-    assert "This session has ended." in page
+    assert "This session has ended." in page and "Your request has expired" not in page
+
+
+def test_ending_the_session_closes_the_requests_that_wait(school_class, client_a):
+    session = open_session(school_class, approve_joins=True)
+    request, student = waiting_request(session, "Theo2")
+    refused, _device = waiting_request(session, "Refused", HOME)
+    actions.do_answer_join_request(refused, False)
+    mover = actions.do_answer_join_request(
+        actions.do_join_session(session, "Mia", "mia-device", "h"), True
+    ).participant
+    move = actions.do_request_seat_move(mover, "mia-new-device", "3fa1 · Firefox")
+    pages = [
+        reverse("classroom:session_detail", args=[session.pk]),
+        reverse("live:session_live", args=[session.pk]),
+    ]
+    assert "1 student waits for your approval." in text(client_a.get(pages[0]))
+    live = text(client_a.get(pages[1]))
+    assert "Theo2" in live and "Let in" in live and "Move to the new device" in live
+    actions.do_end_session(session)
+    request.refresh_from_db()
+    assert request.status == JoinRequest.Status.EXPIRED and request.device_label == ""
+    assert not request.is_waiting and request.participant is None
+    refused.refresh_from_db()
+    assert refused.status == JoinRequest.Status.REFUSED  # still keeps its device out
+    move.refresh_from_db()
+    assert move.status == move.Status.REFUSED and move.device_label == ""
+    assert not session.pending_join_requests().exists()
+    for url in pages:
+        page = text(client_a.get(url))
+        assert "Theo2" not in page and "waits for your approval" not in page, url
+        assert "Let in" not in page and "Move to the new device" not in page, url
+    # The waiting page stops polling and says the session ended; the purge deletes it.
+    wait_url = reverse("classroom:join_wait", args=[request.pk])
+    assert student.get(wait_url, HTTP_HX_REQUEST="true").status_code == 286
+    assert "This session has ended." in text(student.get(wait_url))
+    purge_expired_join_requests()
+    assert set(session.join_requests.values_list("nickname", flat=True)) == {"Mia", "Refused"}
+
+
+def test_an_ended_session_shows_no_request_left_waiting_from_before(school_class, client_a):
+    """A session ended before its requests were closed on ending (or a request that
+    slipped in meanwhile) still shows none."""
+    session = open_session(school_class, approve_joins=True)
+    request, _student = waiting_request(session, "Theo2")
+    actions.do_end_session(session)
+    JoinRequest.objects.filter(pk=request.pk).update(status=JoinRequest.Status.PENDING)
+    assert not session.pending_join_requests().exists()
+    for url in (
+        reverse("classroom:session_detail", args=[session.pk]),
+        reverse("live:session_live", args=[session.pk]),
+    ):
+        page = text(client_a.get(url))
+        assert "Theo2" not in page and "waits for your approval" not in page, url
 
 
 # 3. Join requests expire
@@ -313,7 +366,7 @@ def test_approving_an_expired_request_says_so(school_class, client_a):
 def test_the_api_polls_an_expired_request(school_class, settings):
     session = open_session(school_class, approve_joins=True)
     answer = device().post(
-        "/join/", {"code": session.join_code, "nickname": "Bot"}, content_type="application/json"
+        "/join/", {"code": session.join_code, "nickname": "Robot"}, content_type="application/json"
     )
     assert answer.status_code == 202
     wait_url = answer.json()["wait_url"]

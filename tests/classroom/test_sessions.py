@@ -324,3 +324,28 @@ def test_every_game_on_the_form_offers_the_friendly_bots():
     assert games
     for game in games:
         assert "friendly" in catalogue.bot_levels(game), game.slug
+
+
+def test_each_variant_names_its_game_and_another_games_is_refused(client_a, school_class):
+    """The Variant list groups every game's variants, each option naming its game
+    (static/js/session_form.js keeps the chosen game's); the server still refuses a
+    variant of another game, sent without the script."""
+    page = client_a.get(create_url(school_class)).content.decode()
+    select = page.split('id="id_variant"', 1)[1].split("</select>", 1)[0]
+    for game in catalogue.available_games():
+        for slug in game.variants:
+            assert f'<option value="{slug}" data-game="{game.slug}"' in select, (game.slug, slug)
+    assert '<option value="" selected>' in select  # the default names no game
+    answer = client_a.post(
+        create_url(school_class),
+        {
+            "game": "data_thief",
+            "variant": "lawyers",
+            "language": "en",
+            "table_size": "3",
+            "bots_fill": "on",
+        },
+    )
+    assert answer.status_code == 200
+    assert "This variant does not belong to the chosen game." in answer.content.decode()
+    assert not ClassSession.objects.exists()

@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from debrief.replay import frame
 from games.matches import replay_match
@@ -160,3 +161,17 @@ def test_a_data_monsters_replay_shows_hands_labs_the_challenge_deck_and_the_sets
     assert f"Move {move} of {table.match.version}" in page
     described = [frame(table, m, "en") for m in range(1, 20)]
     assert all("%(" not in line for f in described for line in f.description)
+
+
+@pytest.mark.django_db
+def test_the_french_replay_puts_a_space_before_the_scores_colons(recorded, client_a):
+    """French writes "Trésors : 1" (as its catalogue does), never "Trésors: 1"."""
+    url = reverse("debrief:replay", args=[recorded.pk, 1])
+    try:
+        page = client_a.get(url, {"move": 10}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    finally:
+        translation.deactivate()  # the request left French active in this thread
+    seat_score = r'<section class="card replay-seat.*?<p class="muted">(.*?)</p>'
+    scores = re.findall(seat_score, page, re.S)
+    assert scores and all(" : " in line for line in scores), scores
+    assert not [line for line in scores if re.search(r"\S: ", line)], scores

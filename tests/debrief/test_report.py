@@ -25,7 +25,7 @@ from debrief import charts, data, glossary, render
 from games.data_monsters.cards import CHALLENGES
 from games.matches import replay_match
 from lessons.content import read_lessons
-from lessons.models import Lesson, LessonLink
+from lessons.models import Lesson, LessonLink, Quiz, QuizAnswer
 from lessons.texts import article_number
 from tests.debrief.recorded import record_session
 
@@ -204,6 +204,19 @@ def test_prompts_come_from_what_happened_in_the_session_language(teacher_a):
 
 
 @pytest.mark.django_db
+def test_the_french_report_puts_a_space_before_every_colon(teacher_a):
+    """French writes "Gagnant : Hugo" (as its catalogue does), never "Gagnant: Hugo"."""
+    session = record_session(teacher_a, students=8, language="fr", seed=11)
+    with translation.override("fr"):
+        report = data.build(session)
+        page = render.render_html(report)
+    assert re.search(r"Gagnants? : <strong>", page)
+    text = re.sub(r"<(style|svg|script)\b.*?</\1>", "", page, flags=re.S)
+    text = unescape(re.sub(r"<[^>]+>", "", text))
+    assert not re.findall(r"\S{0,20}[^\s\d]:(?=\s)", text)
+
+
+@pytest.mark.django_db
 def test_sanction_prompt_names_the_sensitive_data(report):
     sanctions = [
         item
@@ -277,7 +290,32 @@ def test_a_student_without_a_seat_gets_an_empty_line(recorded):
     assert (late.table, late.rank, late.lessons_seen) == (None, None, 0)
     assert late.scores == [None, None, None]
     rows = list(csv.reader(io.StringIO(render.csv_text(report))))
-    assert ["Late", "", "", "", "", "", "0/0", "0"] in rows
+    # No quiz taken: an empty score, never "0/0" (which reads as a score of none right).
+    assert ["Late", "", "", "", "", "", "", "0"] in rows
+
+
+@pytest.mark.django_db
+def test_a_seated_student_who_never_took_the_quiz_has_no_score(recorded):
+    student = recorded.participants.order_by("pk").first()
+    QuizAnswer.objects.filter(participant=student).delete()
+    Quiz.objects.filter(participant=student).delete()
+    with translation.override(recorded.language):
+        report = data.build(recorded)
+    line = next(line for line in report.students_lines if line.nickname == student.nickname)
+    assert line.table is not None and line.quiz_answered == 0
+    assert render.quiz_score(line) == ""
+    rows = {row[0]: row for row in csv.reader(io.StringIO(render.csv_text(report)))}
+    assert rows[student.nickname][6] == ""
+    others = [row for name, row in rows.items() if name not in {"nickname", student.nickname}]
+    assert others and all(re.fullmatch(r"\d+/\d+", row[6]) for row in others)
+    per_student = unescape(render.render_html(report)).split('<section id="quiz"', 1)[1]
+    row = per_student.split(f'<th scope="row">{student.nickname}</th>', 1)[1]
+    cells = re.findall(r"<td>(.*?)</td>", row.split("</tr>", 1)[0])
+    assert cells[-2] == "\u2013" and "0 / 0" not in cells  # the quiz's cell (an en dash)
+    # The JSON holds no quiz of theirs, nor an answer: nothing to read as a score.
+    raw = json.loads(render.json_text(recorded, report))
+    assert student.nickname not in {quiz["nickname"] for quiz in raw["quizzes"]}
+    assert student.nickname not in {answer["nickname"] for answer in raw["quiz_answers"]}
 
 
 @pytest.mark.django_db

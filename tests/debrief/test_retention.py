@@ -171,7 +171,7 @@ def test_the_teachers_pages_say_when_the_student_data_goes(
         session.refresh_from_db()
         page = client_a.get(reverse(page_name, args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language)
         with translation.override(language):
-            due = date_format(purge_due(session, DAYS), "SHORT_DATE_FORMAT")
+            due = date_format(purge_due(session, DAYS), "DATE_FORMAT")
         text = page.content.decode()
         other = open_ if label == "recent" else ended
         assert due in text and wording in text and other not in text, (label, due)

@@ -86,3 +86,26 @@ def test_the_quiz_is_in_the_chosen_language(session_a):
     quiz_page = client.get("/lessons/quiz/").content.decode()
     question = Quiz.objects.get().questions()[0]
     assert question.texts.get(language="fr").text.replace("'", "&#x27;") in quiz_page
+
+
+def test_the_ended_lobby_offers_the_quiz_to_a_student_who_played(session_a):
+    """The teacher ended the session mid-game: the lobby's "ended" page (a reload of the
+    table lands there) leads to the quiz, which opens."""
+    client = student_client(session_a, "Sam")
+    seat_at_table(session_a, "Sam")  # a match still going
+    actions.do_end_session(session_a)
+    page = client.get(f"/lobby/{session_a.join_code}/").content.decode()
+    assert "ended this session" in page
+    assert 'href="/lessons/quiz/"' in page and "Take the quiz" in page
+    assert 'href="/lessons/"' in page
+    assert "Question 1 of" in client.get("/lessons/quiz/").content.decode()
+
+
+def test_the_ended_lobby_offers_no_quiz_to_a_student_who_never_played(session_a):
+    """Ended from the lobby, before any game: the library only."""
+    client = student_client(session_a, "Sam")
+    actions.do_end_session(session_a)
+    page = client.get(f"/lobby/{session_a.join_code}/").content.decode()
+    assert "ended this session" in page
+    assert "/lessons/quiz/" not in page
+    assert 'href="/lessons/"' in page

@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 
+from classroom.actions import do_end_session
 from lessons.actions import do_answer, do_record_moment, draw_quiz, lesson_mode
 from lessons.models import Lesson
 
@@ -129,3 +130,17 @@ def test_the_teacher_chooses_the_lesson_mode(session_a, teacher_a, teacher_b):
     response = logged_in(teacher_a).post(url, {"mode": "pause"})
     assert response.status_code == 302
     assert lesson_mode(session_a) == "pause"
+
+
+def test_an_ended_sessions_results_no_longer_offer_the_lesson_mode(session_a, teacher_a):
+    client = logged_in(teacher_a)
+    results_url = f"/lessons/sessions/{session_a.pk}/results/"
+    assert 'name="mode"' in client.get(results_url).content.decode()
+    do_end_session(session_a)
+    page = client.get(results_url).content.decode()
+    assert 'name="mode"' not in page and "/mode/" not in page
+    assert "Show: lesson cards appear, play goes on" in page  # what it was
+    assert "The session has ended: this setting can no longer change anything." in page
+    answer = client.post(f"/lessons/sessions/{session_a.pk}/mode/", {"mode": "off"}, follow=True)
+    assert "this setting can no longer change anything" in answer.content.decode()
+    assert lesson_mode(session_a) == "show"

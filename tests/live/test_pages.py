@@ -7,6 +7,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from classroom import actions, ratelimit
 from classroom.identity import participant_from_token
@@ -31,6 +32,14 @@ def _no_rate_limit():
     ratelimit.reset("127.0.0.1")
     yield
     ratelimit.reset("127.0.0.1")
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Leave no language active after a test: a test client's request leaves its
+    Accept-Language's active in this thread, and a later test would render in it."""
+    yield
+    translation.deactivate()
 
 
 def test_join_api_answers_a_seat_token(school_class):
@@ -337,3 +346,83 @@ def test_the_play_page_has_how_to_play_behind_a_question_mark(school_class, teac
     projector = teacher_client.get(reverse("live:projector", args=[table.pk]))
     assert projector.status_code == 200
     assert "how-to-play" not in projector.content.decode()
+
+
+def test_the_dashboard_starts_the_session_from_the_lobby(school_class, teacher):
+    """The teacher approving nicknames on the live dashboard starts from there too: the
+    session page's own POST, with its CSRF token."""
+    session = open_session(school_class, table_size=2)
+    seat_students(session, "Ana", "Ben")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(teacher)
+    html = strict.get(reverse("live:session_live", args=[session.pk])).content.decode()
+    start = reverse("classroom:session_start", args=[session.pk])
+    form = re.search(rf'<form method="post" action="{start}"[^>]*>(.*?)</form>', html, re.S)
+    assert form is not None and ">Start</button>" in form.group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.group(1))
+    assert token is not None
+    assert strict.post(start).status_code == 403  # no token, no start
+    session.refresh_from_db()
+    assert session.state == "lobby"
+    assert strict.post(start, {"csrfmiddlewaretoken": token.group(1)}).status_code == 302
+    session.refresh_from_db()
+    assert session.state == "running"
+    running = strict.get(reverse("live:session_live", args=[session.pk])).content.decode()
+    assert f'action="{start}"' not in running and "Pause all tables" in running
+
+
+@pytest.mark.parametrize(
+    ("language", "students", "summary"),
+    [
+        ("en", 1, "Quiz: 0 of 1 student finished."),
+        ("en", 2, "Quiz: 0 of 2 students finished."),
+        ("es", 1, "Cuestionario terminado: 0 de 1 alumno."),
+        ("fr", 2, "Quiz terminé : 0 sur 2 élèves."),
+        ("ru", 1, "Тест закончили: 0 из 1 ученика."),
+        ("ru", 2, "Тест закончили: 0 из 2 учеников."),
+        ("ru", 5, "Тест закончили: 0 из 5 учеников."),
+    ],
+)
+def test_the_dashboards_quiz_summary_counts_the_students(
+    school_class, teacher_client, language, students, summary
+):
+    session = open_session(school_class, table_size=2)
+    seat_students(session, *["Ana", "Ben", "Cleo", "Dani", "Eli"][:students])
+    page = teacher_client.get(
+        reverse("live:session_live", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert summary in html.unescape(page.content.decode())
+
+
+def test_the_dashboard_shows_each_lesson_modes_whole_wording(school_class, teacher_client):
+    """A radio button a mode, its wording whole (a select cut the Spanish one short)."""
+    session = open_session(school_class, table_size=2)
+    page = teacher_client.get(
+        reverse("live:session_live", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    )
+    content = html.unescape(page.content.decode())
+    assert 'id="lesson-mode"' not in content  # no select
+    radios = re.findall(
+        r'<input type="radio" name="mode" value="(\w+)" form="lesson-mode-form"', content
+    )
+    assert radios == ["off", "show", "pause"]
+    assert "Mostrar: aparecen las tarjetas de lección y la partida sigue" in content
+
+
+def test_the_dashboard_names_the_data_monsters_tie_break_clearly(school_class, teacher_client):
+    session = actions.do_create_session(
+        school_class,
+        game="data_monsters",
+        variant="standard",
+        language="es",
+        table_size=2,
+        bots_fill=True,
+    )
+    seat_students(session, "Ana")
+    actions.do_start_session(session)
+    page = teacher_client.get(
+        reverse("live:session_live", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    )
+    content = html.unescape(page.content.decode())
+    assert "puntos 0 · dificultad máx. 0 · retos 0" in content
+    assert "más difícil" not in content

@@ -14,6 +14,7 @@ from tests.ui.harness import SANCTION_LESSON, FakeTable, find_state, serve_page
 pytestmark = [pytest.mark.browser]
 
 TIMEOUT = 10_000
+PHONE = {"width": 390, "height": 844}
 
 
 def first_turn():
@@ -217,5 +218,102 @@ def test_on_a_phone_the_card_leaves_the_turn_and_the_hand_in_view(browser, artif
         # the table scrolls clear of the dock and stays playable
         page.locator(".panel--table").scroll_into_view_if_needed()
         hand.click()  # and stays playable
+    finally:
+        context.close()
+
+
+def open_phone_page(browser, table, language="en"):
+    """Open the seat page on a 390x844 phone (touch), scrolled down to the table."""
+    context = browser.new_context(viewport=PHONE, locale="en-GB", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    serve_page(page, table)
+    page.wait_for_selector(".board > section")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(100)
+    assert page.evaluate("window.scrollY") > 300  # the board is longer than the screen
+    return context, page
+
+
+def sight(page):
+    """Return the card's box and the room between the sticky bar and the hand's dock."""
+    return page.evaluate(
+        """() => ({
+            card: document.querySelector('[data-slot="lesson"]').getBoundingClientRect().toJSON(),
+            bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
+            dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
+            scrollY: window.scrollY,
+        })"""
+    )
+
+
+def assert_card_in_sight(place):
+    card = place["card"]
+    assert card["height"] > 0, place
+    assert place["bar"] - 1 <= card["top"] and card["bottom"] <= place["dock"] + 1, place
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_on_a_phone_scrolled_down_a_lesson_card_opens_in_sight(browser, artifacts_dir, language):
+    """In "show" mode the card opens above the board: a student scrolled down to the
+    table sees it come into view; "Got it" takes them back to where they were."""
+    table = FakeTable(first_turn(), bots=False, language=language)
+    context, page = open_phone_page(browser, table, language)
+    try:
+        board_top = page.locator('[data-slot="board"]').bounding_box()["y"]
+        focused = page.evaluate("document.activeElement && document.activeElement.tagName")
+
+        table.send_lesson(moment=45)
+
+        card = page.locator('[data-slot="lesson"]')
+        expect(card).to_be_visible()
+        page.wait_for_timeout(200)
+        assert_card_in_sight(sight(page))
+        # "show": no focus taken, the board stays playable
+        assert page.evaluate("document.activeElement && document.activeElement.tagName") == focused
+        page.screenshot(path=artifacts_dir / f"{language}-lesson-in-sight-390x844.png")
+
+        card.locator(".lesson-card__ok").click()
+        expect(card).to_be_hidden()
+        page.wait_for_timeout(100)
+        # back where the student had the board
+        assert abs(page.locator('[data-slot="board"]').bounding_box()["y"] - board_top) <= 2
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_on_a_phone_a_lesson_card_waits_for_a_move_in_progress(browser, artifacts_dir):
+    """A student who has chosen a hand card is not moved away from it: the sticky bar
+    says a lesson opened, and tapping it brings the card into view."""
+    table = FakeTable(first_turn(), bots=False)
+    context, page = open_phone_page(browser, table)
+    try:
+        page.locator(".dt-cards--hand button.dt-card").first.click()
+        expect(page.locator(".tray")).to_be_visible()
+        table_cards = page.locator(".panel--table")  # where the chosen card may go
+        before = table_cards.bounding_box()
+
+        table.send_lesson(moment=46)
+
+        chip = page.locator('[data-slot="bar"] .game-bar__lesson')
+        expect(chip).to_be_visible()
+        expect(chip).to_have_text("GDPR lesson: Sanctions: warnings, bans and big fines")
+        # the move in progress stays put on screen (the browser's scroll anchoring keeps
+        # the board where it was when the card opens above it)
+        after = table_cards.bounding_box()
+        assert abs(after["y"] - before["y"]) <= 1, (before, after)
+        expect(page.locator(".tray")).to_be_visible()
+        page.screenshot(path=artifacts_dir / "lesson-chip-390x844.png")
+
+        chip.click()
+        page.wait_for_timeout(200)
+        assert_card_in_sight(sight(page))
+        expect(chip).to_have_count(0)
+        expect(page.locator('[data-slot="lesson"]')).to_be_focused()
+        page.screenshot(path=artifacts_dir / "lesson-chip-tapped-390x844.png")
+        assert page.errors == []
     finally:
         context.close()

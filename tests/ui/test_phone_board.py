@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.screens import OVERFLOW, SMALL_TEXT
-from tests.ui.harness import FakeTable, find_state, open_table
+from tests.ui.harness import FakeTable, find_state, open_table, panel_problems
 
 pytestmark = [pytest.mark.browser]
 
@@ -321,8 +321,12 @@ def test_screenshots(browser, game, language, artifacts_dir):
         page.screenshot(path=artifacts_dir / f"{game}-{language}-{name}-tray.png")
         assert page.errors == []
         context.close()
-    table = FakeTable(playing(game), seat=None, bots=False, language=language)
-    context, page = open_board(browser, table, PROJECTOR, role="spectator")
-    assert page.evaluate("document.documentElement.scrollHeight") <= PROJECTOR["height"]
-    page.screenshot(path=artifacts_dir / f"{game}-{language}-projector.png")
-    context.close()
+    for name, viewport in (("", PROJECTOR), ("-1024x768", TABLET)):
+        for position in (playing(game), over(game)):
+            table = FakeTable(position, seat=None, bots=False, language=language)
+            context, page = open_board(browser, table, viewport, role="spectator")
+            assert page.evaluate("document.documentElement.scrollHeight") <= viewport["height"]
+            end = "-over" if position.is_over() else ""
+            page.screenshot(path=artifacts_dir / f"{game}-{language}-projector{end}{name}.png")
+            assert panel_problems(page) == []
+            context.close()

@@ -143,6 +143,13 @@ export class TableConnection {
     if (this.socket) this.socket.close();
   }
 
+  /** The server is closing this socket for good (after `ended`): let it, and never
+   * reconnect, whatever the close code the network brings. */
+  end() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+  }
+
   send(message) {
     if (!this.socket || this.socket.readyState !== 1) return false;
     this.socket.send(JSON.stringify(message));
@@ -237,12 +244,16 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     busy: false,
     paused: false,
     closed: false,
+    ended: false, // the teacher ended the session: the board stays, with no control
+    removed: false,
     busyTimer: null,
     lesson: null, // the lesson card shown now: {moment, lesson, event, seats, pause}
     lessonQueue: [],
     dismissed: new Set(), // moments this page dismissed already
     lessonPause: null, // the state's lesson_pause: {waiting, moments}
     returnFocus: null,
+    lessonChip: null, // the sticky bar's "GDPR lesson: …" button, for a card out of sight
+    lessonReturn: null, // where the board was on screen before a card was brought into view
   };
 
   function setStatus(text, state = "") {
@@ -275,8 +286,13 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
   const log = gameLog(els.log, 60, els.logLatest);
   const sound = boardSound(els.sound);
 
-  /** The sticky bar: whose turn (▶ when it is this seat's) and the seat's short score. */
+  /** The sticky bar: whose turn (▶ when it is this seat's) and the seat's short score;
+   * once the teacher ended the session, that it is over. */
   function summary({ turn, mine, score }) {
+    if (shell.ended) {
+      turn = gettext("This session is over.");
+      mine = false;
+    }
     if (els.turn) {
       els.turn.hidden = !turn;
       els.turn.textContent = turn || "";
@@ -478,8 +494,78 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     } else {
       // Play goes on: never steal focus from the board, just say it.
       announce(interpolate(gettext("GDPR lesson: %s"), [lesson.title]));
+      if (role === "seat") bringLessonToSight();
     }
   }
+
+  /* A card that only informs opens above the board, in the flow (docs/ui.md, "Lesson
+   * cards"): on a phone the student has often scrolled down to the table, where it would
+   * open out of sight. It is brought into view at once, unless a move is in progress (a
+   * move sent, a hand card chosen, an answer box open: the page never moves under a
+   * finger that is choosing); then the sticky bar shows "GDPR lesson: <title>", which
+   * brings it into view when tapped and goes once the card is in sight. "Got it" puts
+   * the board back where the student had it. */
+  function bringLessonToSight() {
+    clearLessonChip();
+    if (lessonInSight()) return;
+    if (moveInProgress()) showLessonChip();
+    else revealLesson(false);
+  }
+
+  function moveInProgress() {
+    return Boolean(
+      shell.busy ||
+        els.board.querySelector("[aria-pressed='true'][data-key^='hand:'], [aria-pressed='true'][data-key^='info:']") ||
+        els.board.querySelector(".prompt [data-action]"),
+    );
+  }
+
+  /** Whether the card is on screen between the sticky bar and the hand's dock (all of
+   * it, or its top when it is taller than the room between them). */
+  function lessonInSight() {
+    if (!els.lesson || els.lesson.hidden) return true;
+    const card = els.lesson.getBoundingClientRect();
+    const top = els.bar ? Math.max(0, els.bar.getBoundingClientRect().bottom) : 0;
+    const dock = els.board.querySelector(".panel--hand");
+    const docked = dock && getComputedStyle(dock).position === "fixed";
+    const bottom = docked ? dock.getBoundingClientRect().top : window.innerHeight;
+    if (card.height <= bottom - top) return card.top >= top - 1 && card.bottom <= bottom + 1;
+    return card.top >= top - 1 && card.top < bottom;
+  }
+
+  function revealLesson(focus) {
+    clearLessonChip();
+    if (!shell.lesson) return;
+    if (!shell.lessonReturn) shell.lessonReturn = { top: els.board.getBoundingClientRect().top };
+    // "start": under the sticky bar (the page's scroll-padding-top)
+    els.lesson.scrollIntoView({ block: "start" });
+    if (focus) els.lesson.focus({ preventScroll: true });
+  }
+
+  function showLessonChip() {
+    if (!els.bar || !shell.lesson) return;
+    const title = shell.lesson.lesson.title;
+    shell.lessonChip = h(
+      "button",
+      { type: "button", class: "game-bar__lesson", onclick: () => revealLesson(true) },
+      interpolate(gettext("GDPR lesson: %s"), [title]),
+    );
+    els.bar.append(shell.lessonChip);
+  }
+
+  function clearLessonChip() {
+    if (shell.lessonChip) shell.lessonChip.remove();
+    shell.lessonChip = null;
+  }
+
+  // The student scrolled up to the card by themselves: the bar's button has done its job.
+  window.addEventListener(
+    "scroll",
+    () => {
+      if (shell.lessonChip && lessonInSight()) clearLessonChip();
+    },
+    { passive: true },
+  );
 
   /** Dismiss the card shown now (tell the server), then show the next one. */
   function closeLesson(options = {}) {
@@ -491,6 +577,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     if (!options.silent) connection.send(message);
     const hadFocus = els.lesson.contains(document.activeElement);
     shell.lesson = null;
+    clearLessonChip();
     const next = shell.lessonQueue.shift();
     if (next) {
       openLesson(next);
@@ -500,11 +587,16 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     els.lesson.hidden = true;
     els.lesson.replaceChildren();
     root.classList.remove("has-lesson");
+    // A card brought into view: the board goes back where the student had it.
+    const back = shell.lessonReturn;
+    shell.lessonReturn = null;
+    if (back && !options.silent) window.scrollBy(0, els.board.getBoundingClientRect().top - back.top);
     if (hadFocus) {
-      const back = shell.returnFocus;
+      const target = shell.returnFocus;
       shell.returnFocus = null;
-      if (back && back.isConnected && !back.disabled) back.focus();
-      else els.board.focus();
+      const preventScroll = Boolean(back);
+      if (target && target.isConnected && !target.disabled) target.focus({ preventScroll });
+      else els.board.focus({ preventScroll });
     }
   }
 
@@ -571,6 +663,11 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
           setStatus(interpolate(text, [seconds]), "reconnecting");
         } else if (state === "closed") {
           shell.closed = true;
+          if (shell.ended || shell.removed) {
+            // the notice says why; "Disconnected." would only worry
+            setStatus("", "open");
+            return;
+          }
           if (detail === 4403 || detail === 4429) {
             showNotice(gettext("This game cannot be opened from this device."), "alert");
           }
@@ -671,14 +768,16 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
             }
             break;
           case "removed":
-            shell.closed = true;
+            stopPlay();
+            shell.removed = true;
             connection.stop();
+            clearGame();
             showNotice(message.message || gettext("You have been removed from this session."), "alert");
-            els.board.replaceChildren();
             break;
           case "ended":
-            shell.closed = true;
-            showNotice(message.message || gettext("The teacher has ended the session."), "alert");
+            stopPlay();
+            connection.end(); // the server closes the socket (4000)
+            showEnded(message.message || gettext("The teacher has ended the session."));
             break;
           default:
             break;
@@ -687,6 +786,73 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
     },
     WebSocketImpl,
   );
+
+  /** The game stops for this page without a "Game over": no move pending, no countdown,
+   * no lesson pause to wait for; nothing more comes from the server. */
+  function stopPlay() {
+    shell.closed = true;
+    setBusy(false);
+    shell.deadline = null;
+    shell.lessonPause = null;
+    shell.paused = false;
+    root.classList.remove("is-lesson-pause");
+    showError("");
+    tick();
+  }
+
+  /** Removed from the session: nothing of the game is left on the page (the board, whose
+   * turn, the score, the countdown, the log, a lesson card), only the notice. */
+  function clearGame() {
+    shell.lessonQueue = [];
+    if (shell.lesson) closeLesson({ silent: true });
+    clearLessonChip();
+    els.board.replaceChildren();
+    if (els.turn) els.turn.hidden = true;
+    if (els.score) els.score.hidden = true;
+    els.countdown.hidden = true;
+    if (els.logBox) els.logBox.hidden = true;
+    if (els.quiz) els.quiz.hidden = true;
+    root.classList.add("is-removed");
+    document.title = document.title.replace(/^▶ /, "");
+    remeasure();
+  }
+
+  /** The teacher ended the session mid-game (a game that ended by itself has its "Game
+   * over" and the same invitation): the board stays as it was, with no control left
+   * (inert) and every player offline; the sticky bar says the session is over; a seat is
+   * invited to the quiz, which the session's end opened for every student who played.
+   * The notice and the invitation come into view wherever the student had scrolled. */
+  function showEnded(text) {
+    shell.ended = true;
+    const active = document.activeElement;
+    const focusWasOnBoard = !active || active === document.body || els.board.contains(active)
+      || Boolean(els.lesson && els.lesson.contains(active));
+    // the quiz comes first: every lesson card is put away (the quiz asks about them)
+    shell.lessonQueue = [];
+    if (shell.lesson) closeLesson({ silent: true });
+    clearLessonChip();
+    if (shell.hello) {
+      shell.hello.players = (shell.hello.players || []).map((p) => ({ ...p, connected: false }));
+      if (shell.renderer && shell.renderer.setPlayers) shell.renderer.setPlayers(shell.hello.players);
+    }
+    if (shell.renderer && shell.last) {
+      if (shell.renderer.putBack) shell.renderer.putBack();
+      shell.last = { ...shell.last, legal_actions: [], deadline: null };
+      shell.renderer.update(shell.last);
+    } else {
+      summary({});
+    }
+    els.board.inert = true;
+    root.classList.add("is-ended");
+    document.title = document.title.replace(/^▶ /, "");
+    showNotice(text, "alert");
+    const invite = role === "seat" ? els.quiz : null;
+    if (invite) invite.hidden = false;
+    remeasure();
+    if (role === "seat") els.notice.scrollIntoView({ block: "start" }); // the projector never scrolls
+    const link = invite && invite.querySelector("a");
+    if (link && focusWasOnBoard) link.focus({ preventScroll: true });
+  }
 
   function act(action) {
     if (shell.lessonPause) {
@@ -709,7 +875,7 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
 
   function tick() {
     const deadline = shell.deadline;
-    if (!deadline || !deadline.at || (shell.last && shell.last.view && shell.last.view.over)) {
+    if (!deadline || !deadline.at || shell.closed || (shell.last && shell.last.view && shell.last.view.over)) {
       els.countdown.hidden = true;
       return;
     }

@@ -10,7 +10,7 @@
  *   turnBar, turnText  whose turn, "Answer now", "Waiting for X to answer", facts
  *   players, statLine  the other seats: name, bot, online/offline, turn, stat lines
  *   endScreen          the winners and the ranking from the state's `result`
- *   renderer(extra)    what client.js calls: update, setPlayers, busy, deadlineLabel
+ *   renderer(extra)    what client.js calls: update, setPlayers, busy, putBack, deadlineLabel
  *
  * The page shell (client.js) uses two more: `gameLog` (the state's `log` lines) and
  * `drawCountdown` (the deadline). Between two states the kit marks the cards that came
@@ -680,6 +680,11 @@ export function boardKit(board, ctx, options) {
       },
       setPlayers(next) {
         players = next;
+      },
+      /** Put a chosen hand card back, its tray closed, at the next draw (client.js: the
+       * teacher ended the session). */
+      putBack() {
+        selected = null;
       },
       busy,
       deadlineLabel: () => gettext("Time left"),
