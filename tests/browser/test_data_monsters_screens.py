@@ -35,7 +35,7 @@ from tests.browser.screens import (
     log_in,
 )
 from tests.browser.test_data_thief_screens import BROKEN_WORDS
-from tests.ui.harness import bot_move
+from tests.ui.harness import bot_move, panel_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -95,6 +95,9 @@ def check_board(tab, url: str, name: str, size: str, *, prefix, axe: Axe) -> lis
     overflow, culprits = tab.evaluate(OVERFLOW)
     if overflow > 0:
         problems.append(f"{where}: {overflow} px too wide: {culprits}")
+    if name == "projector" and size != "phone-390":
+        # nobody scrolls a classroom screen: every panel whole, none under the log
+        problems += [f"{where}: {p}" for p in panel_problems(tab)]
     # the classroom screen is made for its own size (a phone scrolls its board)
     if name == "projector" and size != "projector-1920":
         return problems

@@ -12,7 +12,8 @@ board kit's own tests (test_kit.py).
 
 ``find_state`` plays bots from a seed until a predicate holds: a DATA! window, a counter
 window, a freeze, the end… for the DOM tests and the screenshots (``game=`` another
-game's slug).
+game's slug). ``panel_problems`` says what of a projector page is off the screen, cut
+or under another panel.
 """
 
 from __future__ import annotations
@@ -495,6 +496,98 @@ def open_table(
     page.wait_for_selector(".board > section")
     page.errors = errors
     return context, page
+
+
+# What hides part of the projector: a panel of the board (or the log, the title, the
+# bar) out of the screen or under another panel, the board cut at its bottom, a panel
+# or a ranking whose content is wider than its box (the ranking's cells off the
+# screen), a market challenge narrower than 8 --u (a sliver), a player's count wrapped
+# to a new line that starts with the "·" between counts. Returns one line per problem.
+PANEL_PROBLEMS = """() => {
+  const problems = [];
+  const W = innerWidth, H = innerHeight;
+  const u = Math.min(W, H * 1.7778) / 100;
+  const name = (e) => e.tagName.toLowerCase() + [...e.classList].map((c) => '.' + c).join('');
+  const shown = (e) => e.getClientRects().length > 0 && !e.classList.contains('visually-hidden')
+    && getComputedStyle(e).position !== 'absolute';
+  const rect = (e) => { const r = e.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+  const round = (r) => `[${[r.left, r.top, r.right, r.bottom].map(Math.round)}]`;
+  const board = document.querySelector('.board');
+  const b = board.getBoundingClientRect();
+  const seen = { right: b.left + board.clientWidth, bottom: b.top + board.clientHeight };
+  const inside = [...board.children].filter(shown);
+  const outside = [...document.querySelectorAll('.projector-title, .game-bar, .game-log')]
+    .filter(shown);
+  const panels = [...outside, ...inside];
+  for (const e of panels) {
+    const r = rect(e);
+    if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
+      problems.push(`${name(e)} ${round(r)} goes off the ${W}x${H} screen`);
+    }
+  }
+  // (2 px: client.js fits the board to its scrollHeight, a whole number of pixels)
+  for (const e of inside) {
+    const r = rect(e);
+    if (r.bottom > seen.bottom + 2 || r.right > seen.right + 2) {
+      problems.push(`${name(e)} ${round(r)} is cut by the board's box, ${round(b)}`);
+    }
+  }
+  for (let i = 0; i < panels.length; i += 1) {
+    for (let j = i + 1; j < panels.length; j += 1) {
+      const p = rect(panels[i]), q = rect(panels[j]);
+      const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (w > 1 && h > 1) {
+        problems.push(`${name(panels[i])} ${round(p)} and ${name(panels[j])} ${round(q)} overlap`);
+      }
+    }
+  }
+  const wide = [...panels, ...document.querySelectorAll(
+    '.ranking-scroll, .panel--player, .dm-challenge, .dth-manager, .dth-board, .board .dt-card')];
+  for (const e of wide) {
+    if (shown(e) && e.scrollWidth > e.clientWidth + 1) {
+      const right = e.getBoundingClientRect().left + e.clientLeft + e.clientWidth;
+      const out = [...e.querySelectorAll('*')]
+        .find((d) => d.getBoundingClientRect().right > right + 1);
+      problems.push(`${name(e)}: content ${e.scrollWidth} px wide in ${e.clientWidth} px`
+        + (out ? ` (${name(out)}: "${out.textContent.slice(0, 40)}")` : ''));
+    }
+  }
+  const lost = [...document.querySelectorAll('.panel--end > *, .ranking th, .ranking td')]
+    .filter((e) => { const r = rect(e); return r.right > W + 1 || r.bottom > H + 1; });
+  if (lost.length) {
+    problems.push(`the end screen: ${lost.length} of its lines and cells off the screen`
+      + ` ("${lost[0].textContent.slice(0, 40)}"…)`);
+  }
+  // a count wrapped to a new line starts with its words, not with the "·" between counts
+  for (const line of document.querySelectorAll('.player__counts')) {
+    const box = line.getBoundingClientRect();
+    for (const item of line.children) {
+      const first = item.getBoundingClientRect().left <= box.left + 1;
+      if (!first || !item.textContent.trim().startsWith('·')) continue;
+      const texts = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+      let text = texts.nextNode();
+      while (text && !text.data.includes('·')) text = texts.nextNode();
+      const dot = document.createRange();
+      dot.setStart(text, text.data.indexOf('·'));
+      dot.setEnd(text, text.data.indexOf('·') + 1);
+      if (dot.getBoundingClientRect().right > box.left + 1) {
+        problems.push(`"${item.textContent}" starts a line with its separator`);
+      }
+    }
+  }
+  for (const e of document.querySelectorAll('.dm-challenge')) {
+    const width = e.getBoundingClientRect().width;
+    if (width < 8 * u) problems.push(`a market challenge ${Math.round(width)} px wide (< 8 --u)`);
+  }
+  return problems;
+}"""
+
+
+def panel_problems(page) -> list[str]:
+    """What of the projector's panels is hidden, cut or under another (``PANEL_PROBLEMS``)."""
+    return page.evaluate(PANEL_PROBLEMS)
 
 
 def open_a_hand_card_under_a_prompt(page):

@@ -135,7 +135,10 @@ def test_projector_shows_the_public_view_only(browser, states, scenario, artifac
         hidden = set(state.private_cards(seat))
         assert not (shown & hidden), f"seat {seat}'s private cards on the projector"
     assert page.locator("[data-action]").count() == 0
+    page.wait_for_timeout(300)  # the board fitted to the screen (client.js)
     page.screenshot(path=artifacts_dir / f"projector-{scenario}.png", full_page=False)
+    # every panel whole and on the screen, none under the log (the end screen included)
+    assert harness.panel_problems(page) == []
     assert page.errors == []
     context.close()
 

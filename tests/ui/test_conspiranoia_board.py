@@ -21,6 +21,7 @@ from tests.ui.harness import (
     FakeTable,
     action_key,
     offered_actions,
+    panel_problems,
     scenario_states,
     seat_window,
     serve_page,
@@ -256,6 +257,7 @@ def test_the_projector_shows_no_hand_and_no_control(browser, states, scenario, a
     if scenario == "others_attack":
         expect(page.locator(".cp-window__text")).to_contain_text("attacks")
     page.screenshot(path=artifacts_dir / f"projector-{scenario}.png")
+    assert panel_problems(page) == []
     assert page.errors == []
     context.close()
 

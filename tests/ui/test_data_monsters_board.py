@@ -25,6 +25,7 @@ from tests.ui.harness import (
     offered_actions,
     open_a_hand_card_under_a_prompt,
     open_table,
+    panel_problems,
     scenario_states,
     wait_for_move,
 )
@@ -197,6 +198,8 @@ def test_the_monsters_board_fits_every_screen_in_every_language(
                 overflow, culprits = page.evaluate(OVERFLOW)
                 if overflow > 0:
                     problems.append(f"{where}: {overflow} px too wide: {culprits}")
+                if seat is None:  # the classroom screen: every panel whole, none under another
+                    problems += [f"{where}: {p}" for p in panel_problems(page)]
                 if size == "phone-390":
                     small = page.evaluate(SMALL_TEXT, SMALLEST_TEXT_PX)
                     if small:

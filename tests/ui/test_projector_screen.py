@@ -9,7 +9,7 @@ test-artifacts/<test>/ for a person to look at.
 
 import pytest
 
-from tests.ui.harness import FakeTable, find_state, serve_page
+from tests.ui.harness import NAMES, FakeTable, find_state, panel_problems, serve_page
 
 pytestmark = [pytest.mark.browser]
 
@@ -84,13 +84,58 @@ SCENARIOS = {
 }
 
 
+def over(game: str, variant: str = "standard", players: int = 4, **spec) -> dict:
+    """A table of ``game`` (four players: the platform's size) at its end screen."""
+    return dict(
+        game=game, variant=variant, players=players, predicate=lambda s: s.is_over(), **spec
+    )
+
+
+# The positions a UX audit found broken on a 1920x1080 classroom screen: the end screens
+# (Data-Tycoon's log drawn over its ranking, Data Thief's ranking below the screen) and
+# Data Monsters late in a Spanish game with an interrupt window open (its market
+# squeezed into slivers, the log over the turn bar and the window, the players cut off).
+# Each in the languages with the longest words, with the audit's nicknames.
+LAYOUTS = {
+    "data_tycoon-over": over("data_tycoon", languages=("en", "es", "fr", "ru")),
+    "data_tycoon-expert-over": over("data_tycoon", "expert", languages=("en", "ru")),
+    # (six Russian players' final collections under a ranking of six still need the
+    # players' panels smaller than their smallest fit)
+    "data_tycoon-six-over": over("data_tycoon", "expert", players=6, languages=("en",)),
+    "data_monsters-over": over("data_monsters", languages=("en", "es", "ru")),
+    "data_thief-over": over("data_thief", languages=("en", "fr", "ru")),
+    "conspiranoia-over": over("conspiranoia", languages=("en", "ru")),
+    "data_monsters-interrupt": dict(
+        game="data_monsters",
+        variant="standard",
+        players=4,
+        predicate=lambda s: bool(s.window) and s.round >= 7,
+        languages=("es", "en", "ru"),
+    ),
+}
+AUDIT_NAMES = [
+    "Marie Dupont",
+    "Removed student",
+    "Théo Lefebvre",
+    "Bot 4",
+    "Nour Haddad",
+    "Mateo García",
+]
+# the sizes the panels must fit: a classroom screen, a laptop, an old 4:3 projector
+LAYOUT_SCREENS = {
+    "1920x1080": HD,
+    "1366x768": {"width": 1366, "height": 768},
+    "1024x768": {"width": 1024, "height": 768},
+}
+
+
 @pytest.fixture(scope="module")
 def states():
     cache = {}
 
     def get(name):
         if name not in cache:
-            spec = SCENARIOS[name]
+            spec = SCENARIOS[name] if name in SCENARIOS else LAYOUTS[name]
             cache[name] = find_state(
                 spec["predicate"],
                 game=spec["game"],
@@ -103,14 +148,14 @@ def states():
     return get
 
 
-def open_projector(browser, state, viewport, language="en"):
+def open_projector(browser, state, viewport, language="en", names=NAMES):
     context = browser.new_context(viewport=viewport, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    table = FakeTable(state, seat=None, bots=False, language=language)
+    table = FakeTable(state, seat=None, bots=False, language=language, names=names)
     serve_page(page, table, role="spectator", template="games/projector.html")
     page.wait_for_selector(".board > section")
     page.errors = errors
@@ -156,8 +201,9 @@ def test_the_projector_fills_a_classroom_screen(browser, states, scenario, artif
             context, page = open_projector(browser, states(scenario), viewport, language)
             page.wait_for_timeout(300)  # the log's first lines
             page.screenshot(path=artifacts_dir / f"{scenario}-{name}-{language}.png")
-            found, errors = measures(page), page.errors
+            found, errors, problems = measures(page), page.errors, panel_problems(page)
             context.close()
+            assert problems == [], "\n".join(problems)
             assert found["scrollWidth"] <= viewport["width"], "the page scrolls sideways"
             assert found["scrollHeight"] <= viewport["height"], "the page scrolls down"
             # the whole board shows: a crowded one draws its players smaller, not cut off
@@ -182,3 +228,34 @@ def assert_read_from_the_back(found: dict, viewport: dict) -> None:
     # the board uses the screen: its layout spans most of the width and height
     assert found["board"]["width"] >= 0.9 * viewport["width"]
     assert found["board"]["bottom"] >= 0.85 * viewport["height"]
+
+
+@pytest.mark.parametrize("scenario", list(LAYOUTS))
+def test_no_panel_hides_another(browser, states, scenario, artifacts_dir):
+    """At the end of a game and in an interrupt window, every panel of the projector (the
+    turn, the table, the market, the ranking, the players, the log) shows whole, on the
+    screen and under no other, at 1920x1080, 1366x768 and 1024x768."""
+    problems = []
+    for size, viewport in LAYOUT_SCREENS.items():
+        for language in LAYOUTS[scenario]["languages"]:
+            context, page = open_projector(
+                browser, states(scenario), viewport, language, names=AUDIT_NAMES
+            )
+            page.wait_for_timeout(300)  # the board's fit, the log's first lines
+            page.screenshot(path=artifacts_dir / f"{scenario}-{size}-{language}.png")
+            found = measures(page)
+            where = f"{scenario} {size} {language}"
+            title = page.locator(".projector-title").inner_text()
+            if not title.endswith(" · TEST42"):
+                problems.append(f"{where}: no separator before the code in {title!r}")
+            problems += [f"{where}: {p}" for p in panel_problems(page)]
+            if found["hidden"] > 1:
+                problems.append(f"{where}: {found['hidden']} px of the board hidden")
+            if (
+                found["scrollHeight"] > viewport["height"]
+                or found["scrollWidth"] > viewport["width"]
+            ):
+                problems.append(f"{where}: the page scrolls")
+            problems += [f"{where}: {e}" for e in page.errors]
+            context.close()
+    assert not problems, "\n".join(problems)

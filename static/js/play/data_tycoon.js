@@ -394,7 +394,8 @@ function createDataTycoon(board, ctx) {
       scoreLine(view, seat),
       h("p", { class: "player__counts" },
         h("span", { class: "nowrap" }, icon("back"), " ", interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count])),
-        p.reserve_count ? h("span", { class: "nowrap" }, "· ", interpolate(ngettext("%s kept aside", "%s kept aside", p.reserve_count), [p.reserve_count])) : null),
+        // the separator its own element: the projector hides it when the count wraps to a new line
+        p.reserve_count ? h("span", { class: "nowrap" }, h("span", { class: "player__sep" }, "·"), interpolate(ngettext("%s kept aside", "%s kept aside", p.reserve_count), [p.reserve_count])) : null),
       badges(view, p),
       p.hand ? h("div", { class: "group group--revealed" }, h("h4", {}, icon("transparency"), " ", gettext("Open hand (Transparency)")), kit.cardList(p.hand, { size: "small" })) : null,
       // Other players' collections as counts (colours, sensitive cards): short on a phone.
