@@ -11,25 +11,12 @@ size, the backup's size, and the wall and CPU seconds of each (a benchmark, not 
 """
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-
-def setup(folder: Path) -> None:
-    """Point Django at a fresh database and media folder under ``folder``; migrate."""
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
-    settings.MEDIA_ROOT = folder / "media"
-    call_command("migrate", verbosity=0, interactive=False)
+from benchmarks.debrief import setup
 
 
 def timed(work: str, started: tuple[float, float]) -> str:
