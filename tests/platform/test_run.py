@@ -189,6 +189,8 @@ def test_run_restarts_each_killed_service_and_ctrl_c_stops_them_all(tmp_path):
                 "database": "ok",
                 "redis": "ok",
                 "celery": "ok",
+                # beat makes the first backup BACKUP_HOURS after it first starts
+                "backups": {"state": "none", "last": None, "kept": 0},
             }, output.text()
             # A page, and a student's socket that gets the table's state.
             with urllib.request.urlopen(f"{base}/join/", timeout=10) as response:
