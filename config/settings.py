@@ -489,8 +489,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"followers": {"()": "config.serverlogs.ServiceFailuresOfFollowers"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Live play handles a follower of the moves that lost a service (a warning):
+        # Django's own error record of it is left out, in every process that moves.
+        "django.dispatch": {"filters": ["followers"]},
         "django.channels.server": {"level": "WARNING"},
         # django-axes logs every login at INFO: a failed one is in its table, and a server
         # log need not name each teacher's logins.
