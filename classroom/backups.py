@@ -44,6 +44,10 @@ POSTGRES_SUFFIX = ".pgdump"
 # An erasure committed while a backup was being made may be in it or not: those of a
 # few minutes before its start are deleted again too (deleting again changes nothing).
 ERASURE_MARGIN = timedelta(minutes=5)
+# Beat asks hourly whether a backup is due (``backup_due``); a backup made this much less
+# than BACKUP_HOURS ago counts as due, so that the hour's drift of each check does not
+# put a whole check between two backups.
+DUE_MARGIN = timedelta(minutes=30)
 
 
 class BackupError(Exception):
@@ -85,6 +89,20 @@ def backups(folder: Path) -> list[Path]:
         except BackupError:
             continue
     return [path for _when, path in sorted(found)]
+
+
+def backup_due(folder: Path | None = None, now: datetime | None = None) -> bool:
+    """Tell whether a backup is due in ``folder`` (``BACKUP_DIR``): none there yet, or
+    the newest made ``BACKUP_HOURS`` ago (less ``DUE_MARGIN``) or more.
+
+    Asked at each of beat's hourly checks rather than counted from beat's start: a
+    platform stopped every evening, or started for the first time, still gets its
+    backup within the hour, where a daily timer restarted with it might never fire."""
+    found = backups(Path(settings.BACKUP_DIR if folder is None else folder))
+    if not found:
+        return True
+    every = timedelta(hours=settings.BACKUP_HOURS)
+    return (now or timezone.now()) - made_at(found[-1]) >= every - DUE_MARGIN
 
 
 def make_backup(folder: Path | None = None, now: datetime | None = None) -> Path:

@@ -5,7 +5,7 @@ from importlib import import_module
 from celery import shared_task
 from django.conf import settings
 
-from classroom.backups import make_backup, prune
+from classroom.backups import backup_due, make_backup, prune
 from classroom.retention import purge_expired, purge_login_attempts, purge_unused
 
 
@@ -42,9 +42,10 @@ def purge_unused_records() -> dict[str, int]:
 
 
 @shared_task(name="classroom.tasks.back_up")
-def back_up() -> str:
-    """Back the database up into BACKUP_DIR (every BACKUP_HOURS) and delete the backups
-    older than BACKUP_DAYS; return the new file's name."""
-    made = make_backup()
+def back_up() -> str | None:
+    """Back the database up into BACKUP_DIR when a backup is due (beat asks hourly; one
+    is due every BACKUP_HOURS) and delete the backups older than BACKUP_DAYS; return the
+    new file's name, or None when none was due."""
+    made = make_backup() if backup_due() else None
     prune()
-    return made.name
+    return made.name if made is not None else None

@@ -447,6 +447,8 @@ ADMIN_LOG_DAYS = env_int("ADMIN_LOG_DAYS", 365, minimum=1)
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 BACKUP_HOURS = env_int("BACKUP_HOURS", 24)
 BACKUP_DAYS = env_int("BACKUP_DAYS", 7, minimum=1)
+# How often beat asks whether a backup is due (classroom.backups.backup_due).
+BACKUP_CHECK_SECONDS = 3600.0
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -551,11 +553,14 @@ GC_THRESHOLDS = tuple(
 # reaches the moves another server process plays within it (its own at once).
 LESSON_MODE_SECONDS = 5.0
 if BACKUP_HOURS:
+    # Hourly, beat asks whether a backup is due (one every BACKUP_HOURS, counted from the
+    # newest in BACKUP_DIR): the first is made within the hour of the first start, and
+    # one missed while the platform was stopped within the hour of the next start.
     CELERY_BEAT_SCHEDULE["back-up-the-database"] = {
         "task": "classroom.tasks.back_up",
-        "schedule": BACKUP_HOURS * 3600.0,
-        # A backup missed (beat down, a worker busy) is made by the next one.
-        "options": {"expires": BACKUP_HOURS * 3600.0},
+        "schedule": BACKUP_CHECK_SECONDS,
+        # A check missed (beat down, a worker busy) is made by the next one.
+        "options": {"expires": BACKUP_CHECK_SECONDS},
     }
 CELERY_BEAT_SCHEDULE["live-play-sweeper"] = {
     "task": "live.tasks.sweep",

@@ -16,7 +16,9 @@ from django.utils import timezone
 
 from classroom import actions
 from classroom.backups import (
+    DUE_MARGIN,
     BackupError,
+    backup_due,
     backup_path,
     backups,
     made_at,
@@ -26,6 +28,7 @@ from classroom.backups import (
 )
 from classroom.models import ClassSession, Erasure, Participant, SchoolClass
 from classroom.retention import delete_account, purge_session, purge_unused
+from classroom.tasks import back_up
 from config.celery import app
 from config.run import supervisor_config, var_dir
 from games.models import MatchAction
@@ -245,12 +248,37 @@ def test_restore_is_refused_while_make_run_runs(school, tmp_path, monkeypatch, s
     call_command("restore", str(backup), no_input=True)
 
 
+@pytest.mark.django_db
+def test_a_backup_is_due_every_backup_hours_from_the_newest_not_from_beat_s_start(
+    tmp_path, settings
+):
+    """Beat asks hourly: a first backup at the first check, then one each BACKUP_HOURS
+    counted from the newest kept, however often the platform was stopped meanwhile."""
+    settings.BACKUP_DIR, settings.BACKUP_HOURS = tmp_path, 24
+    now = timezone.now().replace(microsecond=0)
+    assert backup_due(now=now)  # none yet: the first check makes one
+    first = back_up()
+    assert first is not None and [p.name for p in backups(tmp_path)] == [first]
+    assert not backup_due()
+    assert back_up() is None  # the next hour's check: not due, nothing made
+    assert len(backups(tmp_path)) == 1
+    made = made_at(tmp_path / first)
+    every = timedelta(hours=24)
+    assert not backup_due(now=made + every - DUE_MARGIN - timedelta(minutes=1))
+    assert backup_due(now=made + every - DUE_MARGIN)  # the check half an hour early
+    assert backup_due(now=made + 3 * every)  # after a long stop: at the first check
+    # Only the platform's own files count as backups.
+    (tmp_path / "notes.txt").write_text("not a backup")
+    (tmp_path / first).unlink()
+    assert backup_due()
+
+
 @pytest.mark.services
 def test_the_beat_backs_up_in_a_real_worker(transactional_db, celery_worker, teacher_a):
     assert settings.CELERY_BEAT_SCHEDULE["back-up-the-database"] == {
         "task": "classroom.tasks.back_up",
-        "schedule": settings.BACKUP_HOURS * 3600.0,
-        "options": {"expires": settings.BACKUP_HOURS * 3600.0},
+        "schedule": 3600.0,  # it asks hourly whether a backup is due
+        "options": {"expires": 3600.0},
     }
     folder = Path(settings.BACKUP_DIR)
     stale = backup_path(folder, timezone.now() - timedelta(days=settings.BACKUP_DAYS + 1))

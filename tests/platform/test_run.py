@@ -189,7 +189,7 @@ def test_run_restarts_each_killed_service_and_ctrl_c_stops_them_all(tmp_path):
                 "database": "ok",
                 "redis": "ok",
                 "celery": "ok",
-                # beat makes the first backup BACKUP_HOURS after it first starts
+                # beat asks for the first backup an hour after it first starts
                 "backups": {"state": "none", "last": None, "kept": 0},
             }, output.text()
             # A page, and a student's socket that gets the table's state.
