@@ -99,9 +99,11 @@ def over(game: str, variant: str = "standard", players: int = 4, **spec) -> dict
 LAYOUTS = {
     "data_tycoon-over": over("data_tycoon", languages=("en", "es", "fr", "ru")),
     "data_tycoon-expert-over": over("data_tycoon", "expert", languages=("en", "ru")),
-    # (six Russian players' final collections under a ranking of six still need the
-    # players' panels smaller than their smallest fit)
-    "data_tycoon-six-over": over("data_tycoon", "expert", players=6, languages=("en",)),
+    # six Russian players' final collections under a ranking of six (the longest end):
+    # the end's players' panels drop what the ranking says and what no longer counts,
+    # and the crowded log narrows so that the cards left on the table lie in one row
+    # (data_tycoon.css)
+    "data_tycoon-six-over": over("data_tycoon", "expert", players=6, languages=("en", "ru")),
     "data_monsters-over": over("data_monsters", languages=("en", "es", "ru")),
     "data_thief-over": over("data_thief", languages=("en", "fr", "ru")),
     "conspiranoia-over": over("conspiranoia", languages=("en", "ru")),
