@@ -21,20 +21,30 @@ from __future__ import annotations
 import json
 import mimetypes
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import translation
 from django.views.i18n import JavaScriptCatalog
-from playwright.sync_api import expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    expect,
+)
 
 from games.describe import event_line, how_to_play
 from games.engine import IllegalAction
+from games.engine.base import State
 from games.registry import get_game
 from live.views import game_stylesheet
 
@@ -95,12 +105,12 @@ def find_state(
     raise LookupError("no seed reaches the wanted position")
 
 
-def scenario_states(scenarios: dict, **find) -> Callable[[str], object]:
+def scenario_states(scenarios: dict, **find: object) -> Callable[[str], State]:
     """Return a function giving a fresh copy of a named scenario's state (a page may
     change it), each found once with ``find_state(scenarios[name], **find)``."""
-    cache = {}
+    cache: dict[str, State] = {}
 
-    def get(name):
+    def get(name: str) -> State:
         if name not in cache:
             cache[name] = find_state(scenarios[name], **find)
         found = cache[name]
@@ -114,7 +124,7 @@ def action_key(action: dict) -> str:
     return json.dumps(sorted(action.items()))
 
 
-def controls(page) -> list[dict]:
+def controls(page: Page) -> list[dict]:
     """Return the action of every control on the page."""
     return [
         json.loads(raw)
@@ -124,7 +134,7 @@ def controls(page) -> list[dict]:
     ]
 
 
-def offered_actions(page, tray: tuple[str, ...] | None = None) -> set[str]:
+def offered_actions(page: Page, tray: tuple[str, ...] | None = None) -> set[str]:
     """Every control's action, each hand card's tray included (the action types
     ``tray`` names, or all); fails on two controls for one action."""
     offered = [action_key(a) for a in controls(page)]
@@ -137,17 +147,17 @@ def offered_actions(page, tray: tuple[str, ...] | None = None) -> set[str]:
     return set(offered)
 
 
-def legal_of(state, seat: int) -> list[dict]:
+def legal_of(state: State, seat: int) -> list[dict]:
     """Return the seat's legal actions, none when it is not to move."""
     return state.legal_actions(seat) if seat in state.to_move() else []
 
 
-def acts(table) -> list[dict]:
+def acts(table: FakeTable) -> list[dict]:
     """Return the actions the page sent to the fake table."""
     return [m["action"] for m in table.sent if m["type"] == "act"]
 
 
-def wait_for_move(page, table, count: int = 1) -> None:
+def wait_for_move(page: Page, table: FakeTable, count: int = 1) -> None:
     """Wait until the page's log shows a move; check how many the page sent."""
     page.wait_for_function(
         "document.querySelector('[data-slot=log]').children.length > 0", timeout=10_000
@@ -155,7 +165,7 @@ def wait_for_move(page, table, count: int = 1) -> None:
     assert len(acts(table)) == count
 
 
-def axe_serious(page) -> list:
+def axe_serious(page: Page) -> list:
     """Return axe's serious and critical violations on the page, with their targets."""
     return [
         (v["id"], [n["target"] for n in v["nodes"]])
@@ -463,35 +473,45 @@ def _name(table):
     return names.get(table.language) or names.get("en") or table.game.slug
 
 
-def _catalog(factory):
+def _catalog(factory: RequestFactory) -> bytes:
     """Return the JavaScript catalog in the active language."""
 
-    return JavaScriptCatalog.as_view()(factory.get("/jsi18n/")).content
+    response = JavaScriptCatalog.as_view()(factory.get("/jsi18n/"))
+    assert isinstance(response, HttpResponse)
+    return response.content
 
 
 PAGE_TIMEOUT = 10_000  # ms, for each step of a board test
 
 
 def open_table(
-    browser,
+    browser: Browser,
     table: FakeTable,
-    viewport: dict,
+    viewport: Mapping[str, int],
     *,
     role: str = "seat",
     template: str = "games/play.html",
     reduced: bool = False,
-    context=None,
-):
+    context: BrowserContext | None = None,
+) -> tuple[BrowserContext, Any]:
     """Open ``table``'s board in a new browser context (or ``context``); the page's
-    JavaScript errors and console errors are collected in ``page.errors``."""
+    JavaScript errors and console errors are collected in ``page.errors`` (an attribute
+    Playwright's Page does not declare: the page is returned untyped)."""
     context = context or browser.new_context(
-        viewport=viewport, locale="en-GB", reduced_motion="reduce" if reduced else "no-preference"
+        viewport=ViewportSize(width=viewport["width"], height=viewport["height"]),
+        locale="en-GB",
+        reduced_motion="reduce" if reduced else "no-preference",
     )
-    page = context.new_page()
+    page: Any = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT)
-    errors = []
+    errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", console)
     serve_page(page, table, role=role, template=template)
     page.wait_for_selector(".board > section")
     page.errors = errors
@@ -585,7 +605,7 @@ PANEL_PROBLEMS = """() => {
 }"""
 
 
-def panel_problems(page) -> list[str]:
+def panel_problems(page: Page) -> list[str]:
     """What of the projector's panels is hidden, cut or under another (``PANEL_PROBLEMS``)."""
     return page.evaluate(PANEL_PROBLEMS)
 

@@ -8,6 +8,7 @@ test-artifacts/<test>/ for a person to look at.
 """
 
 import pytest
+from playwright.sync_api import ConsoleMessage, Page
 
 from tests.ui.harness import NAMES, FakeTable, find_state, panel_problems, serve_page
 
@@ -28,7 +29,7 @@ MIN_LOG_FONT_PX = 22
 MIN_PLAYER_FONT_PX = 16
 
 
-def late_at_four(game: str, ply: int, **spec) -> dict:
+def late_at_four(game: str, ply: int, **spec: object) -> dict:
     """A table of four (the platform's size) of ``game``'s standard rules past move ``ply``."""
     return dict(game=game, variant="standard", players=4, predicate=lambda s: s.ply >= ply, **spec)
 
@@ -84,7 +85,7 @@ SCENARIOS = {
 }
 
 
-def over(game: str, variant: str = "standard", players: int = 4, **spec) -> dict:
+def over(game: str, variant: str = "standard", players: int = 4, **spec: object) -> dict:
     """A table of ``game`` (four players: the platform's size) at its end screen."""
     return dict(
         game=game, variant=variant, players=players, predicate=lambda s: s.is_over(), **spec
@@ -154,9 +155,14 @@ def open_projector(browser, state, viewport, language="en", names=NAMES):
     context = browser.new_context(viewport=viewport, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
-    errors = []
+    errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", console)
     table = FakeTable(state, seat=None, bots=False, language=language, names=names)
     serve_page(page, table, role="spectator", template="games/projector.html")
     page.wait_for_selector(".board > section")
@@ -164,7 +170,7 @@ def open_projector(browser, state, viewport, language="en", names=NAMES):
     return context, page
 
 
-def measures(page) -> dict:
+def measures(page: Page) -> dict:
     return page.evaluate(
         """() => {
           const root = document.documentElement;
