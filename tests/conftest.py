@@ -31,7 +31,8 @@ import pytest
 from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connection
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, sync_playwright
+from pytest_django import DjangoDbBlocker
 
 from config.services import (
     START_HOOKS,
@@ -89,7 +90,7 @@ def service_log_dir() -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def service_logs(request) -> Iterator[ServiceLogs]:
+def service_logs(request: pytest.FixtureRequest) -> Iterator[ServiceLogs]:
     """Give every service started in this session (by a fixture or a test) a log file."""
     logs = ServiceLogs(service_log_dir())
     request.config.stash[SERVICE_LOGS] = logs
@@ -102,7 +103,7 @@ def service_logs(request) -> Iterator[ServiceLogs]:
 
 
 @pytest.fixture(autouse=True)
-def no_hidden_crashes(request, service_logs: ServiceLogs) -> Iterator[None]:
+def no_hidden_crashes(request: pytest.FixtureRequest, service_logs: ServiceLogs) -> Iterator[None]:
     """Fail the test if a service or this process logged an unhandled exception during it,
     except what ``@pytest.mark.expected_log_errors(r"regex", ...)`` allows: an error line
     or a traceback block one of whose lines matches one of the patterns."""
@@ -126,7 +127,9 @@ def no_hidden_crashes(request, service_logs: ServiceLogs) -> Iterator[None]:
         pytest.fail("\n\n".join(failures), pytrace=False)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: pytest.ExitCode, config: pytest.Config
+) -> None:
     """List the errors services logged between tests, which no test could be failed for."""
     logs = config.stash.get(SERVICE_LOGS, None)
     if logs is None or not logs.between_tests:
@@ -139,7 +142,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
     """pytest's own process closes its database connections after each use, as Django's
     own tests do: a connection kept by a thread of its own (a socket test's database
     thread) would stop it dropping the PostgreSQL test database at the end. The servers
@@ -160,7 +163,7 @@ def database_url_for_children() -> str:
 
 
 @pytest.fixture(scope="session")
-def service_env(django_db_setup, django_db_blocker) -> dict[str, str]:
+def service_env(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> dict[str, str]:
     """Return the environment for child services: the test database and test Redis."""
     with django_db_blocker.unblock():
         url = database_url_for_children()
@@ -220,7 +223,7 @@ def _clock_file() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(service_env) -> Iterator[Service]:
+def celery_worker(service_env: dict[str, str]) -> Iterator[Service]:
     """Run a real Celery worker on the test database and the test Redis."""
     worker = celery_worker_service(service_env, concurrency=2).start()
     try:
@@ -231,7 +234,9 @@ def celery_worker(service_env) -> Iterator[Service]:
 
 
 @pytest.fixture
-def celery_beat(celery_worker, service_env, tmp_path) -> Iterator[Service]:
+def celery_beat(
+    celery_worker: Service, service_env: dict[str, str], tmp_path: Path
+) -> Iterator[Service]:
     """Run Celery beat beside the worker, as `make run` does (the live-play sweeper)."""
     beat = celery_beat_service(service_env, tmp_path / "celerybeat-schedule").start()
     try:
@@ -249,7 +254,7 @@ def start_asgi(service_env: dict[str, str]) -> tuple[Service, str]:
 
 
 @pytest.fixture(scope="session")
-def live_server_url(service_env) -> Iterator[str]:
+def live_server_url(service_env: dict[str, str]) -> Iterator[str]:
     """Run a real ASGI server (uvicorn) for the session; yield its base URL."""
     server, url = start_asgi(service_env)
     try:
@@ -259,7 +264,7 @@ def live_server_url(service_env) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser() -> Iterator[Browser]:
     """Launch Debian's Chromium through Playwright; never a downloaded browser."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
@@ -277,7 +282,7 @@ def browser():
 
 
 @pytest.fixture
-def artifacts_dir(request) -> Path:
+def artifacts_dir(request: pytest.FixtureRequest) -> Path:
     """Return a folder under test-artifacts/ for this test's screenshots."""
     folder = ARTIFACTS / request.node.name.replace("/", "_")
     shutil.rmtree(folder, ignore_errors=True)

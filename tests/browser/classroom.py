@@ -4,7 +4,7 @@ join on devices of their own and reach their table, a control is clicked."""
 import re
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
 PASSWORD = "Browser-teacher-passw0rd"
 TIMEOUT = 15_000
@@ -22,7 +22,7 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
-def is_over(page) -> bool:
+def is_over(page: Page) -> bool:
     """Tell whether the page shows the end of the game."""
     return page.locator(".panel--end").count() > 0
 
@@ -95,7 +95,7 @@ def reach_the_table(page, code):
     expect(page.locator(".board > section").first).to_be_visible()
 
 
-def try_click(locator) -> bool:
+def try_click(locator: Locator) -> bool:
     """Click the first match if it is there now; the board may re-render meanwhile."""
     try:
         if locator.count() == 0:
@@ -106,7 +106,7 @@ def try_click(locator) -> bool:
         return False
 
 
-def play_one_step(page) -> bool:
+def play_one_step(page: Page) -> bool:
     """On a Data-Tycoon page, click one legal control if the page offers any now (answer
     a prompt, else build, else a hand card and its first play); return whether it did."""
     if page.locator("#game.is-busy").count():

@@ -5,11 +5,13 @@ that bring a session to each page."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.urls import reverse
-from playwright.sync_api import expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from classroom import actions
 from classroom.models import ClassSession, Table
@@ -87,7 +89,7 @@ CODE_LINES = """
 """
 
 
-def screen_session(teacher, language: str) -> ClassSession:
+def screen_session(teacher: User, language: str) -> ClassSession:
     """A class and a Data-Tycoon session in ``language``, with bots, not started yet."""
     school_class = actions.do_create_class(teacher, "4B")
     return open_session(
@@ -95,7 +97,7 @@ def screen_session(teacher, language: str) -> ClassSession:
     )
 
 
-def log_in(context, base_url: str) -> None:
+def log_in(context: BrowserContext, base_url: str) -> None:
     page = context.new_page()
     page.goto(f"{base_url}/login/")
     page.locator("#id_username").fill("screens")
@@ -105,7 +107,7 @@ def log_in(context, base_url: str) -> None:
     page.close()
 
 
-def student_joins(context, base_url: str, code: str) -> None:
+def student_joins(context: BrowserContext, base_url: str, code: str) -> None:
     """Join through the join form, whatever its language; the lobby follows."""
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
@@ -127,7 +129,7 @@ def finish_match(table: Table) -> None:
     raise AssertionError("the match did not end")
 
 
-def answer_the_quiz(context, base_url: str) -> tuple[str, int]:
+def answer_the_quiz(context: BrowserContext, base_url: str) -> tuple[str, int]:
     """Answer every question (the first choice); return the last page's path and how
     many questions there were."""
     page = context.new_page()
@@ -146,7 +148,7 @@ def answer_the_quiz(context, base_url: str) -> tuple[str, int]:
     return path, answered
 
 
-def check(page, name: str, size: str, *, folder, problems: list[str], axe: Axe) -> None:
+def check(page: Page, name: str, size: str, *, folder: Path, problems: list[str], axe: Axe) -> None:
     """Screenshot the page, then collect what is wrong with it into ``problems``."""
     where = f"{name} @ {size}"
     page.screenshot(path=folder / f"{name}-{size}.png", full_page=True)

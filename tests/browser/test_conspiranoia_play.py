@@ -19,7 +19,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from classroom.models import ClassSession
 from debrief.models import DebriefExport
@@ -55,7 +55,7 @@ def teacher(django_user_model):
 MISSIONS_SEEN: dict = {}
 
 
-def play_one_step(page) -> bool:
+def play_one_step(page: Page) -> bool:
     """Click one legal control, if the page offers any now; return whether it did."""
     if page.locator("#game.is-busy").count():
         return False
@@ -98,6 +98,7 @@ def play_until_over(students):
 def check_the_end(students, match):
     """Both students see the end screen, with the engine's winner rule and life points."""
     result = load_state(match).result()
+    assert result is not None
     names = {seat.number: seat.display_name for seat in match.table.seats.all()}
     for page in students:
         expect(page.locator(".panel--end")).to_be_visible()
@@ -188,6 +189,7 @@ def test_two_students_and_a_bot_play_conspiranoia_to_the_end(
     for seat in seats:
         if seat.participant_id is None:
             continue
+        assert seat.participant is not None
         page = pages[seat.participant.nickname]
         character = load_state(match).view(seat.number)["players"][seat.number]["character"]
         mission = character_entry(character)["mission"]["en"]

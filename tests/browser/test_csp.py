@@ -4,10 +4,12 @@ style, nothing from another origin) and without a single violation."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Response, expect
 
 from classroom import actions
 from classroom.catalogue import available_games
@@ -30,17 +32,19 @@ document.addEventListener("securitypolicyviolation", (event) => {
 READY = {"play": ".board > section", "projector": ".board > section", "lesson": "main h1"}
 
 
-def watched(browser, base_url: str, problems: list[str], seen: list[str]):
+def watched(
+    browser: Browser, base_url: str, problems: list[str], seen: list[str]
+) -> BrowserContext:
     """A browser context whose pages report CSP violations (events and console) into
     ``problems`` and the policy of each page they load into ``seen``."""
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     context.add_init_script(LISTEN)
 
-    def console(message) -> None:
+    def console(message: ConsoleMessage) -> None:
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
             problems.append(f"console: {message.text}")
 
-    def response(answer) -> None:
+    def response(answer: Response) -> None:
         if answer.request.resource_type == "document":
             seen.append(answer.headers.get("content-security-policy", ""))
 
@@ -49,7 +53,15 @@ def watched(browser, base_url: str, problems: list[str], seen: list[str]):
     return context
 
 
-def visit(context, base_url: str, name: str, path: str, *, problems: list[str], folder) -> None:
+def visit(
+    context: BrowserContext,
+    base_url: str,
+    name: str,
+    path: str,
+    *,
+    problems: list[str],
+    folder: Path,
+) -> None:
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     page.goto(base_url + path)
@@ -108,6 +120,7 @@ def test_main_pages_load_without_a_csp_violation(browser, live_server_url, artif
     for slug, session in sessions.items():
         actions.do_start_session(session)
         table = Table.objects.filter(session=session).first()
+        assert table is not None
         visit(
             students[slug],
             live_server_url,
@@ -124,7 +137,9 @@ def test_main_pages_load_without_a_csp_violation(browser, live_server_url, artif
             problems=problems,
             folder=artifacts_dir,
         )
-    finish_match(Table.objects.filter(session=first).first())
+    first_table = Table.objects.filter(session=first).first()
+    assert first_table is not None
+    finish_match(first_table)
     answer_the_quiz(student, live_server_url)
     lesson = Lesson.objects.first()
     assert lesson is not None

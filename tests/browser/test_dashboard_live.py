@@ -32,7 +32,8 @@ def move_at(table: Table, rng: random.Random) -> int:
     """Play one legal move at the table through the write path; return the version."""
     match = Match.objects.get(pk=table.match_id)
     state = load_state(match)
-    seat = (state.to_move() or [None])[0]
+    movers = state.to_move()
+    seat = movers[0] if movers else None
     return write.act(match.pk, seat, rng.choice(state.legal_actions(seat)), match.version).version
 
 
@@ -88,6 +89,7 @@ def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
     nothing; seen again, it gets the whole dashboard with every move since."""
     session = started_session()
     first = Table.objects.filter(session=session).order_by("number").first()
+    assert first is not None
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     log_in(context, live_server_url)
     page = context.new_page()
@@ -141,6 +143,8 @@ def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
     expect(one).not_to_contain_text("move 0")
     assert 'id="live-tables"' in frames[received]  # the whole dashboard
     # every move since, the table's bot may have played more after them
-    assert int(re.search(r"move (\d+)", one.inner_text()).group(1)) >= version
+    shown = re.search(r"move (\d+)", one.inner_text())
+    assert shown is not None
+    assert int(shown.group(1)) >= version
     page.screenshot(path=artifacts_dir / "dashboard-seen-again-1280.png", full_page=True)
     assert_no_reconnect(page, "the teacher")

@@ -187,13 +187,13 @@ def test_two_students_play_a_whole_game_of_data_monsters(
 
     match.refresh_from_db()
     state = load_state(match)
-    assert state.is_over()
+    result = state.result()
+    assert state.is_over() and result is not None
     played = [a.action for a in match.actions.order_by("version")]
     assert played == clicked_moves(), "the students' clicks are not the simulated ones"
     # every window answer of the policy was a student's click (none expired)
     answers = sum(a["type"] in ("pass", "interrupt") for a in clicked_moves())
     assert sum(s.windows for s in students) == answers and seen_waiting
-    result = state.result()
     for page in pages:
         expect(page.locator(".panel--end")).to_be_visible()
         expect(page.locator(".ranking tbody tr")).to_have_count(2)

@@ -13,17 +13,20 @@ test-artifacts/<test name>/, to be looked at.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.urls import reverse
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 import games.matches
 from classroom import actions
 from classroom.identity import new_device_id
-from classroom.models import Table
+from classroom.models import ClassSession, Table
+from games.data_monsters.rules import State as DataMonstersState
 from games.matches import apply_action, load_state
 from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
@@ -53,7 +56,7 @@ ROUND = 4
 SEED = 5  # the table's deal: the same mid-game position every run
 
 
-def mid_game(teacher, language: str):
+def mid_game(teacher: User, language: str) -> ClassSession:
     """A session of four a table: three long-named students and a bot; return it once
     its match, every seat played by the heuristic bot, reaches round ROUND."""
     school_class = actions.do_create_class(teacher, "Year 9")
@@ -70,19 +73,26 @@ def mid_game(teacher, language: str):
     return session
 
 
+def monsters_state(match: Match) -> DataMonstersState:
+    """The match's engine state, a Data Monsters game's."""
+    state = load_state(match)
+    assert isinstance(state, DataMonstersState)
+    return state
+
+
 def play_to_round(match: Match, rng: random.Random) -> None:
     """Let the heuristic bot play every seat (and fire the windows' timers) to ROUND."""
-    state = load_state(match)
+    state = monsters_state(match)
     while state.round < ROUND and not state.is_over():
         movers = state.to_move()
         seat = movers[0] if movers else None
         action = bot_move(state, seat, rng) if movers else state.legal_actions(None)[0]
         apply_action(match.pk, seat, action, expected_version=match.version)
         match.refresh_from_db()
-        state = load_state(match)
+        state = monsters_state(match)
 
 
-def check_board(tab, url: str, name: str, size: str, *, prefix, axe: Axe) -> list[str]:
+def check_board(tab: Page, url: str, name: str, size: str, *, prefix: Path, axe: Axe) -> list[str]:
     """Open ``url`` at ``size``; return what is wrong (``name``: play or projector)."""
     problems, where = [], f"{name} @ {size}"
     width, height = SIZES[size]
@@ -133,7 +143,7 @@ def test_a_mid_game_table_fits_every_screen(
     table = Table.objects.get(session=session)
     match = Match.objects.get(pk=table.match_id)
     play_to_round(match, random.Random(3))
-    state = load_state(match)
+    state = monsters_state(match)
     assert table.seats.count() == 4 and not state.is_over()
     assert any(state.labs) and any(state.completed), "a mid-game table, labs and challenges"
 

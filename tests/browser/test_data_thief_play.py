@@ -16,8 +16,9 @@ import os
 import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from games.data_thief.rules import State as DataThiefState
 from games.matches import load_state
 from games.models import Match
 from tests.browser.classroom import (
@@ -43,7 +44,7 @@ def teacher(django_user_model):
     return django_user_model.objects.create_user(username="mr-thief", password=PASSWORD)
 
 
-def play_one_step(page) -> bool:
+def play_one_step(page: Page) -> bool:
     """Click one legal control, if the page offers any now; return whether it did."""
     if page.locator("#game.is-busy").count():
         return False
@@ -93,8 +94,13 @@ def play_to_the_end(teacher_page, browser, live_server_url, *, players, options,
         reach_the_table(page, code)
         expect(page.locator(".dth-manager").first).to_be_visible()
     match = Match.objects.get()
-    thief_seat = load_state(match).thief
-    seats = {s.participant.nickname: s.number for s in match.table.seats.exclude(participant=None)}
+    start = load_state(match)
+    assert isinstance(start, DataThiefState)
+    thief_seat = start.thief
+    seats = {}
+    for s in match.table.seats.exclude(participant=None):
+        assert s.participant is not None
+        seats[s.participant.nickname] = s.number
     pages = dict(zip(("Alice Fox", "Bob Owl"), students, strict=True))
     thief = next(pages[name] for name, seat in seats.items() if seat == thief_seat)
     manager = next(pages[name] for name, seat in seats.items() if seat != thief_seat)
@@ -118,6 +124,7 @@ def play_to_the_end(teacher_page, browser, live_server_url, *, players, options,
     state = load_state(match)
     assert state.is_over()
     result = state.result()
+    assert result is not None
     for page in students:
         expect(page.locator(".panel--end")).to_be_visible()
         expect(page.locator(".ranking tbody tr")).to_have_count(players)

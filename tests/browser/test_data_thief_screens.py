@@ -14,12 +14,14 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from classroom import actions
 from classroom.identity import new_device_id
-from classroom.models import Table
+from classroom.models import ClassSession, Table
+from games.data_thief.rules import State as DataThiefState
 from games.matches import load_state
 from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
@@ -88,7 +90,7 @@ CLIPPED_CHIPS = """
 """
 
 
-def mid_game_session(teacher, language: str):
+def mid_game_session(teacher: User, language: str) -> ClassSession:
     """A Data Thief session of five a table: four long-named students and a bot (the
     thief), started and played to the fifth round."""
     school_class = actions.do_create_class(teacher, "Year 9")
@@ -103,6 +105,13 @@ def mid_game_session(teacher, language: str):
     for nickname in NICKNAMES[language][1:]:
         actions.do_join_session(session, nickname, new_device_id())
     return session
+
+
+def thief_round(match: Match) -> int:
+    """The round the match's Data Thief game is at."""
+    state = load_state(match)
+    assert isinstance(state, DataThiefState)
+    return state.round
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -120,7 +129,7 @@ def test_long_names_wrap_cleanly_at_five_players(language, browser, live_server_
     table = Table.objects.get(session=session)
     match = Match.objects.get(pk=table.match_id)
     rng = random.Random(4)
-    while load_state(match).round < 5:
+    while thief_round(match) < 5:
         random_step(match, rng)
     assert table.seats.count() == 5
 

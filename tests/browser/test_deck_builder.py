@@ -30,7 +30,9 @@ def test_the_deck_builder_checks_live_and_saves(browser, live_server_url, artifa
     log_in(context, live_server_url)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
-    axe, problems, violations = Axe(), [], []
+    axe = Axe()
+    problems: list[str] = []
+    violations: list[str] = []
 
     page.goto(live_server_url + reverse("classroom:deck_list"))
     for size in SIZES:

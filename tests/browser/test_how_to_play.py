@@ -6,7 +6,7 @@ import os
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.classroom import (
     PASSWORD,
@@ -28,7 +28,7 @@ def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-rules", password=PASSWORD)
 
 
-def assert_accessible(page) -> None:
+def assert_accessible(page: Page) -> None:
     """No serious or critical axe-core violation (as tests/browser/test_screens.py)."""
     violations = [
         f"{v['id']} ({v['impact']}) {[n['target'] for n in v['nodes']]}"
@@ -38,9 +38,11 @@ def assert_accessible(page) -> None:
     assert not violations, violations
 
 
-def assert_no_sideways_scroll(page) -> None:
+def assert_no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], width
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert width <= viewport["width"], width
 
 
 def test_a_student_reads_the_goal_in_the_lobby_and_behind_the_question_mark(

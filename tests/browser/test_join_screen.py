@@ -12,10 +12,11 @@ test-artifacts/<test>/.
 """
 
 import os
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.classroom import PASSWORD, TIMEOUT, teacher_launches
 from tests.browser.sockets import assert_no_reconnect
@@ -59,7 +60,7 @@ def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-screen", password=PASSWORD)
 
 
-def assert_accessible(page, where: str) -> None:
+def assert_accessible(page: Page, where: str) -> None:
     """No axe-core violation on the page (axe ships with the package: no network)."""
     results = Axe().run(page)
     assert results.violations_count == 0, f"{where}:\n{results.generate_report()}"
@@ -70,14 +71,14 @@ def assert_one_line(measure: dict, where: str) -> None:
     assert measure["height"] < 1.5 * measure["lineHeight"], f"{where}: the code wraps: {measure}"
 
 
-def assert_fits(page, viewport: dict, where: str) -> None:
+def assert_fits(page: Page, viewport: dict, where: str) -> None:
     """Nothing overflows the screen, sideways or down."""
     size = page.evaluate(PAGE_SIZE)
     assert size["scrollWidth"] <= viewport["width"], f"{where}: scrolls sideways: {size}"
     assert size["scrollHeight"] <= viewport["height"], f"{where}: scrolls down: {size}"
 
 
-def assert_fully_visible(locator, viewport: dict, where: str) -> None:
+def assert_fully_visible(locator: Locator, viewport: dict, where: str) -> None:
     box = locator.bounding_box()
     assert box is not None, f"{where}: not shown"
     assert box["x"] >= 0 and box["y"] >= 0, f"{where}: {box}"
@@ -85,7 +86,7 @@ def assert_fully_visible(locator, viewport: dict, where: str) -> None:
     assert box["y"] + box["height"] <= viewport["height"] + 0.5, f"{where}: {box}"
 
 
-def check_session_page(page, artifacts_dir, language: str) -> None:
+def check_session_page(page: Page, artifacts_dir: Path, language: str) -> None:
     """The code on one line at 1280, 1366 and 1920 px; the QR code above the fold at 1080p."""
     code = page.locator(".join-code")
     # the code is in the DOM before projector.css has loaded; a person sees it after
@@ -130,7 +131,7 @@ def open_screen(browser, teacher_context, href, base_url, viewport):
     return context, page
 
 
-def check_join_screen(page, viewport: dict, where: str) -> None:
+def check_join_screen(page: Page, viewport: dict, where: str) -> None:
     scale = viewport["width"] / HD["width"]
     code = page.locator(".join-screen__code")
     measure = code.evaluate(MEASURE_CODE)

@@ -14,7 +14,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from classroom import actions
 from classroom.models import ClassSession
@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NICKNAME = "Alice Fox"
 
 
-def django_text(language: str, msgid: str, **params) -> str:
+def django_text(language: str, msgid: str, **params: object) -> str:
     with translation.override(language):
         text = gettext(msgid)
     return text % params if params else text
@@ -40,8 +40,10 @@ def django_text(language: str, msgid: str, **params) -> str:
 
 def js_text(language: str, msgid: str) -> str:
     """A string of the browser client in ``language``, from its catalogue."""
-    message = catalogue(language, "djangojs")[msgid]
-    assert message is not None and message.string, msgid
+    catalog = catalogue(language, "djangojs")
+    assert catalog is not None
+    message = catalog[msgid]
+    assert message is not None and isinstance(message.string, str) and message.string, msgid
     return message.string
 
 
@@ -59,7 +61,7 @@ def french_session(django_user_model):
     return open_session(actions.do_create_class(teacher, "4e B"), bots=True, language="fr")
 
 
-def switch_language(page, code: str) -> None:
+def switch_language(page: Page, code: str) -> None:
     """Use the language switch: choose the language named in itself, then submit."""
     switch = page.locator("form.language-switcher")
     switch.locator("select").select_option(code)

@@ -13,7 +13,7 @@ import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from classroom import actions
 from classroom.models import Table
@@ -126,7 +126,7 @@ def plays_to_the_end(page):
         page.wait_for_timeout(200)
 
 
-def answers_the_quiz(page) -> int:
+def answers_the_quiz(page: Page) -> int:
     """Answer every question (the first choice), one at a time; return how many."""
     expect(page.get_by_role("heading", name="What did you learn?")).to_be_visible()
     answered = 0

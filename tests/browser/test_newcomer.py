@@ -24,7 +24,7 @@ import time
 import pytest
 from django.conf import settings
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
 import games.matches
 from classroom import actions
@@ -123,7 +123,7 @@ class Newcomer:
         self.shot("lay")
         return self.play(self.button("Lay it on the table"))
 
-    def play(self, control) -> bool:
+    def play(self, control: Locator) -> bool:
         if self.settled(try_click(control)):
             self.turns += 1
             return True
@@ -138,7 +138,7 @@ class Newcomer:
         return moved
 
 
-def reads_how_to_play(page, newcomer) -> None:
+def reads_how_to_play(page: Page, newcomer: Newcomer) -> None:
     """In the lobby: open "How to play" (open already while waiting) and read the goal."""
     rules = page.locator("details").filter(has=page.get_by_role("heading", name="How to play"))
     if rules.get_attribute("open") is None:
@@ -150,7 +150,7 @@ def reads_how_to_play(page, newcomer) -> None:
     newcomer.shot("lobby-how-to-play")
 
 
-def start_from_the_newcomers_seed(code, monkeypatch) -> Match:
+def start_from_the_newcomers_seed(code: str, monkeypatch: pytest.MonkeyPatch) -> Match:
     """The teacher starts the session; its one table is dealt from NEWCOMER_SEED."""
     monkeypatch.setattr(games.matches, "new_seed", lambda: NEWCOMER_SEED)
     actions.do_start_session(ClassSession.objects.get(join_code=code))
@@ -162,7 +162,7 @@ def start_from_the_newcomers_seed(code, monkeypatch) -> Match:
     return match
 
 
-def play_until_a_treasure(page, newcomer) -> float:
+def play_until_a_treasure(page: Page, newcomer: Newcomer) -> float:
     """Make the page's moves until "Your collection" shows a Data-Treasure; return the
     seconds it took."""
     treasures = page.get_by_role("region", name="Your collection").get_by_role(

@@ -13,7 +13,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from games.matches import load_state
 from games.models import Match
@@ -40,7 +40,7 @@ def teacher(django_user_model):
     return django_user_model.objects.create_user(username="ms-play", password=PASSWORD)
 
 
-def is_over(page) -> bool:
+def is_over(page: Page) -> bool:
     return page.locator(".panel--end").count() > 0
 
 
@@ -129,6 +129,7 @@ def test_two_students_and_a_bot_play_a_game_by_clicking(
 
     match = Match.objects.get()
     result = load_state(match).result()
+    assert result is not None
     # both students' clicks and the bot's moves are in the match's log
     seats = list(match.table.seats.order_by("number"))
     assert sorted(seat.display_name for seat in seats if seat.participant_id) == [

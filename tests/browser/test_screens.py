@@ -91,6 +91,7 @@ def test_every_main_page_at_every_size(language, browser, live_server_url, artif
     )
     actions.do_start_session(session)
     table = Table.objects.filter(session=session).first()
+    assert table is not None
     visit(
         {
             "play": (student, f"/play/{session.join_code}/"),

@@ -19,7 +19,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
 from classroom import actions
 from classroom.models import Participant
@@ -95,7 +95,7 @@ def wait_for_my_turn(page):
     expect(page.locator(".dt-cards--hand button.dt-card").first).to_be_visible(timeout=30_000)
 
 
-def in_viewport(page, locator) -> bool:
+def in_viewport(page: Page, locator: Locator) -> bool:
     box = locator.bounding_box()
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
 

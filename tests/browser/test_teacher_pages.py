@@ -9,7 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from classroom import actions, catalogue
 from tests.browser.classroom import PASSWORD, TIMEOUT
@@ -23,8 +23,9 @@ VARIANT_OPTIONS = """
 """
 
 
-def sized(page, size: str) -> None:
-    page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
+def sized(page: Page, size: str) -> None:
+    width, height = VIEWPORTS[size]
+    page.set_viewport_size({"width": width, "height": height})
 
 
 def test_the_variant_list_shows_the_chosen_games_variants_only(
@@ -59,7 +60,8 @@ def test_the_variant_list_shows_the_chosen_games_variants_only(
     assert "lawyers" not in thief.variants
     game_select.select_option(thief.slug)
     assert variant.input_value() == ""
-    axe, problems = Axe(), []
+    axe = Axe()
+    problems: list[str] = []
     for size in SIZES:
         sized(page, size)
         check(page, "session-form", size, folder=artifacts_dir, problems=problems, axe=axe)
@@ -77,7 +79,8 @@ def test_a_missing_page_is_the_sites_own_in_the_visitors_language(
     )
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
-    axe, problems = Axe(), []
+    axe = Axe()
+    problems: list[str] = []
     for size in SIZES:
         sized(page, size)
         response = page.goto(live_server_url + "/no-such-page/")

@@ -29,10 +29,13 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -92,7 +95,7 @@ def po_path(language: str, domain: str) -> Path:
 
 
 @cache
-def catalogue(language: str, domain: str):
+def catalogue(language: str, domain: str) -> Catalog | None:
     """Return the parsed .po file, or None when it does not exist."""
     path = po_path(language, domain)
     if not path.exists():
@@ -101,11 +104,11 @@ def catalogue(language: str, domain: str):
         return read_po(handle, locale=language)
 
 
-def key(context, msgid) -> tuple:
+def key(context: str | None, msgid: str | Sequence[str]) -> tuple:
     return (context, msgid if isinstance(msgid, str) else tuple(msgid))
 
 
-def catalogue_keys(catalog) -> set:
+def catalogue_keys(catalog: Catalog | None) -> set:
     return {key(m.context, m.id) for m in catalog if m.id} if catalog is not None else set()
 
 
@@ -113,7 +116,7 @@ def ignored(name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, p) for p in IGNORE + DJANGO_DEFAULT_IGNORE)
 
 
-def source_files(domain: str):
+def source_files(domain: str) -> Iterator[Path]:
     """Yield the files makemessages reads for the domain, as it walks the tree."""
     skip = {Path(django_settings.STATIC_ROOT).resolve(), Path(django_settings.MEDIA_ROOT).resolve()}
     for dirpath, dirnames, filenames in os.walk(ROOT):
@@ -128,7 +131,7 @@ def source_files(domain: str):
 @cache
 def extracted(domain: str) -> dict:
     """Return {(context, msgid): first file} of every string the source marks."""
-    found = {}
+    found: dict[tuple, str] = {}
     for path in source_files(domain):
         if path.suffix == ".js":
             method, source = "javascript", path.read_bytes()
@@ -152,15 +155,16 @@ def extracted(domain: str) -> dict:
     return found
 
 
-def forms(message) -> list[str]:
+def forms(message: Message) -> list[str]:
+    assert message.string is not None  # read_po gives "" for a missing translation
     return list(message.string) if isinstance(message.string, (list, tuple)) else [message.string]
 
 
-def ids(message) -> list[str]:
+def ids(message: Message) -> list[str]:
     return list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
 
 
-def placeholders(text: str):
+def placeholders(text: str) -> tuple[set[str], list[str], set[str]]:
     return (
         set(NAMED.findall(text)),
         sorted(m.group(0) for m in POSITIONAL.finditer(text.replace("%%", ""))),
@@ -432,7 +436,7 @@ def fresh_translations(compiled_catalogues, settings):
     settings.LOCALE_PATHS = list(settings.LOCALE_PATHS)
 
 
-def page(client: Client, url: str, **headers) -> str:
+def page(client: Client, url: str, **headers: Any) -> str:
     response = client.get(url, **headers)
     assert response.status_code == 200
     return response.content.decode()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from classroom import actions
+from classroom.models import ClassSession
 from games.describe import how_to_play
 from games.registry import all_games
 from tests.i18n.test_catalogues import (  # noqa: F401
@@ -37,12 +38,14 @@ def how_to_play_texts() -> set[str]:
 
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
 def test_every_how_to_play_text_is_translated(language):
-    translated = {m.id: m.string for m in catalogue(language, "django") if m.id}
+    catalog = catalogue(language, "django")
+    assert catalog is not None
+    translated = {m.id: m.string for m in catalog if m.id}
     missing = sorted(t for t in how_to_play_texts() if not translated.get(t))
     assert not missing, f"{language}: not translated: {missing}"
 
 
-def student(session, nickname: str) -> Client:
+def student(session: ClassSession, nickname: str) -> Client:
     """Return a client with the cookies of a new student of the session."""
     return joined(session, nickname)[0]
 

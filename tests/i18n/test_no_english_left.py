@@ -22,7 +22,7 @@ from django.utils import translation
 
 from classroom import actions
 from classroom.identity import new_device_id, set_student_cookie
-from classroom.models import Seat
+from classroom.models import ClassSession, Participant, Seat
 from debrief import data, render
 from tests.debrief.recorded import record_session
 from tests.i18n.test_catalogues import compiled_catalogues, fresh_translations  # noqa: F401
@@ -131,9 +131,10 @@ def get(client: Client, url: str, language: str) -> str:
     return response.content.decode()
 
 
-def student(session, nickname: str) -> Client:
+def student(session: ClassSession, nickname: str) -> Client:
     """A client holding the student's place (the seat cookie), on their own device."""
     participant = actions.do_join_session(session, nickname, new_device_id())
+    assert isinstance(participant, Participant)  # no approval asked: a seat at once
     client = Client()
     response = Client().get("/")
     set_student_cookie(response, participant)

@@ -9,7 +9,9 @@ from games.describe import event_line, translate
 
 def line(event: dict) -> str:
     with translation.override("en"):
-        return event_line("data_tycoon", event, lambda seat: f"P{seat + 1}", str)
+        text = event_line("data_tycoon", event, lambda seat: f"P{seat + 1}", str)
+    assert text is not None
+    return text
 
 
 def test_a_lost_data_treasure_is_one_treasure():

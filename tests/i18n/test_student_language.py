@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 
 from classroom import actions
 from classroom.identity import new_device_id, set_student_cookie
-from classroom.models import ClassSession
+from classroom.models import ClassSession, Participant
 from lessons.actions import draw_quiz
 from lessons.texts import question_text
 from tests.i18n.test_catalogues import (  # noqa: F401
@@ -38,8 +38,9 @@ def hello(language: str, name: str) -> str:
         return html.escape(gettext("Hello, %(name)s!") % {"name": name})
 
 
-def student(session, nickname: str) -> tuple[Client, object]:
+def student(session: ClassSession, nickname: str) -> tuple[Client, Participant]:
     participant = actions.do_join_session(session, nickname, new_device_id())
+    assert isinstance(participant, Participant)  # no approval asked: a seat at once
     response = Client().get("/")
     set_student_cookie(response, participant)
     client = Client()
@@ -106,7 +107,9 @@ def test_the_play_page_and_its_catalogue_follow_the_choice(
 
 @pytest.mark.parametrize("language", ["es", "fr", "ru"])
 def test_the_javascript_catalogue_is_the_one_of_its_url(fresh_translations, language):  # noqa: F811
-    sample = next(m for m in catalogue(language, "djangojs") if m.id and not m.pluralizable)
+    catalog = catalogue(language, "djangojs")
+    assert catalog is not None
+    sample = next(m for m in catalog if m.id and not m.pluralizable)
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the URL wins over the cookie
     response = client.get(reverse("javascript-catalog-in", args=[language]))

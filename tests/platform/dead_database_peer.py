@@ -31,7 +31,12 @@ WAIT_SECONDS = 30.0
 def time_a_query(port: int) -> dict:
     """Connect, cut ``port`` off, and return how long the next query took to fail
     (seconds) on the connection kept from before, and a new connection's attempt."""
-    answer = {"seconds": None, "error": None, "connect_seconds": None, "connect_error": None}
+    answer: dict[str, str | float | None] = {
+        "seconds": None,
+        "error": None,
+        "connect_seconds": None,
+        "connect_error": None,
+    }
 
     def query() -> None:  # in one thread: Django's connection is the thread's own
         with connection.cursor() as cursor:

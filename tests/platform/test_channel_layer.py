@@ -9,6 +9,7 @@ import asyncio
 import signal
 import time
 from collections import Counter
+from collections.abc import Awaitable
 
 import pytest
 import redis
@@ -53,11 +54,12 @@ class OwnRedis:
 def own_redis(tmp_path):
     server = OwnRedis(tmp_path)
     yield server
+    assert server.server is not None
     server.server.signal(signal.SIGCONT)
     server.server.stop()
 
 
-async def fails_within(receive, seconds: float) -> tuple[BaseException, float]:
+async def fails_within(receive: Awaitable[object], seconds: float) -> tuple[BaseException, float]:
     """Await receive; return the service error it raised and how long it took."""
     started = time.monotonic()
     with pytest.raises(RedisError) as raised:
@@ -199,7 +201,7 @@ async def test_sockets_joining_as_the_subscription_drops_fail_as_a_service_error
     either way a socket understands: subscribed, or a service failure to come back
     from. Then the layer serves again."""
     layer = own_redis.layer()
-    joins = Counter()
+    joins: Counter[str] = Counter()
 
     async def join(group: str) -> None:
         channel = await layer.new_channel()

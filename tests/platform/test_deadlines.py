@@ -6,14 +6,18 @@ import os
 import socket
 import time
 from types import SimpleNamespace
+from typing import cast
+
+import psycopg
 
 from config.postgresql.deadlines import Deadlines
 from config.postgresql.deadlines import deadlines as process_deadlines
 
 
-def connection_on(sock: socket.socket) -> SimpleNamespace:
+def connection_on(sock: socket.socket) -> psycopg.Connection:
     """An object with what the watchdog reads of a psycopg connection: its socket."""
-    return SimpleNamespace(pgconn=SimpleNamespace(socket=sock.fileno()))
+    # a stand-in, typed as what the watchdog takes: it reads nothing else of it
+    return cast(psycopg.Connection, SimpleNamespace(pgconn=SimpleNamespace(socket=sock.fileno())))
 
 
 def test_a_statement_left_unanswered_past_its_deadline_has_its_connection_shut(caplog):

@@ -86,14 +86,14 @@ def lock_problems(declared: list[Requirement], locked: dict[str, Locked]) -> lis
         if requirement.marker is not None and not requirement.marker.evaluate():
             continue
         name = canonicalize_name(requirement.name)
-        entry = locked.get(name)
-        if entry is None:
+        pinned = locked.get(name)
+        if pinned is None:
             problems.append(f"{requirement}: not in the lock (run make lock)")
-        elif entry.version is not None and not requirement.specifier.contains(
-            Version(entry.version), prereleases=True
+        elif pinned.version is not None and not requirement.specifier.contains(
+            Version(pinned.version), prereleases=True
         ):
             problems.append(
-                f"{requirement}: the lock pins {entry.version}, outside the range (run make lock)"
+                f"{requirement}: the lock pins {pinned.version}, outside the range (run make lock)"
             )
     return problems
 

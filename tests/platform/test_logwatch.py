@@ -63,6 +63,7 @@ def test_a_service_started_under_the_hook_writes_a_log_that_the_check_reads(tmp_
     monkeypatch.setattr(services, "START_HOOKS", [logs.assign])
     script = "import sys; print('ERROR:    Exception in ASGI application', file=sys.stderr)"
     service = python_service("demo", ["-c", script], {}).start()
+    assert service.process is not None and service.log_path is not None
     service.process.wait(10)
     assert service.log_path.parent == tmp_path
     [failure] = logs.check([])
@@ -76,7 +77,9 @@ def test_a_service_with_a_log_path_of_its_own_is_left_alone(tmp_path, monkeypatc
     monkeypatch.setattr(services, "START_HOOKS", [logs.assign])
     service = python_service("demo", ["-c", "print('hello')"], {})
     service.log_path = own
-    service.start().process.wait(10)
+    process = service.start().process
+    assert process is not None
+    process.wait(10)
     assert own.read_text() == "hello\n" and logs.logs == []
 
 

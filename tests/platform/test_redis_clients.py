@@ -10,7 +10,7 @@ import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.utils import create_pool
-from django.core.cache import cache, caches
+from django.core.cache import BaseCache, cache, caches
 from django.test import override_settings
 from kombu.transport import redis as kombu_redis
 
@@ -19,6 +19,12 @@ from config.celery import app
 from config.services import free_port
 from live.write import REDIS_PROBE_KEY
 from tests.classroom.channels_testing import in_own_event_loop
+
+
+def redis_client(of: BaseCache = cache, *, write: bool = False) -> redis.Redis:
+    """The redis-py client of a Redis cache object (``cache``: this thread's default)."""
+    # Django's RedisCache has _cache (its RedisCacheClient); its stubs do not say so.
+    return of._cache.get_client(write=write)  # type: ignore[attr-defined]
 
 
 @in_own_event_loop
@@ -40,7 +46,7 @@ async def test_the_channel_layer_notices_a_silent_redis_before_its_read_timeout(
 
 
 def test_the_cache_and_celery_have_short_deliberate_timeouts(settings):
-    kwargs = cache._cache.get_client().connection_pool.connection_kwargs
+    kwargs = redis_client().connection_pool.connection_kwargs
     assert kwargs["socket_timeout"] == settings.REDIS_CACHE_TIMEOUT
     assert kwargs["socket_connect_timeout"] == settings.REDIS_CONNECT_TIMEOUT
     with app.connection_for_write() as connection:
@@ -153,9 +159,9 @@ def test_the_cache_calls_of_a_process_share_one_redis_client():
     object of its own; they share the client, as they share its pool."""
 
     def in_another_thread() -> redis.Redis:
-        return caches["default"]._cache.get_client()  # that thread's cache object
+        return redis_client(caches["default"])  # that thread's cache object
 
-    clients = [cache._cache.get_client(), cache._cache.get_client(write=True)]
+    clients = [redis_client(), redis_client(write=True)]
     clients.append(ThreadPoolExecutor(1).submit(in_another_thread).result())
     assert clients[0] is clients[1] is clients[2]
     assert cache.get(REDIS_PROBE_KEY) is None  # and it works
@@ -197,8 +203,8 @@ async def test_every_redis_client_reads_its_replies_with_hiredis():
     shard = layer._get_layer()._shards[0]
     connection = shard._pubsub.connection
     assert type(connection._parser).__name__ == "_AsyncHiredisParser"
-    sync = cache._cache.get_client().connection_pool.get_connection()
+    sync = redis_client().connection_pool.get_connection()
     try:
         assert type(sync._parser).__name__ == "_HiredisParser"
     finally:
-        cache._cache.get_client().connection_pool.release(sync)
+        redis_client().connection_pool.release(sync)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from config.services import BASE_DIR, free_port, port_open
 from tests.live.helpers import auth_message
@@ -67,6 +68,7 @@ class Output:
         self.reader.start()
 
     def read(self, process: subprocess.Popen) -> None:
+        assert process.stdout is not None
         for line in process.stdout:
             self.lines.append(line)
 
@@ -100,7 +102,7 @@ async def first_message(base: str, seat: dict, attempts: int = 5) -> dict:
     fails once, and the server says so and closes)."""
     url = base.replace("http://", "ws://") + seat["ws"]
     for _ in range(attempts):
-        async with websockets.connect(url, origin=base, open_timeout=20) as socket:
+        async with websockets.connect(url, origin=Origin(base), open_timeout=20) as socket:
             await socket.send(auth_message(seat["token"]))  # the token never in the URL
             message = json.loads(await asyncio.wait_for(socket.recv(), 20))
         if message.get("code") != "unavailable":

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import ConsoleMessage, expect
 
 from tests.ui.harness import (
     FakeTable,
@@ -92,7 +92,12 @@ def open_table(browser, table, viewport=PHONE, role="seat"):
     page.set_default_timeout(TIMEOUT)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+
+    def console(msg: ConsoleMessage) -> None:
+        if msg.type == "error":
+            errors.append(msg.text)
+
+    page.on("console", console)
     template = "games/play.html" if role == "seat" else "games/projector.html"
     serve_page(page, table, role=role, template=template)
     page.wait_for_selector(".board > section")
