@@ -6,7 +6,7 @@ It plays the server's part too: when nobody may act, or (with probability
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def play(
     state: State,
-    bots: list[Bot],
+    bots: Sequence[Bot],
     rng: RandomSource,
     *,
     expire: float = 0.0,

@@ -75,7 +75,7 @@ async def test_a_send_outside_a_server_is_done_when_it_returns(monkeypatch):
 
 # The batch handed to the stopped loop is never run, so never awaited.
 @pytest.mark.filterwarnings("ignore:coroutine .* was never awaited")
-def test_a_batch_left_on_a_loop_that_stopped_does_not_hold_up_the_next_loop():
+def test_a_batch_left_on_a_loop_that_stopped_does_not_hold_up_the_next_loop(monkeypatch):
     """A send handed to a loop that stopped before running it never ends: the sends
     handed to the next loop (the next test's, a restarted server's) do not wait for it."""
     stopped = asyncio.new_event_loop()
@@ -86,12 +86,13 @@ def test_a_batch_left_on_a_loop_that_stopped_does_not_hold_up_the_next_loop():
     broadcast.serve_from(stopped)
     stopped.call_soon_threadsafe(stopped.stop)
     stopper.join(TIMEOUT)
-    stopped.is_running = lambda: True  # handed a batch just before it stopped
+    # Handed a batch just before it stopped.
+    monkeypatch.setattr(stopped, "is_running", lambda: True)
     # From a thread of its own: a browser test's loop may run in the main thread.
     handing = ThreadPoolExecutor(1)
     assert handing.submit(broadcast._server.hand, lambda: asyncio.sleep(0)).result()
     handing.shutdown()
-    stopped.is_running = lambda: False
+    monkeypatch.setattr(stopped, "is_running", lambda: False)
 
     @in_own_event_loop
     async def next_loop() -> None:
@@ -137,6 +138,7 @@ def test_a_workers_sends_run_on_one_loop_of_its_own_over_kept_connections(settin
     broadcast.send_group("session-4", {"type": "lobby.changed"})  # the loop starts
     assert heard() == 1
     first = own.loop
+    assert first is not None
     before = opened()
     for number in range(10):
         broadcast.send_group("session-4", {"type": "lobby.changed", "n": number})
@@ -147,6 +149,7 @@ def test_a_workers_sends_run_on_one_loop_of_its_own_over_kept_connections(settin
     monkeypatch.setattr(broadcast.os, "getpid", lambda: -1)  # as a forked child sees it
     broadcast.send_group("session-4", {"type": "lobby.changed"})
     assert heard() == 1
+    assert own.loop is not None
     assert own.loop is not first and own.loop.is_running()
     for loop in (first, own.loop):
         loop.call_soon_threadsafe(loop.stop)

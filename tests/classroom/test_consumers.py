@@ -30,7 +30,9 @@ def cookie_header(client: Client) -> bytes:
     return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items()).encode()
 
 
-def socket(session, client: Client | None = None, origin=b"http://localhost"):
+def socket(
+    session: ClassSession, client: Client | None = None, origin: bytes = b"http://localhost"
+) -> WebsocketCommunicator:
     headers = [(b"origin", origin)]
     if client is not None:
         headers.append((b"cookie", cookie_header(client)))
@@ -146,7 +148,7 @@ async def test_strangers_are_refused(session, client_b, who):
         assert code == CLOSE_REFUSED
 
 
-async def refused(communicator) -> tuple[bool, int | None]:
+async def refused(communicator: WebsocketCommunicator) -> tuple[bool, int | None]:
     """Connect; then end the socket as a server does after a refusal (a disconnect), so
     that the consumer ends rather than being cancelled with the test's event loop."""
     connected, code = await communicator.connect(timeout=TIMEOUT)
@@ -210,7 +212,7 @@ async def test_the_sockets_of_a_process_read_a_change_of_the_lobby_once(
         "classroom/fragments/student_lobby.html",
         "classroom/fragments/teacher_roster.html",
     ]
-    participants = await sync_to_async(list)(session.active_participants())
+    participants = await sync_to_async(lambda: list(session.active_participants()))()
     for name, update in zip(names, updates[:3], strict=True):
         me = next(p for p in participants if p.nickname == name)
         assert "Kim" in update

@@ -10,6 +10,7 @@ from django.utils.html import escape
 
 from classroom import actions, catalogue
 from classroom.models import ClassSession, Deck
+from games.data_monsters.rules import State as DataMonstersState
 from games.matches import load_state
 from games.registry import get_game
 
@@ -206,6 +207,7 @@ def test_a_session_plays_the_teachers_deck(offered, client_a, school_class):
     session.participants.create(nickname="Ana", nickname_key="ana", device_id="d" * 32)
     actions.do_start_session(session)
     state = load_state(session.tables.get().match)
+    assert isinstance(state, DataMonstersState)
     assert state.n == 2
     for seat in range(2):
         held = state.decks[state.pile[seat]] + state.hands[seat]

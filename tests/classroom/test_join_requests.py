@@ -3,6 +3,7 @@ session, and the expiry of join requests that the teacher leaves unanswered."""
 
 import subprocess
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 from django.contrib.messages import get_messages
@@ -24,6 +25,10 @@ from tests.classroom.test_moderation import (  # noqa: F401 (an autouse fixture)
     _fresh_join_counts,
 )
 from tests.platform.test_settings import run_python
+
+if TYPE_CHECKING:
+    # The test client's response, as the stubs name it (no such class at run time).
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +52,11 @@ def post_join(client, code, nickname=""):
     return client.post("/join/", {"code": code, "nickname": nickname})
 
 
-def text(response) -> str:
+def text(response: "TestResponse") -> str:
     return response.content.decode()
 
 
-def said(response) -> list[str]:
+def said(response: "TestResponse") -> list[str]:
     """The messages the teacher's control left for the next page (which shows them, so
     that the next control starts with none)."""
     messages = [str(message) for message in get_messages(response.wsgi_request)]
@@ -120,6 +125,7 @@ def test_the_caps_follow_the_settings(session, settings):
             actions.do_join_session(session, f"Kid {number}", f"d{number}", address), Participant
         )
     third = actions.do_join_session(session, "Kid 2", "d2", address)
+    assert isinstance(third, JoinRequest)
     assert third.reason == JoinRequest.Reason.MANY_FROM_ADDRESS
     settings.MAX_PENDING_JOINS = 2
     actions.do_join_session(session, "Kid 3", "d3", address)
@@ -199,6 +205,7 @@ def test_a_request_waiting_when_the_lobby_locks_waits_and_the_teacher_can_admit_
 def test_a_device_asking_again_under_the_lock_gets_its_waiting_request(school_class):
     session = open_session(school_class, approve_joins=True)
     first = actions.do_join_session(session, "Robin", "dev-1", "h")
+    assert isinstance(first, JoinRequest)
     actions.do_set_lobby_lock(session, True)
     assert actions.do_join_session(session, "Other", "dev-1", "h") == first  # the JSON join
     with pytest.raises(actions.ActionRefused) as refusal:
@@ -251,9 +258,10 @@ def test_ending_the_session_closes_the_requests_that_wait(school_class, client_a
     request, student = waiting_request(session, "Theo2")
     refused, _device = waiting_request(session, "Refused", HOME)
     actions.do_answer_join_request(refused, False)
-    mover = actions.do_answer_join_request(
-        actions.do_join_session(session, "Mia", "mia-device", "h"), True
-    ).participant
+    asked = actions.do_join_session(session, "Mia", "mia-device", "h")
+    assert isinstance(asked, JoinRequest)
+    mover = actions.do_answer_join_request(asked, True).participant
+    assert mover is not None
     move = actions.do_request_seat_move(mover, "mia-new-device", "3fa1 · Firefox")
     pages = [
         reverse("classroom:session_detail", args=[session.pk]),

@@ -19,7 +19,7 @@ def reader(values):
 
 def test_a_kept_value_is_read_once_until_forgotten():
     reads, read = reader({"a": 1, "b": 2})
-    kept = Kept()
+    kept: Kept[int] = Kept()
     assert [kept.get("a", read("a")), kept.get("a", read("a")), kept.get("b", read("b"))] == [
         1,
         1,
@@ -34,7 +34,7 @@ def test_a_kept_value_is_read_once_until_forgotten():
 def test_a_kept_value_is_read_again_once_it_expires():
     seconds = [60.0]
     reads, read = reader({"a": 1})
-    kept = Kept(lambda: seconds[0])
+    kept: Kept[int] = Kept(lambda: seconds[0])
     kept.get("a", read("a"))
     kept.get("a", read("a"))
     assert reads == ["a"]
@@ -47,7 +47,7 @@ def test_a_kept_value_is_read_again_once_it_expires():
 
 def test_past_its_bound_everything_kept_is_forgotten():
     reads, read = reader({n: n for n in range(4)})
-    kept = Kept(most=3)
+    kept: Kept[int] = Kept(most=3)
     for n in range(3):
         kept.get(n, read(n))
     kept.get(3, read(3))  # the fourth: the three are forgotten

@@ -4,10 +4,12 @@ school address, and the same teacher elsewhere, still log in. Failed logins are 
 LOGIN_ATTEMPT_HOURS at most."""
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.http import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -15,19 +17,23 @@ from django.utils import timezone
 from classroom.retention import purge_login_attempts
 from tests.classroom.conftest import PASSWORD
 
+if TYPE_CHECKING:
+    # The test client's response, as the stubs name it (no such class at run time).
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
+
 pytestmark = pytest.mark.django_db
 
 SCHOOL = "192.0.2.10"  # a school's one shared (NAT) address
 HOME = "198.51.100.7"
 
 
-def log_in(username: str, password: str, address: str = SCHOOL):
+def log_in(username: str, password: str, address: str = SCHOOL) -> "TestResponse":
     """Post the login form from ``address``; return the response."""
     client = Client(REMOTE_ADDR=address)
     return client.post(reverse("login"), {"username": username, "password": password})
 
 
-def logged_in(response) -> bool:
+def logged_in(response: HttpResponseBase) -> bool:
     return response.status_code == 302 and response["Location"] == reverse("classroom:dashboard")
 
 

@@ -124,14 +124,14 @@ def test_the_json_api_answers_the_normalized_nickname(session):
 def test_a_roster_cannot_list_a_bots_seat_name_or_a_phone_number():
     form = SchoolClassForm({"name": "4A", "roster": "Blue Fox\nBot 2\n06 12 34 56 78"})
     assert not form.is_valid()
-    errors = " ".join(form.errors["roster"])
+    errors = " ".join(map(str, form.errors["roster"]))  # its messages (strings)
     assert "«Bot 2»" in errors and "«06 12 34 56 78»" in errors and "Blue Fox" not in errors
 
 
 def test_a_roster_cannot_list_two_lookalike_pseudonyms():
     form = SchoolClassForm({"name": "4A", "roster": "Mallory\nMаllory\nBlue Fox"})
     assert not form.is_valid()
-    assert "listed twice" in " ".join(form.errors["roster"])
+    assert "listed twice" in " ".join(map(str, form.errors["roster"]))
 
 
 def test_the_join_form_refuses_an_impostor_in_the_sessions_language(school_class):

@@ -208,7 +208,7 @@ def test_qr_encodes_the_join_url():
     assert svg.startswith("<svg") and "<title>Join</title>" in svg
 
 
-def post(client, name, session) -> str:
+def post(client: Client, name: str, session: ClassSession) -> str:
     """POST a control, follow the redirect, return the page's text."""
     response = client.post(reverse(f"classroom:{name}", args=[session.pk]), follow=True)
     return response.content.decode()

@@ -3,6 +3,7 @@
 import shutil
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from debrief.models import DebriefExport
@@ -27,7 +28,7 @@ def teacher_b(django_user_model):
     return django_user_model.objects.create_user(username="teacher-b", password=PASSWORD)
 
 
-def logged_in(user) -> Client:
+def logged_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client

@@ -7,6 +7,7 @@ the box drawn for a character that no installed font has.
 
 import re
 import zlib
+from collections.abc import Iterator
 
 _STREAM = re.compile(rb"stream\r?\n(.*?)endstream", re.S)
 _CID_FONT = re.compile(rb"/Subtype\s*/CIDFontType2\s*/BaseFont\s*/([^\s/<>\[\]]+)")
@@ -15,7 +16,7 @@ _WIDTHS = re.compile(rb"/W\s*\[")
 _TOKEN = re.compile(rb"\[|\]|-?[0-9.]+")
 
 
-def _texts(pdf: bytes):
+def _texts(pdf: bytes) -> Iterator[bytes]:
     """Yield the PDF itself and every stream it holds that inflates (object streams too)."""
     yield pdf
     for match in _STREAM.finditer(pdf):

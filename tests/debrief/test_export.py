@@ -5,12 +5,16 @@ import io
 import json
 import shutil
 import time
+from pathlib import Path
 
 import pytest
+from django.http import StreamingHttpResponse
+from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
 from classroom import actions
+from classroom.models import ClassSession
 from config.celery import app
 from debrief import render
 from debrief.models import DebriefExport
@@ -28,7 +32,7 @@ SECTIONS = [
 ]
 
 
-def block_folder(export: DebriefExport):
+def block_folder(export: DebriefExport) -> Path:
     """Put a file where the export's folder goes, so that writing its files fails."""
     folder = export.folder()
     shutil.rmtree(folder, ignore_errors=True)  # a folder another test left with this id
@@ -48,7 +52,7 @@ def wait_for(export_id: int, timeout: float = 90) -> DebriefExport:
     raise AssertionError(f"export {export_id} still {export.status} after {timeout} s")
 
 
-def request_export(client, session) -> DebriefExport:
+def request_export(client: Client, session: ClassSession) -> DebriefExport:
     """Click "Export debrief" (POST); return the export the redirect names."""
     response = client.post(reverse("debrief:session", args=[session.pk]))
     assert response.status_code == 302
@@ -57,9 +61,10 @@ def request_export(client, session) -> DebriefExport:
     return export
 
 
-def download(client, export, fmt) -> bytes:
+def download(client: Client, export: DebriefExport, fmt: str) -> bytes:
     response = client.get(reverse("debrief:file", args=[export.pk, fmt]))
     assert response.status_code == 200, fmt
+    assert isinstance(response, StreamingHttpResponse)
     assert response["Cache-Control"] == "private, no-store"
     return b"".join(response.streaming_content)
 

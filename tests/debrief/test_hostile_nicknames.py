@@ -77,7 +77,9 @@ def _accepted(raw: str) -> bool:
 
 
 nickname_text = st.text(
-    st.characters(blacklist_categories=("Cs",)), min_size=2, max_size=20
+    st.characters(blacklist_categories=["Cs"]),  # a list: typed as category names
+    min_size=2,
+    max_size=20,
 ).filter(_accepted)
 
 

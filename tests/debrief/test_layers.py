@@ -16,7 +16,7 @@ BELOW = ("classroom", "games", "live", "lessons")
 
 def imported_modules(path: Path) -> set[str]:
     """Return every module that a Python file imports, at any depth of the file."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)

@@ -7,6 +7,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from debrief.replay import frame
+from games.data_monsters.rules import State as DataMonstersState
+from games.data_thief.rules import State as DataThiefState
+from games.data_tycoon.rules import State as DataTycoonState
 from games.matches import replay_match
 from games.registry import get_game
 from tests.debrief.recorded import record_session
@@ -44,6 +47,7 @@ def test_the_replay_shows_every_hand(recorded, client_a):
     table = recorded.tables.select_related("match").get(number=1)
     move = 10
     state = replay_match(table.match, upto=move)
+    assert isinstance(state, DataTycoonState)
     catalogue = {c["id"]: c for c in get_game("data_tycoon").cards(table.match.variant)}
     url = reverse("debrief:replay", args=[recorded.pk, 1])
     page = client_a.get(url, {"move": move}).content.decode()
@@ -111,6 +115,7 @@ def test_a_data_thief_replay_shows_hands_and_face_down_measures(teacher_a, clien
     table = session.tables.select_related("match").get(number=1)
     last = table.match.version
     state = replay_match(table.match, upto=last)
+    assert isinstance(state, DataThiefState)
     hidden = [c for s in range(state.n) for c in state.private_cards(s)]
     assert hidden, "some card was private at the end"
     catalogue = {c["id"]: c for c in get_game("data_thief").cards(table.match.variant)}
@@ -142,6 +147,7 @@ def test_a_data_monsters_replay_shows_hands_labs_the_challenge_deck_and_the_sets
     table = session.tables.select_related("match").get(number=1)
     move = table.match.version // 4
     state = replay_match(table.match, upto=move)
+    assert isinstance(state, DataMonstersState)
     hands = [c for s in range(state.n) for c in state.hands[s]]
     labs = [c for s in range(state.n) for c in state.labs[s]]
     done = [c for s in range(state.n) for c in state.completed[s]]

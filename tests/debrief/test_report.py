@@ -15,7 +15,7 @@ import pytest
 # PDF's charts must not depend on.
 import weasyprint.pdf.metadata  # noqa: F401
 from django.utils import translation
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 
 from classroom import actions
 from classroom.identity import new_device_id
@@ -28,6 +28,13 @@ from lessons.content import read_lessons
 from lessons.models import Lesson, LessonLink, Quiz, QuizAnswer
 from lessons.texts import article_number
 from tests.debrief.recorded import record_session
+
+
+def found(pattern: str, text: str, group: int = 0) -> str:
+    """Return ``group`` of the first match of ``pattern`` in ``text`` (there is one)."""
+    match = re.search(pattern, text)
+    assert match is not None, (pattern, text)
+    return match[group]
 
 
 @pytest.fixture
@@ -267,6 +274,7 @@ def test_glossary_covers_every_article_any_lesson_cites():
     assert len(cited) >= 20
     assert cited <= set(entries)
     for number in cited:
+        assert number is not None
         for language in ("en", "es", "fr", "ru"):
             text = entries[number][language]
             assert text["title"].strip() and text["text"].strip(), (number, language)
@@ -372,8 +380,10 @@ def test_the_pdf_draws_every_chart(report, tmp_path):
     reader = PdfReader(tmp_path / "debrief.pdf")
     text = " ".join(page.extract_text() for page in reader.pages)
 
-    def paths(page) -> int:
-        return len(re.findall(rb"[ \n][lc]\n", page.get_contents().get_data()))
+    def paths(page: PageObject) -> int:
+        contents = page.get_contents()
+        assert contents is not None
+        return len(re.findall(rb"[ \n][lc]\n", contents.get_data()))
 
     def page_of(heading):
         return next(page for page in reader.pages if heading in page.extract_text())
@@ -399,7 +409,7 @@ def test_a_game_s_attack_lines_and_prompts_reach_the_html_and_the_pdf(teacher_a,
         assert table.tally_heading == "Attacks by type"
         assert table.tally, f"table {table.number} made no attack"
         attacks = [item for item in table.timeline if item.type == "attack"]
-        assert sum(int(re.search(r", (\d+) attacks?:", line.text)[1]) for line in table.tally) == (
+        assert sum(int(found(r", (\d+) attacks?:", line.text, 1)) for line in table.tally) == (
             len(attacks)
         )
         for line in table.tally:
@@ -467,7 +477,7 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
         # the completion lines (they name challenges) come first, their counts add up
         named = [line for line in table.tally if any(name in line.text for name in french)]
         assert named == table.tally[: len(named)]
-        assert sum(int(re.search(r"\d+", line.text)[0]) for line in named) == len(completed)
+        assert sum(int(found(r"\d+", line.text)) for line in named) == len(completed)
         text = " ".join(line.text for line in table.tally)
         assert any(name in text for name in french)
         assert not any(name in text for name in english)
@@ -484,8 +494,8 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
     assert report.moment_counts and set(report.moment_counts) <= linked
     assert report.questions and all(0 <= q.share <= 100 for q in report.questions)
     assert len(report.students_lines) == 6
-    for line in report.students_lines:
-        assert line.quiz_answered >= 3 and 0 <= line.quiz_correct <= line.quiz_answered
+    for student in report.students_lines:
+        assert student.quiz_answered >= 3 and 0 <= student.quiz_correct <= student.quiz_answered
 
     html = unescape(render.render_html(report, for_pdf=True))
     for table in report.tables:

@@ -1,7 +1,7 @@
 """Retention: the purge deletes exactly the expired student data, and nothing else."""
 
 import functools
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -34,7 +34,7 @@ from tests.debrief.recorded import record_session
 DAYS = settings.RETENTION_DAYS
 
 
-def student_data(session) -> dict[str, int]:
+def student_data(session: ClassSession) -> dict[str, int]:
     """Count every kind of student data a session holds."""
     return {
         "participants": Participant.objects.filter(session=session).count(),
@@ -294,7 +294,7 @@ def test_the_purge_deletes_a_matchs_running_timers_and_lesson_holds(teacher_a):
 ROSTER_DAYS, ACCOUNT_DAYS, LOG_DAYS = settings.ROSTER_DAYS, settings.ACCOUNT_DAYS, 365
 
 
-def days_ago(days: float):
+def days_ago(days: float) -> datetime:
     return timezone.now() - timedelta(days=days)
 
 

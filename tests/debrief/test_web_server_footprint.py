@@ -40,6 +40,7 @@ def test_the_web_server_serves_a_debrief_without_the_drawing_stack(
                 assert response.status == 200, page
         assert teacher_post(url, cookie, debrief, debrief) == 200  # queued, then its status
         (export,) = recorded.debrief_exports.all()
+        assert server.process is not None  # started
         libraries = loaded_libraries(server.process.pid)
         assert any("sqlite" in path for path in libraries)  # the maps are read
         assert not [path for path in libraries if any(name in path for name in DRAWING)]

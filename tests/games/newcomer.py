@@ -29,6 +29,7 @@ early, and tells how (``Newcomer``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from games.registry import get_game
@@ -127,7 +128,7 @@ def play_newcomer(seed: int, bot_kind: str = "heuristic", max_turns: int = 99) -
     return out
 
 
-def quickest_seeds(seeds, bot_kind: str = "heuristic") -> list[Newcomer]:
+def quickest_seeds(seeds: Iterable[int], bot_kind: str = "heuristic") -> list[Newcomer]:
     """Return the games of ``seeds`` where the newcomer builds, fewest turns first."""
     games = [play_newcomer(seed, bot_kind) for seed in seeds]
     return sorted((g for g in games if g.built), key=lambda g: (g.turns, g.seed))

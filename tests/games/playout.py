@@ -3,7 +3,7 @@ too), and a debrief observer fed with moves for the games' debrief tests."""
 
 import random
 
-from games.engine.base import TableSummary
+from games.engine.base import Game, State, TableSummary
 
 MAX_STEPS = 20_000
 REFEREE_CHANCE = 0.15
@@ -27,7 +27,7 @@ def playout(game, variant, players, seed, choice_seed, *, options=None, check=No
     """
     state = game.new_state(players, seed, variant, options)
     rng = random.Random(choice_seed)
-    log = []
+    log: list[tuple[int | None, dict]] = []
     for _ in range(MAX_STEPS):
         if state.is_over():
             return state, log
@@ -82,17 +82,20 @@ class DebriefTable:
     """A game's debrief observer fed with moves as the replay feeds it (``state``: the
     position the moves are played on; a move may bring its own)."""
 
-    def __init__(self, game, state=None, names=None):
+    def __init__(
+        self, game: Game, state: State | None = None, names: dict[int, str] | None = None
+    ) -> None:
         self.game = game
         self.debrief = game.debrief()
         self.version = 0
         self.state = state
         self.names = names or {0: "Ana", 1: "Ben", 2: "Cleo"}
 
-    def play(self, seat: int, action: dict, state=None) -> list[dict]:
+    def feed(self, seat: int, action: dict, state: State | None = None) -> list[dict]:
         """Apply a move to the position and feed it to the debrief; return its events."""
         if state is not None:
             self.state = state
+        assert self.state is not None, "no position to play on"
         self.debrief.before(self.state, seat, action)
         events = self.state.apply(seat, action)
         self.version += 1
@@ -101,6 +104,7 @@ class DebriefTable:
 
     def summary(self, over: bool = False) -> TableSummary:
         """Return the table's summary for the debrief's report (table number 4)."""
+        assert self.state is not None, "no position to sum up"
         scores = self.state.scores()
         return TableSummary(
             number=4,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from games.engine.base import Game
 from games.registry import all_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def platform_files() -> list[Path]:
     return sorted(files)
 
 
-def names(game) -> set[str]:
+def names(game: Game) -> set[str]:
     """Return what names a game: its slug, its package, its names in every language."""
     return {game.slug, f"games.{game.slug}", *(n for n in game.name.values() if len(n) > 3)}
 

@@ -47,7 +47,7 @@ def test_every_card_has_an_effect_in_every_language(game, variant):
 @pytest.mark.parametrize(("game", "variant"), DECKS)
 def test_every_kind_has_its_own_effect(game, variant):
     """Effects are about the card: two kinds never share one text."""
-    by_kind = {}
+    by_kind: dict[str, set[str]] = {}
     cards = game.cards(variant)
     assert cards
     for card in cards:

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from games.conspiranoia.rules import Conspiranoia
+from games.engine.bots import Bot
 from games.engine.driver import play
 from tests.games.test_conspiranoia_rules import LIFE, Picker, arrange, find
 
@@ -16,7 +17,7 @@ GAMES = 300
 MIN_WIN_RATE = 0.65  # measured: about 0.75 in two-player standard games
 
 
-class Checked:
+class Checked(Bot):
     """Wrap a bot: check it gets its own seat's view and legal actions, and answers with one."""
 
     def __init__(self, bot, state, seat):
@@ -40,7 +41,9 @@ def test_heuristic_beats_random_in_two_player_standard_games():
         bots[heuristic_seat] = HEURISTIC()
         state = GAME.new_state(2, seed, "standard")
         play(state, bots, random.Random(seed))
-        wins += state.result()["winners"] == [heuristic_seat]
+        result = state.result()
+        assert result is not None
+        wins += result["winners"] == [heuristic_seat]
     rate = wins / GAMES
     print(f"heuristic wins against random: {rate:.1%} of {GAMES} games")
     assert rate >= MIN_WIN_RATE
@@ -54,7 +57,9 @@ def test_both_bots_play_only_legal_moves_from_their_own_view(variant, players):
         kinds = [HEURISTIC if (s + seed) % 2 else RANDOM for s in range(players)]
         bots = [Checked(kind(), state, s) for s, kind in enumerate(kinds)]
         play(state, bots, random.Random(seed), expire=0.05)
-        assert state.is_over() and state.result()["winners"]
+        assert state.is_over()
+        result = state.result()
+        assert result is not None and result["winners"]
         assert all(bot.moves for bot in bots)
 
 

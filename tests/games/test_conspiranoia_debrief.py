@@ -68,15 +68,16 @@ def test_the_winner_prompt_counts_the_life_points_left():
     ]
     assert GAME.debrief().winner_prompt(summary([], scores)) is None  # not over yet
     prompt = GAME.debrief().winner_prompt(summary([], scores, over=True, winners=["Ana"]))
+    assert prompt is not None
     assert prompt.count == 1 and prompt.params["player"] == "Ana"
 
 
 def test_real_games_give_prompts_whose_parameters_fill_their_templates():
-    seen = set()
+    seen: set[str] = set()
     for seed in range(8):
         state = GAME.new_state(3, seed, "quick")
         bots = [GAME.bot("heuristic"), GAME.bot("random"), GAME.bot("heuristic")]
-        events = []
+        events: list[dict] = []
 
         def keep(_seat, _action, step_events, events=events):
             events.extend(e for e in step_events if e["type"] in GAME.notable_events)
@@ -90,6 +91,7 @@ def test_real_games_give_prompts_whose_parameters_fill_their_templates():
         assert table.ranks == ranks
         prompts = GAME.debrief().prompts(table)
         winner = GAME.debrief().winner_prompt(table)
+        assert winner is not None
         for prompt in [*prompts, winner]:
             assert (prompt.plural or prompt.message) % prompt.params
         seen.update(p.message[:40] for p in prompts)

@@ -52,8 +52,10 @@ def arrange(players=2, *, hands=None, table=(), life=None, pile=(), deck=None, *
     Seat ``s`` plays ``CHARACTERS[s]`` (seat 0 the Greys, seat 1 the Shapeshifters, ...);
     the cards not placed form the deck; ``fields`` override any other JSON field.
     """
-    d = GAME.new_state(players, 1, fields.pop("variant", "standard"), fields.pop("options", None))
-    d = d.to_json()
+    start = GAME.new_state(
+        players, 1, fields.pop("variant", "standard"), fields.pop("options", None)
+    )
+    d = start.to_json()
     chars = list(CHARACTERS[:players])
     hands = hands or {}
     d["character"] = chars
@@ -661,8 +663,8 @@ def test_players_without_cards_wait_and_the_round_ends_when_every_hand_is_empty(
 
 def test_turns_go_to_the_right_of_the_dealer_in_seat_order():
     state = GAME.new_state(4, 11, "standard")
-    for seat, c in enumerate(CHARACTERS):
-        state.apply(seat, {"type": "choose", "character": c})
+    for s, c in enumerate(CHARACTERS):
+        state.apply(s, {"type": "choose", "character": c})
     assert state.dealer == 3
     order = []
     while state.round == 1 and not state.over:
@@ -789,6 +791,7 @@ def test_the_platforms_rank_by_score_columns_agrees_with_the_result():
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         result = state.result()
         ranks = GAME.rank(state.scores())
+        assert result is not None
         assert result["ranking"], seed
         for place, group in enumerate(result["ranking"]):
             assert {ranks[s] for s in group} == {1 + sum(map(len, result["ranking"][:place]))}
@@ -828,6 +831,7 @@ def test_random_games_keep_life_hands_and_turns_in_bounds(seed, players, variant
         assert all(not state.hands[s] for s in state.out)
     assert state.round <= state.options["max_rounds"]
     result = state.result()
+    assert result is not None
     if result["ended_by"] == "last_standing":
         assert [s for s in range(players) if state.life[s] > 0] == result["winners"]
 

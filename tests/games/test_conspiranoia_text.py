@@ -20,6 +20,12 @@ def emitted_types():
     return set(re.findall(r'_emit\(\s*"([a-z_]+)"', source)) | set(rules.ATTACKS)
 
 
+def literal(node: ast.expr) -> object:
+    """Return the constant ``node`` stands for (a marked template is a literal)."""
+    assert isinstance(node, ast.Constant)
+    return node.value
+
+
 def test_every_emitted_event_type_has_a_template():
     assert emitted_types() == set(text.TEMPLATES) | set(text.PLURALS)
     assert not set(text.TEMPLATES) & set(text.PLURALS)
@@ -38,7 +44,7 @@ def test_notable_events_and_lesson_labels_name_emitted_events():
 def test_templates_are_marked_for_makemessages():
     tree = ast.parse(Path(text.__file__).read_text(encoding="utf-8"))
     marked = {
-        node.args[0].value
+        literal(node.args[0])
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop"
     }

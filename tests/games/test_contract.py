@@ -94,7 +94,7 @@ def test_invariants_at_every_step(slug, variant, players, seed, choice_seed):
     """JSON round trip, conservation, private views and refusals hold at every step."""
     game = get_game(slug)
     rng = random.Random(choice_seed ^ 0x5EED)
-    public_before = [set()]
+    public_before: list[set[str]] = [set()]
 
     def check(state, seat, action):
         text = dumps(state)
@@ -247,7 +247,7 @@ def test_the_random_bot_draws_what_rng_choice_draws():
     # the bot makes random.Random's choice itself (stored matches replay its draws)
     bot = RandomBot()
     for n in [*range(1, 70), 127, 128, 129, 1000]:
-        items = list(range(n))
+        items = [{"n": i} for i in range(n)]  # actions: only their places matter
         ours, theirs = random.Random(n), random.Random(n)
         for _ in range(20):
             assert bot.choose(None, items, ours) == theirs.choice(items)

@@ -2,6 +2,7 @@
 interrupts played, and the prompts come from what happened at the table."""
 
 from games.data_monsters.cards import BY_ID, PENALTY
+from games.engine.base import State
 from tests.games.playout import DebriefTable
 from tests.games.test_data_monsters_rules import GAME, arrange, cid
 
@@ -9,11 +10,11 @@ NAMES = {0: "Ana", 1: "Ben", 2: "Cleo"}
 
 
 class Table(DebriefTable):
-    def __init__(self, state):
+    def __init__(self, state: State) -> None:
         super().__init__(GAME, state, NAMES)
 
-    def play(self, seat, **action):
-        return super().play(seat, action)
+    def play(self, seat: int, **action: object) -> list[dict]:
+        return self.feed(seat, action)
 
 
 def name(key):

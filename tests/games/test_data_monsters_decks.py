@@ -10,7 +10,7 @@ import pytest
 from games.data_monsters import cards
 from games.data_monsters.cards import BY_ID, ENTRIES, check_deck
 from games.data_monsters.rules import NEEDS_CLASS, DataMonsters
-from games.engine.base import Game
+from games.engine.base import Game, State
 
 GAME = DataMonsters()
 
@@ -142,7 +142,7 @@ def test_the_too_many_card_message_names_the_card_in_every_language():
 
 
 def test_a_game_without_deck_building_says_so():
-    game = Game()
+    game: Game[State] = Game()
     assert game.deck_option == "" and game.deck_catalogue() == []
     assert game.check_deck(["x"], "standard", 2)
     with pytest.raises(ValueError):

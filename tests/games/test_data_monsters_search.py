@@ -177,7 +177,9 @@ def test_the_search_wins_more_than_its_share_against_the_friendly_bot():
         bots[seat] = GAME.bot("search")
         state = GAME.new_state(2, 900 + seed)
         play(state, bots, random.Random(seed))
-        winners = state.result()["winners"]
+        result = state.result()
+        assert result is not None
+        winners = result["winners"]
         wins += (seat in winners) / len(winners)
     assert wins >= 6, f"the search won {wins} of {games} games"
 

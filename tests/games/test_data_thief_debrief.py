@@ -4,7 +4,7 @@ import random
 
 from games.data_thief.cards import BY_ID
 from games.data_thief.debrief import ATTACK_NAMES, MEASURE_NAMES
-from games.engine.base import TableSummary
+from games.engine.base import State, TableSummary
 from tests.games.playout import DebriefTable
 from tests.games.test_data_thief_rules import GAME, Picker, thief_turn
 
@@ -12,11 +12,11 @@ NAMES = {0: "Ana", 1: "Ben", 2: "Cleo"}
 
 
 class Table(DebriefTable):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(GAME, None, NAMES)
 
-    def play(self, state, seat, action):
-        return super().play(seat, action, state)
+    def play(self, state: State, seat: int, action: dict) -> list[dict]:
+        return self.feed(seat, action, state)
 
 
 def attack(table, pick, kind, board, *, on_board=(), in_hand=(), data=None, answer=None):
@@ -121,6 +121,7 @@ def test_the_winner_prompt_sets_the_thief_score_against_the_best_manager():
     attack(table, pick, "phishing", "digital", on_board=[training])
     assert table.debrief.winner_prompt(table.summary()) is None  # not over
     prompt = table.debrief.winner_prompt(table.summary(over=True))
+    assert prompt is not None
     assert prompt.params["thief"] == "Ben" and prompt.params["manager"] == "Ana"
     assert prompt.params["points"] == 0 and prompt.params["best"] == 20  # 10 + 10 kept
     assert prompt.params["measure"] == MEASURE_NAMES["training"]
@@ -128,6 +129,7 @@ def test_the_winner_prompt_sets_the_thief_score_against_the_best_manager():
     for _ in range(2):
         attack(table, pick, "phishing", "digital", data=pick("data", category="sensitive"))
     prompt = table.debrief.winner_prompt(table.summary(over=True))
+    assert prompt is not None
     assert prompt.params["points"] == 30 and "won with" in prompt.message
 
 

@@ -145,6 +145,7 @@ def test_a_student_thief_plays_whole_games_and_scores_its_loot():
             bots = [GAME.bots["heuristic"]() for _ in range(players)]
             play(state, bots, random.Random(players))
             result = state.result()
+            assert result is not None
             assert result["thief"] == 0 and state.loot
             assert result["scores"][0]["points"] == sum(BY_ID[c]["points"] for c in state.loot)
             assert GAME.from_json(state.to_json()).dumps() == state.dumps()
@@ -561,7 +562,8 @@ def test_invariants_hold_at_every_step(seed, players, expert, thief):
             hidden |= {c for s in range(players) if s != seat for c in state.private_cards(s)}
             assert not seen & hidden
         state.apply(*choose(state, rng))
-    assert state.result()["winners"]
+    result = state.result()
+    assert result is not None and result["winners"]
 
 
 # ------------------------------------------------------------------ bots
@@ -574,7 +576,9 @@ def test_bots_play_legal_moves_and_the_heuristic_thief_beats_a_random_one():
         for name, thief in (("heuristic", heuristic()), ("random", random_bot())):
             state = GAME.new_state(3, seed, "standard")
             play(state, [heuristic(), heuristic(), thief], random.Random(seed))
-            wins[name] += 2 in state.result()["winners"]
+            result = state.result()
+            assert result is not None
+            wins[name] += 2 in result["winners"]
     assert wins["heuristic"] > wins["random"] + 10, wins
 
 
@@ -586,7 +590,9 @@ def test_heuristic_managers_beat_random_managers_against_the_heuristic_thief():
         for seed in range(60):
             state = GAME.new_state(3, seed, "standard")
             play(state, [bot(), bot(), heuristic()], random.Random(seed))
-            thief_wins[name] += 2 in state.result()["winners"]
+            result = state.result()
+            assert result is not None
+            thief_wins[name] += 2 in result["winners"]
     assert thief_wins["heuristic"] + 10 < thief_wins["random"], thief_wins
 
 

@@ -5,7 +5,9 @@ import random
 
 import pytest
 
+from games.engine.bots import Bot
 from games.engine.driver import play
+from games.engine.rng import RandomSource
 from tests.games.arrange import GAME, Picker, arrange
 
 HEURISTIC = GAME.bots["heuristic"]
@@ -28,20 +30,21 @@ def test_heuristic_beats_random_in_two_player_expert_games():
     assert rate >= MIN_WIN_RATE
 
 
-class Spy:
+class Spy(Bot):
     """Wrap a bot and record what it was shown."""
 
     needs_view = True
 
-    def __init__(self, bot):
-        self.bot, self.seen = bot, []
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.seen: list[tuple[dict | None, list[dict]]] = []
 
-    def choose(self, view, legal_actions, rng):
+    def choose(self, view: dict | None, legal_actions: list[dict], rng: RandomSource) -> dict:
         self.seen.append((view, legal_actions))
         return self.bot.choose(json.loads(json.dumps(view)), legal_actions, rng)
 
 
-def test_a_bot_gets_only_its_own_seats_view_and_legal_actions():
+def test_a_bot_gets_only_its_own_seats_view_and_legal_actions(monkeypatch):
     state = GAME.new_state(3, 5, "expert")
     spies = [Spy(HEURISTIC()) for _ in range(3)]
     original_choose = Spy.choose
@@ -51,11 +54,8 @@ def test_a_bot_gets_only_its_own_seats_view_and_legal_actions():
         assert view == state.view(seat) and legal_actions == state.legal_actions(seat)
         return original_choose(self, view, legal_actions, rng)
 
-    Spy.choose = checked
-    try:
-        play(state, spies, random.Random(5))
-    finally:
-        Spy.choose = original_choose
+    monkeypatch.setattr(Spy, "choose", checked)
+    play(state, list(spies), random.Random(5))  # a list of Bot: the driver only reads it
     assert all(spy.seen for spy in spies)
 
 

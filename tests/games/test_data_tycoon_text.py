@@ -20,6 +20,12 @@ def emitted_types():
     return set(re.findall(r'_emit\(\s*"([a-z_]+)"', source)) | {"setup"}
 
 
+def literal(node: ast.expr) -> object:
+    """Return the constant ``node`` stands for (a marked template is a literal)."""
+    assert isinstance(node, ast.Constant)
+    return node.value
+
+
 def test_every_emitted_event_type_has_a_template():
     templates = set(text.TEMPLATES) | set(text.PLURALS)
     assert emitted_types() - {"datasets_returned", "countered"} <= templates
@@ -30,14 +36,14 @@ def test_every_emitted_event_type_has_a_template():
 def test_templates_are_marked_for_makemessages():
     tree = ast.parse(Path(text.__file__).read_text(encoding="utf-8"))
     marked = [
-        node.args[0].value
+        literal(node.args[0])
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop"
     ]
     for table in (text.TEMPLATES, text.RETURNED, text.COUNTERED):
         assert set(table.values()) <= set(marked)
     plurals = [
-        (node.args[0].value, node.args[1].value)
+        (literal(node.args[0]), literal(node.args[1]))
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ngettext_noop"
     ]

@@ -9,7 +9,7 @@ from babel.messages.extract import extract
 
 import games
 from games.describe import how_to_play
-from games.engine.base import HowToPlay
+from games.engine.base import Game, HowToPlay
 from games.registry import all_games, get_game
 from tests.i18n.test_catalogues import KEYWORDS, extracted
 
@@ -19,7 +19,7 @@ MAX_WORDS_PER_SENTENCE = 20
 MAX_LINES_PER_SECTION = 8
 
 
-def texts(game) -> list[str]:
+def texts(game: Game) -> list[str]:
     """Return every heading and line of a game's how-to-play."""
     return [text for section in game.how_to_play for text in (section.heading, *section.lines)]
 

@@ -37,7 +37,7 @@ NO_CLOCK = [p for p in NO_CLOCK if p.name != "driver.py"]  # the driver is hande
 
 def imported_modules(path):
     """Return the top-level names of every module ``path`` imports."""
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)

@@ -26,7 +26,8 @@ def test_shuffle_in_puts_each_new_item_at_a_place_drawn_one_number_at_a_time():
     for count in range(20):
         for seed in (0, 1, 2**64 - 1, 123456789):
             fast, slow = Rng(seed), Rng(seed)
-            items, expected = list(range(40)), list(range(40))
+            items: list[int | str] = list(range(40))
+            expected: list[int | str] = list(range(40))
             new = [f"new{k}" for k in range(count)]
             fast.shuffle_in(items, new)
             for item in new:
@@ -39,7 +40,7 @@ def test_cards_shuffled_into_an_unseen_shuffled_deck_come_in_every_order_equally
     """A shuffled deck and two cards shuffled in: each of the 120 orders of the five as
     often as the others (chi-square; 119 degrees of freedom, so about 119 by chance),
     as with a shuffle of the whole. The top and the bottom are places too."""
-    counts = {}
+    counts: dict[str, int] = {}
     runs = 60_000
     for seed in range(runs):
         rng = Rng(seed)

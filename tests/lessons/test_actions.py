@@ -145,6 +145,7 @@ def test_answering_again_keeps_the_first_answer(session_a, student):
 def test_answers_outside_the_quiz_or_the_choices_are_refused(session_a, student):
     quiz = draw_quiz(session_a, student)
     other = QuizQuestion.objects.exclude(pk__in=quiz.question_ids).first()
+    assert other is not None
     with pytest.raises(ActionRefused):
         do_answer(quiz, other, 0)
     with pytest.raises(ActionRefused):

@@ -83,7 +83,9 @@ def test_the_issue_topics_are_all_taught_by_the_game():
     """Each topic of the issue has its article in a lesson one of the game's cards opens."""
     cited = {}
     for slug in set(CARD_LESSONS.values()):
-        lesson = LessonLink.objects.filter(game="conspiranoia", lesson__slug=slug).first().lesson
+        link = LessonLink.objects.filter(game="conspiranoia", lesson__slug=slug).first()
+        assert link is not None and link.lesson is not None
+        lesson = link.lesson
         cited[slug] = {article_number(article) for article in lesson.articles}
     assert {4, 22} <= cited["profiling"]  # profiling and automated decisions
     assert 9 in cited["political-opinions"]  # political opinions, micro-targeting
@@ -115,7 +117,8 @@ def test_the_issue_topics_are_all_taught_by_the_game():
     ],
 )
 def test_key_events_open_their_lesson(event, slug):
-    assert lesson_for_event(GAME, event).slug == slug
+    lesson = lesson_for_event(GAME, event)
+    assert lesson is not None and lesson.slug == slug
     # The duel's own moves come back every turn: their lesson opens once per table.
     assert once_per_table(GAME, event) == (event["type"] != "knocked_out")
 
@@ -131,7 +134,8 @@ def test_key_events_open_their_lesson(event, slug):
 )
 def test_choosing_a_character_opens_its_lesson_once_per_table(character, card, slug):
     event = {"type": "character_chosen", "seat": 0, "character": character, "card": card}
-    assert lesson_for_event(GAME, event).slug == slug
+    lesson = lesson_for_event(GAME, event)
+    assert lesson is not None and lesson.slug == slug
     assert once_per_table(GAME, event)
 
 

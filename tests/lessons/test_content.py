@@ -81,6 +81,7 @@ def test_a_breach_called_and_a_breach_hidden_open_different_lessons():
     called = LessonLink.objects.get(game="data_tycoon", event="databreach_called").lesson
     hidden = LessonLink.objects.get(game="data_tycoon", event="databreach_discovered").lesson
     assert called != hidden
+    assert called is not None
     assert {"33", "34"} <= set(called.articles)
 
 
@@ -120,7 +121,8 @@ def test_every_lesson_cites_existing_gdpr_articles():
         assert lesson.articles, lesson
         for article in lesson.articles:
             assert CITATION.match(article), (lesson.slug, article)
-            assert 1 <= article_number(article) <= 99, (lesson.slug, article)
+            number = article_number(article)
+            assert number is not None and 1 <= number <= 99, (lesson.slug, article)
 
 
 def cited_numbers(text: str) -> set[str]:
@@ -150,6 +152,7 @@ def test_sensitive_signs_cite_article_9_and_judicial_data_article_10():
     signed = [link for link in links if link.attributes.get("sign")]
     assert len(signed) == 7
     for link in signed:
+        assert link.lesson is not None
         numbers = {article_number(article) for article in link.lesson.articles}
         if link.attributes["sign"] == "judicial":
             assert 10 in numbers and 9 not in numbers, link

@@ -20,7 +20,7 @@ def linked_lessons() -> set[str]:
     return reach.linked_lessons(GAME)
 
 
-def card_of(kind: str, **attributes) -> str:
+def card_of(kind: str, **attributes: object) -> str:
     for card in GAME.cards("standard"):
         if card["kind"] == kind and all(card.get(k) == v for k, v in attributes.items()):
             return card["id"]
@@ -48,7 +48,8 @@ def test_every_lesson_linked_to_the_game_opens_in_seeded_games():
 def test_an_attack_opens_its_own_lesson(attack, slug):
     card = card_of("attack", attack=attack)
     event = {"type": "attack", "seat": 2, "target": 0, "board": "paper", "card": card}
-    assert lesson_for_event(GAME, event).slug == slug
+    lesson = lesson_for_event(GAME, event)
+    assert lesson is not None and lesson.slug == slug
 
 
 def test_a_countered_attack_opens_the_measures_lesson_then_the_proof():
@@ -60,7 +61,8 @@ def test_a_countered_attack_opens_the_measures_lesson_then_the_proof():
         "type": "countered", "seat": 0, "attacker": 2, "board": "paper", "card": attack,
         "attack": "bin_raiding", "measure": measure, "kind": "shredder", "source": "board",
     }  # fmt: skip
-    assert lesson_for_event(GAME, event).slug == "shredding"
+    lesson = lesson_for_event(GAME, event)
+    assert lesson is not None and lesson.slug == "shredding"
     first = lessons_opened(GAME, [event], lambda x: False)
     assert [lesson.slug for lesson, _e, _s in first] == ["shredding"]
     seen = {lesson.pk for lesson, _e, _s in first}

@@ -17,7 +17,7 @@ LANGUAGES = ("en", "es", "fr", "ru")
 LESSONS = {lesson["slug"]: lesson for lesson in read_lessons()}
 
 # slug: (year of the case, figures its outcome must state, a case number if a court's)
-CASES = {
+CASES: dict[str, tuple[int, list[str | tuple[str, ...]], str | None]] = {
     "right-of-access": (2022, ["20"], None),  # Garante and CNIL, Clearview AI
     "rectification-portability": (2025, [], "C-247/23"),  # Deldits
     "ethnic-origin-trade-union": (2021, ["2.75"], None),  # Dutch AP, Tax Administration

@@ -38,13 +38,15 @@ def card(kind, purpose=None, sign=None, sensitive=False):
     ],
 )
 def test_the_most_specific_card_link_wins(the_card, slug):
-    assert lesson_for_card("data_tycoon", the_card).slug == slug
+    lesson = lesson_for_card("data_tycoon", the_card)
+    assert lesson is not None and lesson.slug == slug
 
 
 def test_a_card_id_is_looked_up_in_the_game_catalogue():
     game = get_game("data_tycoon")
     sanction = next(c for c in game.cards("expert") if c["kind"] == "sanction")
-    assert lesson_for_card(game, sanction["id"]).slug == "sanctions"
+    lesson = lesson_for_card(game, sanction["id"])
+    assert lesson is not None and lesson.slug == "sanctions"
     assert lesson_for_card(game, "no-such-card") is None
 
 
@@ -69,7 +71,8 @@ def test_an_unknown_game_or_kind_opens_nothing():
     ],
 )
 def test_events_open_their_lesson(event, slug):
-    assert lesson_for_event("data_tycoon", event).slug == slug
+    lesson = lesson_for_event("data_tycoon", event)
+    assert lesson is not None and lesson.slug == slug
 
 
 def test_a_capture_opens_the_lesson_of_the_captured_card():
@@ -77,7 +80,8 @@ def test_a_capture_opens_the_lesson_of_the_captured_card():
     genetic = next(c for c in game.cards("expert") if c["sign"] == "genetic")
     simple = next(c for c in game.cards("expert") if c["kind"] == "dataset" and not c["sign"])
     event = {"type": "capture", "seat": 0, "card": simple["id"], "captured": genetic["id"]}
-    assert lesson_for_event(game, event).slug == "genetic-data"
+    lesson = lesson_for_event(game, event)
+    assert lesson is not None and lesson.slug == "genetic-data"
 
 
 def test_events_without_a_link_open_nothing():
@@ -157,11 +161,11 @@ def test_the_game_s_links_read_at_once_find_what_each_event_s_own_read_finds(
 SANCTION = {"type": "attack", "seat": 0, "target": 1, "card": "x", "kind": "sanction"}
 
 
-def opened(events) -> list[str]:
+def opened(events: list[dict]) -> list[str]:
     return [lesson.slug for lesson, _event, _seats in lessons_opened("data_tycoon", events, never)]
 
 
-def never(_lesson) -> bool:
+def never(_lesson: Lesson) -> bool:
     return False
 
 
@@ -169,15 +173,18 @@ def test_live_play_reads_a_game_s_links_and_lesson_texts_once_per_process(
     django_assert_num_queries,
 ):
     assert opened([SANCTION]) == ["sanctions"]
-    lesson = kept_links("data_tycoon").event_link(SANCTION).lesson
-    prefetch_related_objects([lesson], "texts")
+    link = kept_links("data_tycoon").event_link(SANCTION)
+    assert link is not None and link.lesson is not None
+    prefetch_related_objects([link.lesson], "texts")
     # The next moves' lessons, the captured cards' included, and their texts: no query.
     game = get_game("data_tycoon")
     genetic = next(c for c in game.cards("expert") if c["sign"] == "genetic")
     capture = {"type": "capture", "seat": 0, "card": "x", "captured": genetic["id"]}
     with django_assert_num_queries(0):
         assert opened([SANCTION, capture]) == ["sanctions", "genetic-data"]
-        prefetch_related_objects([kept_links("data_tycoon").event_link(SANCTION).lesson], "texts")
+        link = kept_links("data_tycoon").event_link(SANCTION)
+        assert link is not None and link.lesson is not None
+        prefetch_related_objects([link.lesson], "texts")
 
 
 def test_a_link_saved_in_this_process_is_used_at_the_next_move():

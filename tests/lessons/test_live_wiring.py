@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from classroom import actions
 from classroom.identity import new_device_id
+from classroom.models import Participant, Table
 from games.models import Match
 from games.registry import get_game
 from lessons.actions import do_answer, do_set_lesson_mode, draw_quiz, lesson_mode
@@ -115,6 +116,7 @@ def test_the_dashboard_shows_who_finished_the_quiz(teacher_a):
         bots_fill=True,
     )
     ana = actions.do_join_session(session, "Ana", new_device_id())
+    assert isinstance(ana, Participant)
     actions.do_join_session(session, "Ben", new_device_id())
     actions.do_start_session(session)
     quiz = draw_quiz(session, ana, 1)
@@ -137,16 +139,20 @@ def test_a_lesson_this_process_kept_that_is_gone_is_read_again(teacher_a, mode):
     session, table, card, _people = sanction_table(school_class, mode)
     attack = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "sanction"}
     # As a server that kept the links while the content was loaded anew with new rows.
-    kept_links("data_tycoon").event_link(attack).lesson.pk = 10**6
+    link = kept_links("data_tycoon").event_link(attack)
+    assert link is not None and link.lesson is not None
+    link.lesson.pk = 10**6
     match = Match.objects.get(pk=table.match_id)
     sent = lesson_moments(match, [attack], table)
     assert [message["lesson"]["slug"] for message in sent] == ["sanctions"]
     assert sent[0]["languages"]["fr"]["title"] != sent[0]["languages"]["en"]["title"]
     moments = LessonMoment.objects.filter(session=session)
-    assert sorted(moments.values_list("seat", flat=True)) == [0, 1]
+    assert list(moments.order_by("seat").values_list("seat", flat=True)) == [0, 1]
     assert {moment.lesson.slug for moment in moments} == {"sanctions"}
     assert sent[0]["moment"] in {moment.pk for moment in moments}
-    assert kept_links("data_tycoon").event_link(attack).lesson.pk != 10**6
+    link = kept_links("data_tycoon").event_link(attack)
+    assert link is not None and link.lesson is not None
+    assert link.lesson.pk != 10**6
     held = Match.objects.get(pk=match.pk).status == Match.Status.PAUSED
     assert (sent[0]["waiting"], held) == (([0, 1], True) if mode == "pause" else ([], False))
 
@@ -161,10 +167,10 @@ def test_a_lesson_left_without_any_text_is_recorded_once_and_told_as_an_error(te
     with pytest.raises(LessonGone):
         lesson_moments(Match.objects.get(pk=table.match_id), [attack], table)
     moments = LessonMoment.objects.filter(session=session)
-    assert sorted(moments.values_list("seat", flat=True)) == [0, 1]
+    assert list(moments.order_by("seat").values_list("seat", flat=True)) == [0, 1]
 
 
-def lesson_queries(queries) -> list[str]:
+def lesson_queries(queries: list[dict[str, str]]) -> list[str]:
     """The statements of a capture that read the lessons' texts, wordings or moments."""
     tables = ("lessons_lessontext", "lessons_lessonoverride", "lessons_lessonmoment")
     return [
@@ -212,7 +218,7 @@ def test_a_lesson_card_is_built_once_per_process_and_a_wording_saved_here_is_use
     )
 
 
-def mode_queries(queries) -> list[str]:
+def mode_queries(queries: list[dict[str, str]]) -> list[str]:
     return [query["sql"] for query in queries if "lessons_sessionlessonmode" in query["sql"]]
 
 
@@ -257,7 +263,7 @@ def test_a_frequent_lesson_shown_at_a_table_is_not_looked_for_again(teacher_a):
     capture = {"type": "capture", "seat": 0, "card": plain["id"], "captured": genetic["id"]}
     match = Match.objects.get(pk=table.match_id)
 
-    def slugs(at) -> list[str]:
+    def slugs(at: Table) -> list[str]:
         return [message["lesson"]["slug"] for message in lesson_moments(match, [capture], at)]
 
     with CaptureQueriesContext(connection) as queries:

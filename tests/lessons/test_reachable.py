@@ -27,7 +27,7 @@ def linked_lessons() -> set[str]:
     return reach.linked_lessons(GAME)
 
 
-def card_of(kind: str, **attributes) -> str:
+def card_of(kind: str, **attributes: object) -> str:
     """Return the id of a card of ``kind`` with ``attributes`` in the expert deck."""
     for card in GAME.cards("expert"):
         if card["kind"] == kind and all(card.get(k) == v for k, v in attributes.items()):
@@ -72,7 +72,8 @@ def test_a_purpose_kept_thrown_or_built_opens_its_own_lesson(purpose, slug):
     thrown = {"type": "attack", "seat": 0, "target": 1, "card": card, "kind": "purpose"}
     built = {"type": "treasure_built", "seat": 0, "purpose": card, "basis": "red", "cards": []}
     for event in (kept, thrown, built):
-        assert lesson_for_event(GAME, event).slug == slug, event["type"]
+        lesson = lesson_for_event(GAME, event)
+        assert lesson is not None and lesson.slug == slug, event["type"]
 
 
 def test_once_the_table_saw_the_purpose_a_treasure_opens_the_record_and_a_freeze_the_restriction():
@@ -95,6 +96,8 @@ def test_once_the_table_saw_the_purpose_a_treasure_opens_the_record_and_a_freeze
 def test_a_missed_data_call_and_a_lifted_deadline_open_a_lesson():
     missed = {"type": "data_missed", "seat": 0, "cards": [card_of("purpose")]}
     lifted = {"type": "time_lifted", "seat": 1}
-    assert lesson_for_event(GAME, missed).slug == "purpose-limitation"
-    assert lesson_for_event(GAME, lifted).slug == "purpose-limitation"
+    lesson = lesson_for_event(GAME, missed)
+    assert lesson is not None and lesson.slug == "purpose-limitation"
+    lesson = lesson_for_event(GAME, lifted)
+    assert lesson is not None and lesson.slug == "purpose-limitation"
     assert {"data_missed", "time_lifted", "keep"} <= set(GAME.event_labels)

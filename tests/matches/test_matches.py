@@ -2,7 +2,9 @@
 
 import random
 import threading
+from collections.abc import Callable
 from datetime import timedelta
+from types import ModuleType
 
 import pytest
 from django.db import close_old_connections
@@ -87,7 +89,7 @@ def test_a_stale_version_is_refused_and_changes_nothing():
     assert match.actions.count() == 1
 
 
-def replace_numbers(action: dict, by) -> dict:
+def replace_numbers(action: dict, by: Callable[[int], object]) -> dict:
     """Return the action with each integer field replaced by ``by(value)``."""
     return {
         key: by(value) if isinstance(value, int) and not isinstance(value, bool) else value
@@ -191,7 +193,7 @@ def test_a_whole_game_finishes_and_replay_from_the_log_rebuilds_it():
 # Pauses: a match is held still while it has any hold (games.models.MatchHold).
 
 
-def held_match(clock, seconds: int = 15) -> tuple[Match, MatchTimer]:
+def held_match(clock: ModuleType, seconds: int = 15) -> tuple[Match, MatchTimer]:
     """Return a fresh match with one running timer due ``seconds`` from now."""
     match = create_match(GAME, "standard", 2, seed=5)
     timer = MatchTimer.objects.create(
@@ -261,12 +263,15 @@ def test_lesson_holds_wait_for_their_seats_then_let_go(clock):
     assert dismiss_lessons(match.pk, 8, 0) is None  # seat 0 is not waited for there
     assert dismiss_lessons(match.pk, 9, 1) is None  # no such card
     released = dismiss_lessons(match.pk, 7, 1)
+    assert released is not None
     assert not released.resumed and released.waiting == [0, 1]
     released = dismiss_lessons(match.pk, 8, 1)
+    assert released is not None
     assert not released.resumed and released.waiting == [0]
     assert [hold.moment for hold in match.holds.all()] == [7]
     clock.advance(60)
     released = dismiss_lessons(match.pk, 7, 0)
+    assert released is not None
     assert released.resumed and released.waiting == [] and not match.holds.exists()
     moved = (MatchTimer.objects.get(pk=timer.pk).due_at - timer.due_at).total_seconds()
     assert 60 <= moved < 70  # the pause, plus the test's real seconds
@@ -285,6 +290,7 @@ def test_a_lesson_hold_expires_but_the_teachers_hold_does_not(clock):
     clock.advance(60)
     assert expired_holds() == [match.pk]
     released = release_expired(match.pk)
+    assert released is not None
     assert not released.resumed and released.kinds == {MatchHold.Kind.SESSION}
     clock.advance(10 * LESSON_HOLD_SECONDS)
     assert expired_holds() == []  # the teacher resumes when they choose

@@ -9,12 +9,14 @@ lets the match that only a lesson paused run again, its timer moved by the pause
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from classroom import actions
 from classroom.identity import new_device_id
+from classroom.models import ClassSession
 from live import scheduling
 
 BEFORE_THE_HOLDS = [
@@ -32,7 +34,7 @@ def migrate(targets=None):
     return MigrationExecutor(connection).loader.project_state(targets).apps
 
 
-def started_session(teacher, name: str, students: int):
+def started_session(teacher: User, name: str, students: int) -> ClassSession:
     session = actions.do_create_session(
         actions.do_create_class(teacher, name),
         game="data_tycoon",

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from games.matches import create_match, load_state
-from games.models import MatchTimer
+from games.models import Match, MatchTimer
 from tests.live.helpers import drive_to_call_window
 
 CHILD = r"""
@@ -43,7 +43,15 @@ def test_concurrent_actions_from_several_processes_never_both_apply(service_env)
     assert list(match.actions.values_list("version", flat=True)) == [1]
 
 
-def race(env, match, seat, action, *, expected_version, processes=4) -> list[str]:
+def race(
+    env: dict[str, str],
+    match: Match,
+    seat: int | None,
+    action: dict,
+    *,
+    expected_version: int | None,
+    processes: int = 4,
+) -> list[str]:
     """Send one action from several processes at the same instant; return their outcomes."""
     start = time.time() + 3.0  # every child is up by then (Django set up), then all go at once
     argv = [json.dumps(seat), json.dumps(action), str(start), json.dumps(expected_version)]
