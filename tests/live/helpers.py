@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Collection
+from typing import Any
 
 from channels.testing import WebsocketCommunicator
 from django.db import connection, connections
 from django.test import Client
 
 from classroom.identity import seat_token
+from classroom.models import ClassSession, Participant, Table
 from config.asgi import application
 from config.services import wait_until
 from games.matches import apply_action, load_state
@@ -27,11 +30,11 @@ def cookie_header(client: Client) -> bytes:
 class SeatCommunicator(WebsocketCommunicator):
     """A program's seat socket: its seat token is its first message, never in the URL."""
 
-    def __init__(self, path: str, headers: list, token: str):
+    def __init__(self, path: str, headers: list[tuple[bytes, bytes]], token: str) -> None:
         super().__init__(application, path, headers)
         self.token = token
 
-    async def connect(self, timeout=TIMEOUT):
+    async def connect(self, timeout: float = TIMEOUT) -> tuple[bool, Any]:
         connected = await super().connect(timeout)
         if connected[0]:
             await self.send_to(text_data=auth_message(self.token))
@@ -43,22 +46,30 @@ def auth_message(token: str) -> str:
     return json.dumps({"type": "auth", "token": token})
 
 
-def play_socket(session, participant=None, token: str | None = None, client: Client | None = None):
+def play_socket(
+    session: ClassSession,
+    participant: Participant | None = None,
+    token: str | None = None,
+    client: Client | None = None,
+) -> WebsocketCommunicator:
     """Return a communicator on the student's play socket (token, or a client's cookies)."""
     headers = [ORIGIN]
     path = f"/ws/play/{session.join_code}/"
     if client is not None:
         headers.append((b"cookie", cookie_header(client)))
         return WebsocketCommunicator(application, path, headers)
-    return SeatCommunicator(path, headers, token or seat_token(participant))
+    if not token:
+        assert participant is not None, "a seat socket needs a token or a participant"
+        token = seat_token(participant)
+    return SeatCommunicator(path, headers, token)
 
 
-def watch_socket(table, teacher_client: Client):
+def watch_socket(table: Table, teacher_client: Client) -> WebsocketCommunicator:
     headers = [ORIGIN, (b"cookie", cookie_header(teacher_client))]
     return WebsocketCommunicator(application, f"/ws/table/{table.pk}/watch/", headers)
 
 
-def dashboard_socket(session, teacher_client: Client):
+def dashboard_socket(session: ClassSession, teacher_client: Client) -> WebsocketCommunicator:
     headers = [ORIGIN, (b"cookie", cookie_header(teacher_client))]
     return WebsocketCommunicator(application, f"/ws/teacher/sessions/{session.pk}/live/", headers)
 
@@ -68,7 +79,9 @@ def dashboard_socket(session, teacher_client: Client):
 SKIPPED = ("presence", "lesson", "lesson_dismissed")
 
 
-async def receive(communicator, kind: str | None = None, skip=SKIPPED) -> dict:
+async def receive(
+    communicator: WebsocketCommunicator, kind: str | None = None, skip: Collection[str] = SKIPPED
+) -> dict:
     """Return the next JSON message (of ``kind``), skipping presence and lesson notices."""
     while True:
         message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
@@ -81,7 +94,7 @@ async def receive(communicator, kind: str | None = None, skip=SKIPPED) -> dict:
         return message
 
 
-async def connect(communicator) -> tuple[dict, dict]:
+async def connect(communicator: WebsocketCommunicator) -> tuple[dict, dict]:
     """Connect and return the ``hello`` and first ``state`` messages."""
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected

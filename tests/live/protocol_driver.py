@@ -9,6 +9,7 @@ import threading
 import urllib.request
 from collections.abc import Callable
 from http.cookiejar import CookieJar
+from typing import Any
 
 import websockets
 
@@ -35,6 +36,7 @@ def teacher_post(base_url: str, session_cookie: str, page: str, url: str) -> int
     headers = {"Cookie": f"sessionid={session_cookie}"}
     opener.open(urllib.request.Request(base_url + page, headers=headers), timeout=30).read()
     token = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+    assert token is not None, "an empty CSRF cookie"
     request = urllib.request.Request(
         base_url + url,
         data=b"",
@@ -59,7 +61,7 @@ async def drive(
     the state that stopped the game or None, "results": [...]}``.
     """
     done = asyncio.Event()
-    outcome = {"over": False, "version": 0, "stopped_on": None, "results": []}
+    outcome: dict[str, Any] = {"over": False, "version": 0, "stopped_on": None, "results": []}
 
     async def play(joined: dict) -> None:
         base = joined.get("base", base_url)  # a seat may use another server

@@ -11,7 +11,9 @@ URL resolver and the socket router: a new route without a row fails the test.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -19,6 +21,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from pytest_django import Settings
 
 from classroom import actions
 from classroom.catalogue import deck_games
@@ -35,7 +38,7 @@ from tests.live.helpers import ORIGIN, TIMEOUT, cookie_header
 ROLES = ("A", "B", "seat", "other", "anon")
 
 
-def row(a, b, seat, other, anon) -> dict[str, int]:
+def row(a: int, b: int, seat: int, other: int, anon: int) -> dict[str, int]:
     return dict(zip(ROLES, (a, b, seat, other, anon), strict=True))
 
 
@@ -142,7 +145,9 @@ SOCKETS = {
 }
 
 
-def route_names(patterns, namespace: str | None = None):
+def route_names(
+    patterns: Iterable[URLPattern | URLResolver], namespace: str | None = None
+) -> Iterator[str]:
     """Yield every route's name (its pattern where it has none), admin's left out."""
     for pattern in patterns:
         if isinstance(pattern, URLResolver):
@@ -176,7 +181,7 @@ class World:
     def kwargs(self, name: str) -> dict:
         """The route's arguments, naming teacher A's objects."""
         session, code = self.session.pk, self.session.join_code
-        by_name = {
+        by_name: dict[str, dict[str, object]] = {
             "javascript-catalog-in": {"language": "es"},
             "live:play": {"code": code},
             "live:projector": {"pk": self.table.pk},
@@ -216,7 +221,7 @@ class World:
         return reverse(name, kwargs=self.kwargs(name))
 
 
-def build_world(settings, tmp_path) -> World:
+def build_world(settings: Settings, tmp_path: Path) -> World:
     settings.MEDIA_ROOT = tmp_path
     users = get_user_model().objects
     teacher_a = users.create_user(username="teacher-a", password="a-Long-passw0rd")

@@ -67,7 +67,12 @@ def test_kills_every_few_seconds_lose_no_move_and_every_game_finishes(tmp_path):
         or "cut the database off" in line
     ]
     # Each kind of target was killed at least once (the seed makes it so here).
-    targets = ("kill -9 asgi-", "kill -9 celery-worker", "kill -9 redis", "freeze ")
+    targets: tuple[str, ...] = (
+        "kill -9 asgi-",
+        "kill -9 celery-worker",
+        "kill -9 redis",
+        "freeze ",
+    )
     targets += ("the database drops its",) if postgres else ()
     targets += ("cut the database off",) if cut else ()
     for target in targets:

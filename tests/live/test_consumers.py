@@ -1,6 +1,7 @@
 """The table protocol's sockets on the real Redis channel layer (docs/protocol.md)."""
 
 import json
+from collections.abc import Iterable
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -53,7 +54,7 @@ def engine_refusal(match_id: int, seat: int, action: dict) -> IllegalAction:
     raise AssertionError(f"the engine accepted {action}")
 
 
-def quoted(card_ids) -> set[str]:
+def quoted(card_ids: Iterable[str]) -> set[str]:
     return {f'"{card}"' for card in card_ids}
 
 
@@ -100,12 +101,12 @@ async def test_an_action_reaches_every_socket_and_no_seat_sees_anothers_cards(
         html = await dashboard.receive_from(timeout=TIMEOUT)
     assert "Ana" in html and "Ben" in html
 
-    state = await sync_to_async(lambda: load_state(Match.objects.get(pk=table.match_id)))()
-    secret = quoted(state.private_cards(mover))
+    match_state = await sync_to_async(lambda: load_state(Match.objects.get(pk=table.match_id)))()
+    secret = quoted(match_state.private_cards(mover))
     assert secret and any(card in json.dumps(got[mover]) for card in secret)
     for seen in (json.dumps(got[other]), json.dumps(got["public"]), json.dumps(first[other])):
         assert not any(card in seen for card in secret)
-    others = quoted(state.private_cards(other))
+    others = quoted(match_state.private_cards(other))
     assert not any(card in json.dumps(got[mover]) for card in others)
 
     for communicator in (*sockets.values(), spectator, dashboard):

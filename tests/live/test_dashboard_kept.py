@@ -8,6 +8,7 @@ import json
 import random
 import re
 import threading
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -20,6 +21,7 @@ from classroom.models import Seat
 from games import clock
 from games.matches import hold, hold_for_lessons, release
 from games.models import Match
+from games.prepared import PreparedQuery
 from live import dashboard, session_sockets
 from live.dashboard import tables_context
 from live.session_sockets import render_dashboard, render_tables
@@ -45,8 +47,9 @@ def drawn(monkeypatch):
     return tables
 
 
-def section(html: str, number: int) -> str:
+def section(html: str | None, number: int) -> str:
     """Return the HTML of the table numbered ``number``."""
+    assert html is not None, "no dashboard: the session is gone"
     found = re.search(
         rf'<section id="live-table-\d+" class="card live-table[^"]*"[^>]*>\s*'
         rf'<div class="live-table__head">\s*'
@@ -62,6 +65,7 @@ def test_a_second_render_draws_no_table_and_reads_no_match(
     started, drawn, django_assert_max_num_queries
 ):
     first = render_dashboard(started.pk, "en")
+    assert first is not None
     assert sorted(drawn) == [1, 2] and "Ada" in first
     drawn.clear()
     with django_assert_max_num_queries(12):
@@ -86,10 +90,10 @@ def test_a_move_redraws_its_table_only(started, drawn):
 class CountedReads:
     """A news read of the dashboard that counts its uses."""
 
-    def __init__(self, read, uses: list):
+    def __init__(self, read: PreparedQuery[Any], uses: list[tuple[int, ...]]) -> None:
         self.read, self.uses = read, uses
 
-    def rows(self, *values):
+    def rows(self, *values: int) -> list[tuple]:
         self.uses.append(values)
         return self.read.rows(*values)
 
@@ -98,7 +102,7 @@ def test_a_redraw_reads_the_news_of_the_new_actions_only(started, monkeypatch):
     """A table drawn before reads the events of the actions stored since, not its latest
     15 again, and shows what a first drawing of it shows; more new actions than that read
     holds, or a player renamed, read the latest actions again."""
-    full_reads = []
+    full_reads: list[tuple[int, ...]] = []
     counted = tuple(CountedReads(read, full_reads) for read in dashboard.NEWS_READS)
     monkeypatch.setattr(dashboard, "NEWS_READS", counted)
     table = started.tables.get(number=2)
@@ -126,7 +130,9 @@ def test_a_redraw_reads_the_news_of_the_new_actions_only(started, monkeypatch):
     dashboard.forget_kept_tables()
     assert section(render_dashboard(started.pk, "en"), 2) == kept
 
-    renamed = Seat.objects.filter(table=table, participant__isnull=False).first().participant
+    renamed_seat = Seat.objects.filter(table=table, participant__isnull=False).first()
+    assert renamed_seat is not None and renamed_seat.participant is not None
+    renamed = renamed_seat.participant
     old_name = renamed.nickname
     assert old_name in kept
     actions.do_rename_participant(renamed, "Zora")
@@ -172,6 +178,7 @@ def test_presence_a_bot_a_pause_and_a_lesson_still_read_are_drawn(started, drawn
 
 def test_the_end_of_the_session_redraws_every_table(started, drawn):
     first = render_dashboard(started.pk, "en")
+    assert first is not None
     assert "Pause this table" in first
     actions.do_end_session(started)
     drawn.clear()
@@ -320,9 +327,11 @@ def started_table(school_class):
 def test_a_table_s_part_alone_and_the_whole_when_a_table_is_gone(started, drawn):
     first, second = started.tables.order_by("number")
     part = render_tables(started.pk, "en", {second.pk})
+    assert part is not None
     assert part.startswith(f'<section id="live-table-{second.pk}"') and part.count("<section") == 1
     assert part.strip() == section(render_dashboard(started.pk, "en"), 2)
     whole = render_tables(started.pk, "en", {first.pk, first.pk + 1000})
+    assert whole is not None
     assert 'id="live-tables"' in whole and whole.count('class="card live-table') == 2
     assert render_tables(started.pk + 1000, "en", {first.pk}) is None  # a deleted session
 
@@ -345,6 +354,7 @@ def test_a_redraw_of_the_tables_that_moved_reads_those_tables_only(started, draw
         post_init.disconnect(count, sender=Seat)
     assert drawn == [1, 2, 2]
     assert seats_read and set(seats_read) == {second.pk}
+    assert part is not None
     assert part.strip() == section(render_dashboard(started.pk, "en"), 2)
     assert "move 1" in part
 

@@ -26,7 +26,9 @@ def test_a_finished_table_names_its_winners(school_class, teacher_client):
             break
         random_step(match, rng)
     assert match.status == Match.Status.FINISHED
-    winners = load_state(match).result()["winners"]
+    result = load_state(match).result()
+    assert result is not None
+    winners = result["winners"]
     assert winners
     (table,) = tables_context(session, "en")["tables"]
     assert table["over"] and table["winner_count"] == len(winners)

@@ -16,17 +16,19 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psycopg
 import pytest
-from django.db import OperationalError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.test import RequestFactory
 
 from classroom import actions
-from classroom.models import Table
+from classroom.models import SchoolClass, Table
 from classroom.services import again_on_lost_connection
 from config.postgresql import base
 from config.services import free_port, postgres_answers, postgres_service, wait_until
 from config.unavailable import SentStatements, ServiceUnavailableMiddleware
-from games import clock
 from games.matches import load_state
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.signals import action_stored
@@ -67,19 +69,19 @@ def kept(monkeypatch):
     wrapper = connections["default"].__class__(
         {**connection.settings_dict, "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True}
     )
-    checks = []
+    checks: list[float] = []
     is_usable = wrapper.is_usable
 
     def counted() -> bool:
         checks.append(time.monotonic())
         return is_usable()
 
-    wrapper.is_usable = counted
+    monkeypatch.setattr(wrapper, "is_usable", counted)
     yield wrapper, checks
     wrapper.close()
 
 
-def pooled_settings(**pool) -> dict:
+def pooled_settings(**pool: float) -> dict:
     """The test database's settings with a pool of connections, as an ASGI server's
     HTTP requests share theirs on PostgreSQL (``DB_POOL_SIZE``)."""
     return {
@@ -90,7 +92,14 @@ def pooled_settings(**pool) -> dict:
     }
 
 
-def backend_pid(wrapper) -> int:
+def database_wrapper(settings_dict: dict, alias: str = DEFAULT_DB_ALIAS) -> base.DatabaseWrapper:
+    """Return a new connection of the test database's backend (ours, on PostgreSQL)."""
+    wrapper = connections["default"].__class__(settings_dict, alias=alias)
+    assert isinstance(wrapper, base.DatabaseWrapper), wrapper
+    return wrapper
+
+
+def backend_pid(wrapper: BaseDatabaseWrapper) -> int:
     """Run a query as a socket's work would, after Channels' ``close_old_connections``."""
     wrapper.close_if_unusable_or_obsolete()
     with wrapper.cursor() as cursor:
@@ -129,16 +138,17 @@ def test_a_connection_dropped_while_idle_is_replaced_before_its_next_use(kept):
 def pooled(monkeypatch):
     """A connection from a pool, counting the checks made when the pool hands one out."""
     monkeypatch.setattr(base, "HEALTH_CHECK_IDLE_SECONDS", IDLE)
-    checks = []
+    checks: list[float] = []
     alive = base.alive
 
-    def counted(raw) -> bool:
+    def counted(raw: psycopg.Connection) -> bool:
         checks.append(time.monotonic())
         return alive(raw)
 
     monkeypatch.setattr(base, "alive", counted)
     settings = pooled_settings(min_size=1, max_size=2)
-    wrapper = connections["default"].__class__(settings, alias="pooled")
+    wrapper = database_wrapper(settings, alias="pooled")
+    assert wrapper.pool is not None
     wrapper.pool.open(wait=True)  # its one connection ready: none opened as the test goes
     yield wrapper, checks
     wrapper.close()
@@ -187,7 +197,7 @@ def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(
     assert len(checks) == checks_made
 
 
-def match_waiting_for_its_bot(school_class) -> tuple[Match, int]:
+def match_waiting_for_its_bot(school_class: SchoolClass) -> tuple[Match, int]:
     """Start a session of one student and a bot; play until the bot is to move; return
     the match and the bot's seat."""
     session = open_session(school_class, table_size=2, bots=True)
@@ -224,13 +234,19 @@ def test_a_bot_move_that_meets_its_worker_s_connection_dropped_is_played_on_a_ne
     assert moved.seat == bot
 
 
-def with_commit_answer_lost(caplog, match: Match, task, *args, then_refuse: bool = False):
+def with_commit_answer_lost(
+    caplog: pytest.LogCaptureFixture,
+    match: Match,
+    task: Callable[..., object],
+    *args: object,
+    then_refuse: bool = False,
+) -> tuple[object, list[tuple[int, int]]]:
     """Run ``task(*args)`` in a thread of its own, as a worker's pool process runs it, its
     connection kept and through a relay that loses the next COMMIT's answer (and with
     ``then_refuse``, every connection after it); return what it returned and the
     ``(match, version)`` the apps that follow the moves heard of."""
     relay = DatabaseRelay(int(connection.settings_dict["PORT"]))
-    heard = []
+    heard: list[tuple[int, int]] = []
 
     def follower(sender, match, **kwargs):
         heard.append((match.pk, match.version))
@@ -286,7 +302,7 @@ def test_a_bot_move_whose_commit_answer_is_lost_and_cannot_be_looked_up_is_of_un
 
 
 def test_a_timer_expiry_whose_commit_answer_is_lost_is_finished_on_its_second_try(
-    school_class, caplog
+    school_class, caplog, clock
 ):
     """The same for a timer's expiry: its timer's record is gone with the first try's
     commit, so the second try used to find nothing to fire and leave the move untold."""
@@ -309,10 +325,11 @@ def test_a_timer_expiry_whose_commit_answer_is_lost_is_finished_on_its_second_tr
     assert not MatchTimer.objects.filter(match=match, timer_id=timer.timer_id).exists()
 
 
-def after_statement(statement: str, then: Callable[[], None]):
+def after_statement(statement: str, then: Callable[[], None]) -> Callable[..., object]:
     """Return an execute wrapper that calls ``then()`` once, after a statement containing
     ``statement`` ran and before the next one is sent."""
-    ran, done = [], []
+    ran: list[str] = []
+    done: list[str] = []
 
     def wrapper(execute, sql, params, many, context):
         if ran and not done:
@@ -444,7 +461,8 @@ def test_a_bot_move_on_a_database_process_that_stopped_is_given_up_in_time(
         assert played.result(timeout=30) is True
         took = time.monotonic() - started
         # the mark is the task's own: the worker's other work (a debrief) has no deadline
-        marked = worker.submit(lambda: threading.current_thread().serves_live_play)
+        # live.tasks marks its thread so; Thread does not declare the attribute
+        marked = worker.submit(lambda: threading.current_thread().serves_live_play)  # type: ignore[attr-defined]
         assert marked.result() is False
     finally:
         os.kill(pid, signal.SIGCONT)
@@ -500,15 +518,15 @@ def test_a_drawing_that_meets_its_connection_dropped_is_drawn_on_a_new_one(
 WRITE = "UPDATE classroom_table SET number = number WHERE id = -1"
 
 
-def read(cursor) -> None:
+def read(cursor: CursorWrapper) -> None:
     cursor.execute("SELECT 1")
 
 
-def write_(cursor) -> None:
+def write_(cursor: CursorWrapper) -> None:
     cursor.execute(WRITE)
 
 
-def write_then_commit(cursor) -> None:
+def write_then_commit(cursor: CursorWrapper) -> None:
     with transaction.atomic():
         cursor.execute(WRITE)
 
@@ -540,7 +558,7 @@ def test_a_request_runs_again_on_a_dropped_connection_only_if_twice_changes_noth
     nothing it wrote can have been stored, never when a write it sent may have been."""
     request = getattr(RequestFactory(), method.lower())("/join/")
 
-    def drop(cursor) -> None:
+    def drop(cursor: CursorWrapper) -> None:
         cursor.execute("SELECT pg_backend_pid()")
         end_in_a_thread_of_its_own(cursor.fetchone()[0])  # as the database's restart would
 
@@ -572,9 +590,10 @@ def test_a_request_runs_again_on_a_dropped_connection_only_if_twice_changes_noth
 
 def test_a_thread_that_finds_the_pool_busy_opens_a_connection_of_its_own_and_closes_it():
     settings = pooled_settings(min_size=1, max_size=1, timeout=0.2)
-    holder = connections["default"].__class__(settings, alias="busy")
-    other = connections["default"].__class__(settings, alias="busy")
+    holder = database_wrapper(settings, alias="busy")
+    other = database_wrapper(settings, alias="busy")
     try:
+        assert holder.pool is not None
         holder.pool.open(wait=True)
         held = backend_pid(holder)  # the pool's one connection, out of the pool
         own = backend_pid(other)  # waited 0.2 s, then opened its own
@@ -680,9 +699,8 @@ def test_a_pool_refuses_at_once_while_the_database_is_away_and_serves_when_it_is
         wait_until(lambda: postgres_answers(port), 30, "PostgreSQL", [server])
         pool = {"min_size": 1, "max_size": 2, "timeout": 5.0, "reconnect_timeout": 2.0}
         away = {"NAME": "postgres", "USER": "postgres", "PASSWORD": "", "HOST": "127.0.0.1"}
-        wrapper = connections["default"].__class__(
-            {**pooled_settings(**pool), **away, "PORT": port}, alias="away"
-        )
+        wrapper = database_wrapper({**pooled_settings(**pool), **away, "PORT": port}, alias="away")
+        assert wrapper.pool is not None
         wrapper.pool.open(wait=True)
         backend_pid(wrapper)
         server.stop()

@@ -100,7 +100,7 @@ def test_a_stalled_database_never_leaves_a_move_in_silence(
 
     # The move was either refused or stored; the page was told it may not have been.
     assert stored in {version, version + 1}
-    assert "not" in told and "stored" in told, told
+    assert told is not None and "not" in told and "stored" in told, told
     # While the database was away the page never said "Connected.".
     first_change = next((at for at, text, _state in timeline if text != "Connected."), None)
     assert first_change is not None, timeline

@@ -2,6 +2,7 @@
 not undo the move, and one that lost a backing service is an outage, not a crash."""
 
 import logging
+from collections.abc import Callable
 
 import pytest
 from django.db import OperationalError
@@ -27,7 +28,7 @@ def table(school_class, monkeypatch):
     return Table.objects.get(session=session)
 
 
-def move_with_follower(table: Table, follower) -> tuple[int, int]:
+def move_with_follower(table: Table, follower: Callable[..., object]) -> tuple[int, int]:
     """Play the table's first legal move with ``follower`` listening; return the match's
     version before and after."""
     action_stored.connect(follower, dispatch_uid="tests.follower")

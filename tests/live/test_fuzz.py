@@ -40,10 +40,11 @@ from dataclasses import dataclass, field
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
+from websockets.asyncio.client import ClientConnection
 
 from classroom import actions, ratelimit
 from classroom.identity import seat_token
-from classroom.models import Seat, Table
+from classroom.models import ClassSession, Participant, Seat, Table
 from classroom.payloads import MAX_DEPTH, MAX_MESSAGE_BYTES
 from config.services import WS_MAX_BYTES
 from games.matches import load_state, same_json
@@ -176,7 +177,7 @@ def oracle(data: str | bytes, seen: Seen, text_frame: bool) -> str:
     return "engine" if seen.legal else "not_your_turn"
 
 
-def nesting(value) -> int:
+def nesting(value: object) -> int:
     if isinstance(value, dict):
         return 1 + max(map(nesting, value.values()), default=0)
     if isinstance(value, list):
@@ -184,7 +185,7 @@ def nesting(value) -> int:
     return 0
 
 
-def act_text(version, action) -> str:
+def act_text(version: object, action: object) -> str:
     return json.dumps({"type": "act", "version": version, "action": action})
 
 
@@ -224,7 +225,7 @@ class Fuzzer:
         r = self.rng
         return "".join(r.choices(r.choice(self.alphabets), k=size))
 
-    def value(self, depth: int = 0):
+    def value(self, depth: int = 0) -> object:
         r = self.rng
         if depth > 3 or r.random() < 0.5:
             return self.scalar()
@@ -279,9 +280,9 @@ class Fuzzer:
         if roll < 0.18:
             return "random text", self.text(r.randint(0, 300)), True
         if roll < 0.24:
-            good = json.dumps({"type": "ping", "x": self.text(8)}).encode()
-            cut = r.randrange(len(good))
-            return "invalid utf-8 (binary)", good[:cut] + b"\xff\xfe\xc3" + good[cut:], False
+            ping = json.dumps({"type": "ping", "x": self.text(8)}).encode()
+            cut = r.randrange(len(ping))
+            return "invalid utf-8 (binary)", ping[:cut] + b"\xff\xfe\xc3" + ping[cut:], False
         if roll < 0.34:
             good = act_text(seen.version, r.choice(seen.legal + seen.others + [{}]))
             cut = r.randrange(1, len(good))
@@ -311,7 +312,7 @@ class Fuzzer:
             kind = r.choice(
                 ["Act", "act ", "auth", "ACT", "pong", "state", "", None, 1, ["act"], {"t": 1}]
             )
-            body = {"type": kind, "version": seen.version}
+            body: dict[str, object] = {"type": kind, "version": seen.version}
             if kind == "auth":
                 body["token"] = self.text(30)
             return "unknown type", json.dumps(body), r.random() < 0.8
@@ -338,7 +339,7 @@ class Fuzzer:
         if roll < 0.738:
             return "resync", json.dumps({"type": "resync"}), r.random() < 0.8
         if roll < 0.76:
-            moment = r.choice([None, "1", 1.5, True, [], r.randint(-5, 2**40)])
+            moment: object = r.choice([None, "1", 1.5, True, [], r.randint(-5, 2**40)])
             body = (
                 {"type": "dismiss", "moment": moment} if r.random() < 0.8 else {"type": "dismiss"}
             )
@@ -379,8 +380,8 @@ class Fuzzer:
                 True,
             )
         if roll < 0.5:
-            token = r.choice([None, 1, [], {}, True, "", self.text(20)])
-            return "token of a wrong type", json.dumps({"type": "auth", "token": token}), True
+            wrong: object = r.choice([None, 1, [], {}, True, "", self.text(20)])
+            return "token of a wrong type", json.dumps({"type": "auth", "token": wrong}), True
         if roll < 0.55:
             return "invalid utf-8 (text frame)", b'{"type": "auth\xff"}', True
         kind, data, text_frame = self.message(Seen(0, [], [], ["dt-001"]))
@@ -389,14 +390,14 @@ class Fuzzer:
         return f"before auth: {kind}", data, text_frame
 
 
-async def send(ws, fuzz_data: str | bytes, text_frame: bool) -> None:
+async def send(ws: ClientConnection, fuzz_data: str | bytes, text_frame: bool) -> None:
     if isinstance(fuzz_data, bytes) and text_frame:
         await ws.send(fuzz_data, text=True)
     else:
         await ws.send(fuzz_data)
 
 
-async def receive(ws, deadline: float) -> dict:
+async def receive(ws: ClientConnection, deadline: float) -> dict:
     while True:
         raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
         message = json.loads(raw)
@@ -404,7 +405,9 @@ async def receive(ws, deadline: float) -> dict:
             return message
 
 
-async def open_seat(url: str, origin: str, token: str, tally: Tally) -> tuple:
+async def open_seat(
+    url: str, origin: str, token: str, tally: Tally
+) -> tuple[ClientConnection, dict]:
     """Open a seat's socket; return it with its ``Seen`` (from its first state)."""
     ws = await open_socket(url, origin, token=token)
     deadline = time.monotonic() + WAIT
@@ -416,7 +419,7 @@ async def open_seat(url: str, origin: str, token: str, tally: Tally) -> tuple:
     return ws, state
 
 
-def expect_closed(ws, code: int, tally: Tally, kind: str) -> None:
+def expect_closed(ws: ClientConnection, code: int, tally: Tally, kind: str) -> None:
     assert ws.close_code == code, (kind, ws.close_code, ws.close_reason)
     tally.closes[code] += 1
 
@@ -427,7 +430,7 @@ class Limited(Exception):
     mirror counted."""
 
 
-async def check_answer(ws, fuzz: Fuzz, seen: Seen, tally: Tally) -> None:
+async def check_answer(ws: ClientConnection, fuzz: Fuzz, seen: Seen, tally: Tally) -> None:
     """Read and check the answer the protocol promises for one paced message."""
     deadline = time.monotonic() + WAIT
     where = (fuzz.kind, fuzz.data[:200])
@@ -488,7 +491,7 @@ class Target:
     tally: Tally
 
 
-async def exchange(ws, window: list[Fuzz], seen: Seen, tally: Tally) -> bool:
+async def exchange(ws: ClientConnection, window: list[Fuzz], seen: Seen, tally: Tally) -> bool:
     """Send a window of paced messages and check their answers in order; False when an
     overloaded server dropped the socket meanwhile (1011: it read the pong too late)."""
     checked = 0
@@ -515,7 +518,7 @@ async def exchange(ws, window: list[Fuzz], seen: Seen, tally: Tally) -> bool:
     return checked == len(window)
 
 
-async def kill(ws, fuzz: Fuzz, tally: Tally) -> None:
+async def kill(ws: ClientConnection, fuzz: Fuzz, tally: Tally) -> None:
     """Send a frame the server closes the socket for, and check the close code."""
     await send(ws, fuzz.data, fuzz.text_frame)
     with pytest.raises(websockets.ConnectionClosed):
@@ -527,7 +530,13 @@ async def kill(ws, fuzz: Fuzz, tally: Tally) -> None:
 
 
 async def paced(
-    target: Target, token: str, *, others: list, rng: random.Random, quota: int, start_after=0.0
+    target: Target,
+    token: str,
+    *,
+    others: list,
+    rng: random.Random,
+    quota: int,
+    start_after: float = 0.0,
 ) -> None:
     """Send ``quota`` messages within the socket's budget, each answer checked in order.
 
@@ -545,7 +554,8 @@ async def paced(
         budget = Bucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
         resyncs = Bucket(RESYNCS_PER_SECOND, RESYNC_BURST)
         while sent < quota:
-            window, killer = [], None
+            window: list[Fuzz] = []
+            killer: Fuzz | None = None
             while len(window) < 20 and sent + len(window) < quota and spare(budget) >= 1.05:
                 fuzz = fuzzer.fuzz(seen)
                 if fuzz.expect.startswith("close"):
@@ -589,12 +599,14 @@ def acts(data: str | bytes) -> bool:
     return isinstance(message, dict) and message.get("type") in ("act", "dismiss")
 
 
-async def one_flood(ws, batch: list[Fuzz], cycle: int, seen: Seen) -> Counter | None:
+async def one_flood(
+    ws: ClientConnection, batch: list[Fuzz], cycle: int, seen: Seen
+) -> Counter[str] | None:
     """Send one flood and its delimiters; return the answers, None when an overloaded
     server dropped the socket (1011)."""
     for fuzz in batch:
         await send(ws, fuzz.data, fuzz.text_frame)
-    answers = Counter()
+    answers: Counter[str] = Counter()
     # This flood's delimiter, and the previous one's, whose late answers (a delimiter
     # sent after the one answered) may still come first.
     mine, other = DELIMITERS[cycle % 2], DELIMITERS[(cycle + 1) % 2]
@@ -643,7 +655,7 @@ async def flood(target: Target, token: str, *, rng: random.Random, count: int) -
             ws, state = await open_seat(target.url, target.origin, token, tally)
             seen, cycle, opened = seen_in(state, []), 0, time.monotonic()
         size = min(FLOOD_SIZE, count)
-        batch = []
+        batch: list[Fuzz] = []
         while len(batch) < size:
             fuzz = fuzzer.fuzz(seen)
             if fuzz.expect == "bad_message" and len(fuzz.data) < 2000 and not acts(fuzz.data):
@@ -726,7 +738,7 @@ def own_server(service_env):
         server.stop()
 
 
-def quiet_tables(session) -> list[Table]:
+def quiet_tables(session: ClassSession) -> list[Table]:
     """The session's tables where nothing moves by itself: a call window open at the
     deal runs a timer, whose expiry the referee plays."""
     return [
@@ -736,13 +748,15 @@ def quiet_tables(session) -> list[Table]:
     ]
 
 
-async def fuzz_all(target: Target, people: list, tokens: list[str], rng: random.Random) -> dict:
+async def fuzz_all(
+    target: Target, people: list[Participant], tokens: list[str], rng: random.Random
+) -> dict:
     """Run the paced, flood and refused sockets at once; return when each kind ended."""
     seats = {
         seat.participant_id: seat
-        for seat in await sync_to_async(list)(
-            Seat.objects.filter(participant__in=people).select_related("table__match")
-        )
+        for seat in await sync_to_async(
+            lambda: list(Seat.objects.filter(participant__in=people).select_related("table__match"))
+        )()
     }
     paced_total, refused_total = int(TOTAL * PACED_SHARE), int(TOTAL * REFUSED_SHARE)
     flood_total = TOTAL - paced_total - refused_total
@@ -752,7 +766,7 @@ async def fuzz_all(target: Target, people: list, tokens: list[str], rng: random.
     def share(total: int, parts: int, k: int) -> int:
         return total // parts + (k < total % parts)
 
-    def others(person) -> list:
+    def others(person: Participant) -> list:
         """The other seat's legal actions: acting for another seat."""
         seat = seats[person.pk]
         return load_state(seat.table.match).legal_actions(1 - seat.number)
@@ -818,7 +832,10 @@ def test_a_hundred_thousand_malformed_messages_get_errors_and_change_nothing(
     (stranger,) = seat_students(open_session(school_class, table_size=2), "Stranger")
     tables = quiet_tables(session)
     assert len(tables) >= STUDENTS // 4, "too few tables without a running timer"
-    people = [seat.participant for seat in Seat.objects.filter(table__in=tables)]
+    people: list[Participant] = []
+    for seat in Seat.objects.filter(table__in=tables):
+        assert seat.participant is not None  # no bots: every seat is a student's
+        people.append(seat.participant)
     before = table_record(tables)
     # the seat tokens of the fuzzed tables and of another session's student
     tokens = [seat_token(person) for person in people] + [seat_token(stranger)]
@@ -868,6 +885,7 @@ def test_a_hundred_thousand_malformed_messages_get_errors_and_change_nothing(
     match = Match.objects.get(pk=tables[0].match_id)
     mover = load_state(match).to_move()[0]
     person = Seat.objects.get(table=tables[0], number=mover).participant
+    assert person is not None
     first, after = run(one_legal_move, target, seat_token(person))
     assert after["type"] == "state" and after["version"] == first["version"] + 1
     match.refresh_from_db()
@@ -924,11 +942,11 @@ def test_the_join_api_answers_random_bodies_with_a_documented_error(school_class
     rng = random.Random(SEED)
     fuzzer = Fuzzer(rng)
     print(f"join fuzz seed {SEED}")
-    statuses = Counter()
+    statuses: Counter[int] = Counter()
     for _ in range(300):
         roll = rng.random()
         if roll < 0.4:
-            body = {
+            body: object = {
                 "code": rng.choice([session.join_code, session.join_code.lower(), "ZZZZZZ"]),
                 "nickname": fuzzer.text(rng.choice([0, 1, 3, 12, 40, 20_000])),
             }
@@ -941,8 +959,9 @@ def test_the_join_api_answers_random_bodies_with_a_documented_error(school_class
             data = data[: rng.randrange(len(data) + 1)] + rng.randbytes(3)
         status, answer = post_join(live_server_url, data, "application/json")
         assert status in JOIN_ANSWERS, (status, data[:200], answer[:300])
-        if JOIN_ANSWERS[status] is not None:
-            assert json.loads(answer)["error"]["code"] in JOIN_ANSWERS[status], answer[:300]
+        codes = JOIN_ANSWERS[status]
+        if codes is not None:
+            assert json.loads(answer)["error"]["code"] in codes, answer[:300]
         statuses[status] += 1
     print(f"join answers: {dict(statuses)}")
     assert statuses[400] > 0

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from classroom import actions
 from classroom.broadcast import dashboard_group
-from classroom.models import Table
+from classroom.models import ClassSession, Table
 from config.asgi import application
 from live.session_sockets import CLOSE_ENDED, CLOSE_REFUSED
 from live.views import code_groups
@@ -22,7 +22,7 @@ from tests.live.helpers import ORIGIN, TIMEOUT, cookie_header
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def screen_socket(session, client: Client | None) -> WebsocketCommunicator:
+def screen_socket(session: ClassSession, client: Client | None) -> WebsocketCommunicator:
     headers = [ORIGIN]
     if client is not None:
         headers.append((b"cookie", cookie_header(client)))

@@ -11,6 +11,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 
 from classroom import actions
@@ -55,7 +56,7 @@ def sanction_table(school_class, mode, language="en"):
     return session, table, card, people
 
 
-async def next_of(communicator, kind: str) -> dict:
+async def next_of(communicator: WebsocketCommunicator, kind: str) -> dict:
     """Return the next message of type ``kind``, skipping every other type."""
     while True:
         message = json.loads(await communicator.receive_from(timeout=TIMEOUT))
@@ -63,7 +64,7 @@ async def next_of(communicator, kind: str) -> dict:
             return message
 
 
-async def collect(communicator, *kinds: str) -> dict[str, dict]:
+async def collect(communicator: WebsocketCommunicator, *kinds: str) -> dict[str, dict]:
     """Return the next message of each of ``kinds`` (whatever their order), by type."""
     got: dict[str, dict] = {}
     while len(got) < len(kinds):
@@ -73,7 +74,7 @@ async def collect(communicator, *kinds: str) -> dict[str, dict]:
     return got
 
 
-async def send(communicator, message: dict) -> None:
+async def send(communicator: WebsocketCommunicator, message: dict) -> None:
     await communicator.send_to(text_data=json.dumps(message))
 
 
@@ -269,10 +270,13 @@ def test_a_teacher_resume_does_not_end_a_lesson_pause(school_class):
     assert snap.paused and messages.state_message(snap, 1, "en")["legal_actions"] == []
     # the teacher pauses the table, the players dismiss: the table stays paused
     actions.do_set_table_paused(Table.objects.get(pk=table.pk), True)
-    moment = messages.lesson_pause(table.match_id)["moments"][0]["moment"]
+    pause = messages.lesson_pause(table.match_id)
+    assert pause is not None
+    moment = pause["moments"][0]["moment"]
     write.dismiss_lesson(table.match_id, moment, 0)
     assert write.dismiss_lesson(table.match_id, moment, 0) is None  # already dismissed
-    assert write.dismiss_lesson(table.match_id, moment, 1)["over"] is True
+    dismissed = write.dismiss_lesson(table.match_id, moment, 1)
+    assert dismissed is not None and dismissed["over"] is True
     assert Match.objects.get(pk=table.match_id).status == Match.Status.PAUSED
     actions.do_set_table_paused(Table.objects.get(pk=table.pk), False)
     write.act(table.match_id, 1, {"type": "accept"}, 1)
@@ -298,8 +302,10 @@ def test_a_lesson_pause_lives_in_the_database_and_survives_a_redis_flush(school_
     _session, table, card, _people = sanction_table(school_class, "pause")
     write.act(table.match_id, 0, {"type": "attack", "card": card, "target": 1}, 0)
     pause = messages.lesson_pause(table.match_id)
+    assert pause is not None
     # Every key of the Django cache is gone, as after a Redis restart without its file.
-    client = cache._cache.get_client(write=True)
+    # Django's RedisCache (settings.CACHES): its stubs do not know its private client.
+    client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
     for key in client.scan_iter(match=f"{cache.key_prefix}:*"):
         client.delete(key)
 
@@ -328,7 +334,9 @@ async def test_a_lesson_pause_nobody_ends_is_released_by_the_sweeper_after_six_h
     session, table, card, people = await sync_to_async(sanction_table)(school_class, "pause")
     attack = {"type": "attack", "card": card, "target": 1}
     await sync_to_async(write.act)(table.match_id, 0, attack, 0)
-    (timer,) = await sync_to_async(list)(MatchTimer.objects.filter(match_id=table.match_id))
+    (timer,) = await sync_to_async(
+        lambda: list(MatchTimer.objects.filter(match_id=table.match_id))
+    )()
     sockets, _states, projector = await open_table(session, table, people, teacher_client)
 
     # The clock is the system's plus an offset: leave a margin for a slow machine.

@@ -141,6 +141,7 @@ def test_the_write_paths_states_are_the_ones_a_socket_would_read(table, school_c
     applied = write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
 
     built = messages.load_applied(applied)
+    assert built is not None
     assert built.state is applied.state  # not parsed again from the stored snapshot
     states, logs = messages.action_states(built, applied)
     assert sorted(states, key=str) == [0, 1, None]
@@ -180,6 +181,7 @@ def test_states_built_after_a_later_action_carry_the_log_of_both(table):
     applied = write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
     random_step(Match.objects.get(pk=match.pk), random.Random(2))
     built = messages.load_applied(applied)
+    assert built is not None
     assert built.match.version == applied.version + 1 and built.state is not applied.state
     states, logs = messages.action_states(built, applied)
     assert {message["version"] for message in states.values()} == {applied.version + 1}
@@ -249,5 +251,6 @@ def test_a_move_from_a_seat_that_is_gone_is_refused_with_a_reason(table):
     socket = TableConsumer()
     socket.table_id, socket.seat, socket.language, socket.last_version = table.pk, 7, "fr", 0
     error = socket.apply(0, {"type": "pass"})
+    assert error is not None
     assert error["code"] == "not_seated" and error["message"]
     assert Match.objects.get(pk=table.match_id).version == 0

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 from django.db import connection, connections, transaction
-from django.db.models import F
+from django.db.models import F, Model
 from django.db.models.signals import post_init, post_save, pre_init, pre_save
 from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
@@ -33,7 +33,7 @@ from tests.live.helpers import drive_to_call_window
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def field_values(obj) -> dict:
+def field_values(obj: Model) -> dict:
     return {field.attname: getattr(obj, field.attname) for field in obj._meta.concrete_fields}
 
 
@@ -86,6 +86,7 @@ def test_the_match_under_its_lock_its_timers_and_its_version_are_the_orm_s(schoo
 
     with transaction.atomic():
         locked = MATCH_TO_WRITE.first(match.pk)
+    assert locked is not None
     assert field_values(locked) == field_values(match)
     assert load_state(locked).to_json() == load_state(match).to_json()
     with transaction.atomic():
@@ -111,6 +112,7 @@ def test_a_move_compiles_no_read_query(school_class, monkeypatch):
 
     def as_sql(self, *args, **kwargs):
         if type(self) is SQLCompiler:
+            assert self.query.model is not None
             compiled.append(self.query.model.__name__)
         return original(self, *args, **kwargs)
 
@@ -121,9 +123,11 @@ def test_a_move_compiles_no_read_query(school_class, monkeypatch):
     def move() -> tuple[int, bool]:
         match = Match.objects.get(pk=table.match_id)
         state = load_state(match)
-        seat = (state.to_move() or [None])[0]
+        movers = state.to_move()
+        seat = movers[0] if movers else None
         compiled.clear()
         found = action_table(match_id=match.pk)
+        assert found is not None
         applied = apply_action(match.pk, seat, state.legal_actions(seat)[0], match.version)
         mark_current(found, applied)
         assert found.current
@@ -189,7 +193,8 @@ def test_an_in_list_is_prepared_once_per_length_and_reads_what_the_orm_reads(sch
 
 def test_a_queryset_that_is_not_plain_equality_on_its_values_is_refused():
     with pytest.raises(TypeError, match="queryset"):
-        PreparedQuery(lambda match_id: Match.objects.filter(pk=match_id).first()).objects(1)
+        # A build that returns no queryset: the wrong type is what this checks.
+        PreparedQuery(lambda match_id: Match.objects.filter(pk=match_id).first()).objects(1)  # type: ignore[arg-type, return-value]
     with pytest.raises(TypeError, match="one SQL parameter"):
         PreparedQuery(lambda match_id: Match.objects.all()).objects(1)
     with pytest.raises(TypeError, match="fields only"):

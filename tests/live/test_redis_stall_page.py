@@ -9,7 +9,7 @@ import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from classroom import actions
 from classroom.models import Table
@@ -29,9 +29,9 @@ NOTICED_WITHIN = 20
 STALL_SECONDS = 30
 
 
-def status_timeline(page, seconds: float) -> list[tuple[float, str, str]]:
+def status_timeline(page: Page, seconds: float) -> list[tuple[float, str, str]]:
     """Sample the status line for seconds: (time, text, state) at each change."""
-    timeline = []
+    timeline: list[tuple[float, str, str]] = []
     started = time.monotonic()
     status = page.locator('[data-slot="status"]')
     while time.monotonic() - started < seconds:
@@ -42,7 +42,7 @@ def status_timeline(page, seconds: float) -> list[tuple[float, str, str]]:
     return timeline
 
 
-def open_table(page, table_url: str) -> None:
+def open_table(page: Page, table_url: str) -> None:
     """Open the table's page, unless the lobby went there by itself meanwhile: its socket
     draws the lobby on connect and on a lobby change (the other student's join), and the
     lobby of a started session sends the page to the table, which aborts a navigation of
@@ -56,7 +56,7 @@ def open_table(page, table_url: str) -> None:
     page.wait_for_url(table_url, timeout=TIMEOUT)
 
 
-def move_on_either(pages) -> object:
+def move_on_either(pages: list[Page]) -> Page:
     """Make one move on whichever page may move now; return that page."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

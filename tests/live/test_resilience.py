@@ -13,15 +13,18 @@ import json
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
 from django.test import Client
+from websockets.asyncio.client import ClientConnection
+from websockets.typing import Origin
 
 from classroom import actions, broadcast
 from classroom.identity import seat_token
-from classroom.models import Seat, Table
+from classroom.models import ClassSession, Participant, SchoolClass, Seat, Table
 from config.services import (
     WS_PING_SECONDS,
     free_port,
@@ -53,7 +56,9 @@ def teacher_cookie(teacher_client: Client) -> str:
     return f"sessionid={teacher_client.cookies['sessionid'].value}"
 
 
-def started_session(school_class, *nicknames: str):
+def started_session(
+    school_class: SchoolClass, *nicknames: str
+) -> tuple[ClassSession, Table, list[Participant]]:
     """Open a session, seat the students, start it; return session, table, participants."""
     session = open_session(school_class, table_size=len(nicknames))
     people = seat_students(session, *nicknames)
@@ -61,7 +66,9 @@ def started_session(school_class, *nicknames: str):
     return session, Table.objects.get(session=session), people
 
 
-async def open_socket(url: str, origin: str, cookie: str | None = None, token: str | None = None):
+async def open_socket(
+    url: str, origin: str, cookie: str | None = None, token: str | None = None
+) -> ClientConnection:
     """Open a socket; a seat token is sent as the first message (never in the URL)."""
     headers = {"Cookie": cookie} if cookie else None
     # No client keepalive: what these tests check is the server's side (its own pings
@@ -72,7 +79,7 @@ async def open_socket(url: str, origin: str, cookie: str | None = None, token: s
     # pings, and the server would rightly drop it.
     ws = await websockets.connect(
         url,
-        origin=origin,
+        origin=Origin(origin),
         additional_headers=headers,
         max_size=2**23,
         max_queue=None,
@@ -84,11 +91,14 @@ async def open_socket(url: str, origin: str, cookie: str | None = None, token: s
     return ws
 
 
-async def next_message(ws, kinds: set[str] | None = None, timeout: float = WAIT):
+async def next_message(
+    ws: ClientConnection, kinds: set[str] | None = None, timeout: float = WAIT
+) -> Any:
     """Return the next message (a parsed JSON object, or the HTML text) of one of kinds."""
     deadline = time.monotonic() + timeout
     while True:
         raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+        assert isinstance(raw, str), raw  # the server sends text frames only
         if not raw.startswith("{"):
             return raw  # an htmx fragment (lobby, dashboard)
         message = json.loads(raw)
@@ -96,7 +106,7 @@ async def next_message(ws, kinds: set[str] | None = None, timeout: float = WAIT)
             return message
 
 
-async def drain(ws, quiet: float = 0.5) -> list:
+async def drain(ws: ClientConnection, quiet: float = 0.5) -> list:
     """Read until nothing comes for ``quiet`` seconds; return what came."""
     seen = []
     while True:
@@ -184,6 +194,8 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
     the server's memory where it was."""
     session, table, (ana, ben) = started_session(school_class, "Ana", "Ben")
     server, url = start_asgi(service_env)
+    assert server.process is not None
+    pid = server.process.pid
     base = ws_base(url)
     play_url = f"{base}/ws/play/{session.join_code}/"
 
@@ -195,7 +207,7 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
         else:
             ws.transport.abort()  # the Wi-Fi went: no close frame
 
-    async def scenario(aborted: int):
+    async def scenario(aborted: int) -> tuple[dict[int, int], dict[int, int], int, int, Any]:
         stay = await open_socket(play_url, url, token=seat_token(ana))
         await next_message(stay, {"state"})
         for _ in range(5):
@@ -203,11 +215,11 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
         after_closes = await settled_counts()
         for _ in range(30):
             await vanish("abort")
-        warm = rss_kib(server.process.pid)
+        warm = rss_kib(pid)
         for _ in range(aborted):
             await vanish("abort")
         counts = await settled_counts()
-        grown = rss_kib(server.process.pid) - warm
+        grown = rss_kib(pid) - warm
         # The one socket that stayed still hears the table.
         await drain(stay)
         version = await sync_to_async(one_move)(table)
@@ -240,8 +252,8 @@ def test_sockets_that_vanish_leave_the_seat_count_right_and_the_memory_flat(
 def test_hostile_messages_get_a_reason_and_the_socket_stays(school_class, live_server_url):
     session, _table, (ana, _ben) = started_session(school_class, "Ana", "Ben")
     url = f"{ws_base(live_server_url)}/ws/play/{session.join_code}/"
-    nested_act = {"type": "act", "version": 0, "action": {}}
-    node = nested_act["action"]
+    nested_act: dict[str, Any] = {"type": "act", "version": 0, "action": {}}
+    node: dict[str, Any] = nested_act["action"]
     for _ in range(900):
         node["x"] = {}
         node = node["x"]
@@ -356,6 +368,7 @@ def test_a_move_during_a_redis_stall_is_refused_with_a_reason_and_not_lost(
     session, table, _people = started_session(school_class, "Ana", "Ben")
     first = load_state(Match.objects.get(pk=table.match_id)).to_move()[0]
     mover = Seat.objects.get(table=table, number=first).participant
+    assert mover is not None
     server, url = start_asgi({**service_env, "REDIS_URL": redis_url})
     socket_url = f"{ws_base(url)}/ws/play/{session.join_code}/"
 

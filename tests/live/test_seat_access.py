@@ -15,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from websockets.typing import Origin
 
 from classroom import ratelimit
 from classroom.identity import seat_token
@@ -109,7 +110,7 @@ def test_refused_sockets_count_against_the_join_forms_limit(school_class, live_s
     guesser = device_cookie()
     url = f"{ws_base(live_server_url)}/ws/play/{UNKNOWN}/"
 
-    async def guess() -> tuple[str, int]:
+    async def guess() -> tuple[str, int | None]:
         async with websockets.connect(
             url, origin=live_server_url, additional_headers={"Cookie": guesser}
         ) as ws:
@@ -144,13 +145,14 @@ def test_no_seat_token_reaches_the_access_log(school_class, service_env):
         assert joined["token"] not in json.dumps([joined["ws"], joined["play_url"]])
 
         async def play():
-            async with websockets.connect(ws_base(base) + joined["ws"], origin=base) as ws:
+            async with websockets.connect(ws_base(base) + joined["ws"], origin=Origin(base)) as ws:
                 await ws.send(auth_message(joined["token"]))
                 return await next_message(ws, {"waiting"})
 
         assert run(play)["session_state"] == "lobby"
     finally:
         server.stop()
+    assert server.log_path is not None
     log = server.log_path.read_text()
     assert f"/ws/play/{session.join_code}/" in log and "/join/" in log  # the access log
     assert joined["token"] not in log

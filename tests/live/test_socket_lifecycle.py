@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import time
+from typing import Any
 
 import pytest
 import redis
@@ -16,7 +17,7 @@ from channels.testing import WebsocketCommunicator
 from redis.asyncio.client import PubSub
 
 from classroom.broadcast import table_group
-from classroom.models import Seat
+from classroom.models import Seat, Table
 from games.matches import apply_action
 from live import consumers, heartbeat, messages, write
 from live.sockets import CLOSE_TRY_AGAIN, PlatformConsumer
@@ -27,11 +28,11 @@ from tests.live.test_consumers import started_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def connected(table, number: int) -> int:
+def connected(table: Table, number: int) -> int:
     return Seat.objects.get(table=table, number=number).connected
 
 
-def fail_once(monkeypatch, target, name: str, error: Exception) -> None:
+def fail_once(monkeypatch: pytest.MonkeyPatch, target: object, name: str, error: Exception) -> None:
     """Make target.name raise error the next time it is called, then work again."""
     original = getattr(target, name)
     calls = {"n": 0}
@@ -144,7 +145,7 @@ async def test_a_channel_layer_whose_redis_was_killed_closes_the_socket_to_come_
     ana = next(p for p in people.values() if p.nickname == "Ana")
     seat = await sync_to_async(lambda: ana.seats.get().number)()
     original = PubSub.get_message
-    killed = {"now": asyncio.Event(), "armed": True}
+    killed: dict[str, Any] = {"now": asyncio.Event(), "armed": True}
 
     async def get_message(pubsub, *args, **kwargs):
         if killed["armed"] and killed["now"].is_set():
@@ -263,7 +264,9 @@ async def test_one_heartbeat_marks_every_seated_socket_of_the_process_seen(
     seats = await sync_to_async(lambda: {s.pk: s for s in Seat.objects.filter(table=table)})()
     assert len(seats) == 2
     assert beats and beats[0] == sorted(seats)  # both seats in one beat
-    assert all(seat.last_seen_at.year > 2000 for seat in seats.values())
+    assert all(
+        seat.last_seen_at is not None and seat.last_seen_at.year > 2000 for seat in seats.values()
+    )
     await sockets[0].disconnect()
     beats.clear()
     await asyncio.sleep(0.7)

@@ -6,10 +6,12 @@ log in its own language."""
 
 import json
 import random
+from collections.abc import Mapping
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from classroom.broadcast import dashboard_group, seat_group, table_group
@@ -46,10 +48,13 @@ async def sockets_at(table, session, teacher_client):
     return sockets, first
 
 
-async def first_move(sockets, first) -> tuple[int, dict]:
+async def first_move(
+    sockets: Mapping[int | None, WebsocketCommunicator], first: Mapping[int | None, dict]
+) -> tuple[int, dict]:
     """Play the first legal action of the seat that may move; return that seat and the
     state each socket then got."""
     mover = next(n for n, s in first.items() if s["legal_actions"])
+    assert mover is not None  # the projector has no legal action
     await sockets[mover].send_to(
         text_data=json.dumps(
             {"type": "act", "version": 0, "action": first[mover]["legal_actions"][0]}
@@ -92,7 +97,8 @@ def play_unannounced(match_id: int, count: int, seed: int = 3) -> None:
     for _ in range(count):
         match = Match.objects.get(pk=match_id)
         state = load_state(match)
-        seat = (state.to_move() or [None])[0]
+        movers = state.to_move()
+        seat = movers[0] if movers else None
         apply_action(match_id, seat, rng.choice(state.legal_actions(seat)), match.version)
 
 
@@ -107,7 +113,8 @@ async def test_a_socket_that_missed_a_version_reads_the_table_and_the_whole_log(
     def act_and_expect():
         match = Match.objects.get(pk=table.match_id)
         state = load_state(match)
-        seat = (state.to_move() or [None])[0]
+        movers = state.to_move()
+        seat = movers[0] if movers else None
         write.act(match.pk, seat, state.legal_actions(seat)[0], match.version)
         snap = messages.load_table(table.pk)
         return (

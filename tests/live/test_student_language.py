@@ -8,6 +8,7 @@ error messages each come in the socket's own language; the session stays French.
 
 import html
 import json
+from collections.abc import Mapping
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -18,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from classroom.identity import seat_token, set_student_cookie
-from classroom.models import ClassSession
+from classroom.models import ClassSession, Participant
 from config.asgi import application
 from lessons.actions import lesson_card
 from lessons.models import Lesson
@@ -30,22 +31,28 @@ from tests.live.test_lessons_live import collect, next_of, sanction_table, send
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def chosen_socket(session, participant=None, language: str | None = None, token=None):
+def chosen_socket(
+    session: ClassSession,
+    participant: Participant | None = None,
+    language: str | None = None,
+    token: str | None = None,
+) -> SeatCommunicator:
     """A play socket by seat token, from a device whose language cookie says ``language``."""
     headers = [ORIGIN]
     if language is not None:
         headers.append((b"cookie", f"{settings.LANGUAGE_COOKIE_NAME}={language}".encode()))
-    return SeatCommunicator(
-        f"/ws/play/{session.join_code}/", headers, token or seat_token(participant)
-    )
+    if not token:
+        assert participant is not None, "a seat socket needs a token or a participant"
+        token = seat_token(participant)
+    return SeatCommunicator(f"/ws/play/{session.join_code}/", headers, token)
 
 
-def card_titles(session) -> dict[str, str]:
+def card_titles(session: ClassSession) -> dict[str, str]:
     lesson = Lesson.objects.get(slug="sanctions")
     return {code: lesson_card(lesson, session, code)["title"] for code in ("es", "fr")}
 
 
-async def attack(sockets, card) -> None:
+async def attack(sockets: Mapping[int, WebsocketCommunicator], card: str) -> None:
     action = {"type": "attack", "card": card, "target": 1}
     await send(sockets[0], {"type": "act", "version": 0, "action": action})
 
@@ -120,7 +127,9 @@ async def test_a_refused_socket_is_told_why_in_the_chosen_language(school_class,
     await communicator.disconnect()
 
 
-def lobby_socket(session, participant, language: str | None):
+def lobby_socket(
+    session: ClassSession, participant: Participant, language: str | None
+) -> WebsocketCommunicator:
     """The live lobby's socket of a student's device (the seat cookie, maybe a language)."""
     response = HttpResponse()
     set_student_cookie(response, participant)
@@ -167,7 +176,7 @@ async def test_the_projector_speaks_its_teacher_page_language(school_class, teac
     )
     cookies = "; ".join(f"{n}={m.value}" for n, m in teacher_client.cookies.items()).encode()
     path = f"/ws/table/{table.pk}/watch/"
-    cases = (
+    cases: tuple[tuple[list[tuple[bytes, bytes]], str], ...] = (
         ([(b"accept-language", b"ru,en;q=0.5")], "ru"),  # the browser's, as the page
         ([(b"accept-language", b"ru")], "es"),  # the switch's cookie wins
         ([], "en"),

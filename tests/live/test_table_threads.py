@@ -12,10 +12,12 @@ from socket import create_server
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
+from django.db.models import Model, QuerySet
 
-from classroom.models import Seat
+from classroom.models import ClassSession, Participant, Seat
 from games.models import Match, MatchAction
 from games.signals import action_stored
 from live.sockets import TABLE_THREADS, in_table_thread
@@ -40,7 +42,7 @@ pytestmark = [
 ]
 
 
-def hold_row(rows, locked: threading.Event, release: threading.Event) -> None:
+def hold_row(rows: QuerySet[Model], locked: threading.Event, release: threading.Event) -> None:
     """Keep the row of the queryset ``rows`` locked, as a slow move would, until ``release``."""
     try:
         with transaction.atomic():
@@ -51,15 +53,18 @@ def hold_row(rows, locked: threading.Event, release: threading.Event) -> None:
         connections.close_all()
 
 
-def seats_by_table(session) -> dict[int, dict[int, object]]:
+def seats_by_table(session: ClassSession) -> dict[int, dict[int, Participant]]:
     """Return ``{table pk: {seat number: participant}}`` of the session's students."""
-    tables: dict[int, dict[int, object]] = {}
+    tables: dict[int, dict[int, Participant]] = {}
     for seat in Seat.objects.filter(table__session=session, participant__isnull=False):
+        assert seat.participant is not None
         tables.setdefault(seat.table_id, {})[seat.number] = seat.participant
     return tables
 
 
-async def seat_table(started, seated: dict) -> tuple[dict, dict, int]:
+async def seat_table(
+    started: ClassSession, seated: dict[int, Participant]
+) -> tuple[dict, dict, int]:
     """Connect a socket for each ``{seat number: student}``; return the sockets and their
     first states by seat number, and a seat that may move."""
     sockets, states = {}, {}
@@ -70,7 +75,7 @@ async def seat_table(started, seated: dict) -> tuple[dict, dict, int]:
     return sockets, states, mover
 
 
-async def make_move(socket, state: dict) -> int:
+async def make_move(socket: WebsocketCommunicator, state: dict) -> int:
     """Send the first legal action of ``state``; return the version it was made at."""
     action = state["legal_actions"][0]
     await socket.send_to(
@@ -79,7 +84,7 @@ async def make_move(socket, state: dict) -> int:
     return state["version"]
 
 
-async def states_within(socket, seconds: float) -> list[dict]:
+async def states_within(socket: WebsocketCommunicator, seconds: float) -> list[dict]:
     """Return the ``state`` messages ``socket`` gets within ``seconds`` (others pass)."""
     states = []
     while not await socket.receive_nothing(timeout=seconds):
@@ -200,7 +205,9 @@ async def test_a_move_that_meets_a_connection_dropped_in_steady_use_is_played_on
 async def logged_after(table: int, version: int) -> list[tuple[int, int | None]]:
     """Return the ``(version, seat)`` of the table's logged moves after ``version``."""
     moves = MatchAction.objects.filter(match__table__pk=table, version__gt=version)
-    return await sync_to_async(list)(moves.order_by("version").values_list("version", "seat"))
+    return await sync_to_async(
+        lambda: list(moves.order_by("version").values_list("version", "seat"))
+    )()
 
 
 @in_own_event_loop
@@ -297,7 +304,12 @@ async def test_a_socket_that_meets_its_table_thread_s_connection_dropped_connect
             await asyncio.wrap_future(thread.submit(keep_database_connection, False))
 
 
-def freeze_inside_transaction(rows, locked: threading.Event, woken: threading.Event, ended):
+def freeze_inside_transaction(
+    rows: QuerySet[Model],
+    locked: threading.Event,
+    woken: threading.Event,
+    ended: list[DatabaseError],
+) -> None:
     """Lock the row of ``rows`` and sit idle inside the transaction until ``woken``, as a
     process frozen in the middle of a move would; put what its commit raised in ``ended``."""
     try:
@@ -320,7 +332,8 @@ async def test_a_process_frozen_inside_a_move_holds_its_table_until_the_database
     table = min(tables)
     sockets, states, mover = await seat_table(started, tables[table])
     match = await sync_to_async(lambda: Match.objects.get(table__pk=table).pk)()
-    locked, woken, ended = threading.Event(), threading.Event(), []
+    locked, woken = threading.Event(), threading.Event()
+    ended: list[DatabaseError] = []
     frozen = threading.Thread(
         target=freeze_inside_transaction,
         args=(Match.objects.filter(pk=match), locked, woken, ended),
