@@ -22,7 +22,10 @@ from classroom.models import ClassSession, Participant, Table
 from debrief import prompts
 from debrief.glossary import glossary_for
 from games.describe import card_namer, event_line, translate
-from games.engine.base import TableSummary
+from games.engine import IllegalAction
+from games.engine.base import State, TableSummary
+from games.matches import load_state
+from games.models import Match
 from games.registry import get_game
 from lessons import results
 from lessons.links import GameLinks
@@ -77,6 +80,9 @@ class TableReport:
     prompts: list[str]  # the game's discussion prompts of this table, most striking first
     winner_prompt: str | None
     replay_matches: bool  # the replay reached the stored snapshot
+    # The last move today's rules replay when they refuse the next (a match played under
+    # rules an upgrade changed); None: the whole log replayed.
+    replayed_to: int | None = None
     tally_heading: str = ""
     tally: list[TallyLine] = field(default_factory=list)  # the game's summary lines
     chart: str = ""
@@ -141,8 +147,22 @@ def table_players(table: Table) -> list[Player]:
     ]
 
 
+def _stored_state(match: Match) -> State | None:
+    """Return the match's stored state, or None when this release cannot read it (a
+    state of another format: its engine's ``from_json`` raises ValueError)."""
+    try:
+        return load_state(match)
+    except ValueError:
+        return None
+
+
 def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport:
-    """Replay a table's match from its seed and action log; return what the report shows."""
+    """Replay a table's match from its seed and action log; return what the report shows.
+
+    A match played under rules an upgrade changed may have a move that today's rules
+    refuse: the replay (the chart, the game's summary) stops before it, the events of the
+    moves from there on are those stored when they were played, and the final scores
+    are the stored match's."""
     match = table.match
     game = get_game(match.game)
     players = table_players(table)
@@ -157,11 +177,8 @@ def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport
     timeline: list[TimelineItem] = []
     counts: Counter[str] = Counter()
     progression = [(0, state.scores())]
-    actions = list(match.actions.order_by("version").values_list("version", "seat", "action"))
-    for version, seat, action in actions:
-        debrief.before(state, seat, action)
-        events = state.apply(seat, action)
-        debrief.after(state, version, events)
+
+    def note_events(version: int, events: list[dict]) -> None:
         for event in events:
             lesson = lessons.lesson_about_event(event)
             if lesson is not None:
@@ -177,9 +194,26 @@ def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport
                         event=event,
                     )
                 )
+
+    actions = list(match.actions.order_by("version").values_list("version", "seat", "action"))
+    refused = None
+    for version, seat, action in actions:
+        debrief.before(state, seat, action)
+        try:
+            events = state.apply(seat, action)
+        except IllegalAction:
+            refused = version
+            break
+        debrief.after(state, version, events)
+        note_events(version, events)
         scores = state.scores()
         if scores != progression[-1][1]:
             progression.append((version, scores))
+    if refused is not None:
+        rest = match.actions.filter(version__gte=refused).order_by("version")
+        for version, events in rest.values_list("version", "events"):
+            note_events(version, events)
+        state = _stored_state(match) or state
     last = actions[-1][0] if actions else 0
     if progression[-1][0] != last:
         progression.append((last, state.scores()))
@@ -216,7 +250,8 @@ def replay_table(table: Table, language: str, lessons: GameLinks) -> TableReport
         lesson_counts=counts,
         prompts=[translate(text) for text in debrief.prompts(summary)],
         winner_prompt=translate(winner) if winner else None,
-        replay_matches=state.to_json() == match.snapshot,
+        replay_matches=refused is None and state.to_json() == match.snapshot,
+        replayed_to=None if refused is None else refused - 1,
         tally_heading=translate(debrief.tally_heading),
         tally=tally,
     )

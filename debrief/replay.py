@@ -1,8 +1,9 @@
 """The teacher's omniscient replay of a match: every hand shown, move by move.
 
 Built from the engine state that replaying the seed and the action log gives
-(``games.matches.replay_match`` and the state's ``to_json``/``zones``), never from a
-seat's view: this is for the teacher's debrief only, after or beside the game.
+(``games.matches.replay_stored`` and the state's ``to_json``/``zones``), never from a
+seat's view: this is for the teacher's debrief only, after or beside the game. A match
+played under rules that an upgrade changed is shown as far as today's rules replay it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 from classroom.models import Table
 from debrief.data import table_players
 from games.describe import card_namer, event_line, translate
-from games.matches import replay_match
+from games.matches import replay_stored
 from games.registry import get_game
 
 
@@ -41,6 +42,9 @@ class Frame:
     over: bool
     state: dict  # the engine's to_json at this move
     highlight: str = ""  # what the highlighted cards are, in the page's language
+    # The first move this release's rules refuse, when the replay met it: the match was
+    # played under earlier rules, and the replay stops at the move before (``last``).
+    refused: int | None = None
 
 
 def _chip(cards: dict, card_id: str, language: str, highlight: str) -> dict:
@@ -54,11 +58,15 @@ def _chip(cards: dict, card_id: str, language: str, highlight: str) -> dict:
 
 
 def frame(table: Table, move: int, language: str) -> Frame:
-    """Return the table's match as it stood after ``move`` (0: as dealt), every card shown."""
+    """Return the table's match as it stood after ``move`` (0: as dealt), every card
+    shown; or, past the first move that today's rules refuse, as it stood before it."""
     match = table.match
     last = match.version
     move = max(0, min(move, last))
-    state = replay_match(match, upto=move)
+    replayed = replay_stored(match, upto=move)
+    state = replayed.state
+    if replayed.refused is not None:
+        move = last = replayed.reached
     data = state.to_json()
     game = get_game(match.game)
     cards = {card["id"]: card for card in game.cards(match.variant)}
@@ -128,4 +136,5 @@ def frame(table: Table, move: int, language: str) -> Frame:
         over=state.is_over(),
         state=data,
         highlight=translate(game.highlight_label) if game.highlight else "",
+        refused=replayed.refused,
     )

@@ -272,8 +272,45 @@ def _refuse_lookalike(state: Any, seat: int | None, action: Any) -> None:
         raise IllegalAction("illegal_action", "This move is not allowed now.")
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """A match's log replayed with this release's rules: the state reached, the last
+    version replayed, and the version of the first logged move these rules refuse
+    (None: they took every move asked for)."""
+
+    state: State
+    reached: int
+    refused: int | None
+
+
+def replay_stored(match: Match, upto: int | None = None) -> Replayed:
+    """Replay match's seed and action log (up to version ``upto``) with this release's
+    rules, stopping before the first move they refuse.
+
+    A match played before an upgrade that changed its game's rules (a window that now
+    opens, a card that now does otherwise) has moves in its log that the new rules may
+    refuse: what replays a stored match for people (the debrief, its replay page) shows
+    it as far as the rules of today allow, and says where it stops, rather than fail."""
+    actions = match.actions.order_by("version")
+    if upto is not None:
+        actions = actions.filter(version__lte=upto)
+    state = get_game(match.game).new_state(
+        match.num_seats, match.seed, match.variant, match.options or None
+    )
+    reached = 0
+    for version, seat, action in actions.values_list("version", "seat", "action"):
+        try:
+            state.apply(seat, action)
+        except IllegalAction:
+            return Replayed(state, reached, version)
+        reached = version
+    return Replayed(state, reached, None)
+
+
 def replay_match(match: Match, upto: int | None = None) -> State:
-    """Rebuild match's state from its seed and action log (up to version upto)."""
+    """Rebuild match's state from its seed and action log (up to version upto); raise
+    IllegalAction when this release's rules refuse a logged move (``replay_stored``
+    stops there instead)."""
     actions = match.actions.order_by("version")
     if upto is not None:
         actions = actions.filter(version__lte=upto)
