@@ -310,6 +310,11 @@ class TableConsumer(PlatformConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Answer ``act``, ``resync`` and ``ping``; refuse anything else."""
+        if self.session_id is None:
+            # Not admitted: a service failed during the admission and the socket closes
+            # with "try again" (``failed``). A message the client sent before it heard the
+            # close has no student or table to go to; the client comes back and asks again.
+            return
         if not self.messages_in.take():
             # One answer per flood, not one per message: a flood must not make the
             # server write as much as it reads.

@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
 from redis.asyncio.client import PubSub
 
 from classroom.broadcast import table_group
@@ -373,3 +374,34 @@ async def test_a_socket_answers_while_the_database_thread_is_busy(school_class):
     assert waited < 1.5, f"the socket waited {waited:.2f} s for the database thread"
     await busy
     await socket.disconnect()
+
+
+@in_own_event_loop
+async def test_a_message_sent_while_the_admission_fails_is_dropped_with_the_socket(
+    school_class, monkeypatch, caplog
+):
+    """The database away while a socket is admitted: the client's next message, sent
+    before it heard the socket close (a test in CI found it), reached a socket that had
+    no student and raised; it is dropped, and the client comes back."""
+    session, _table, people = await sync_to_async(started_table)(school_class)
+    ana = next(p for p in people.values() if p.nickname == "Ana")
+    fail_once(
+        monkeypatch,
+        consumers.PlayConsumer,
+        "authenticate",
+        OperationalError("connection timeout expired"),
+    )
+    socket = play_socket(session, ana)
+    accepted, _ = await socket.connect(timeout=TIMEOUT)  # and its seat token
+    assert accepted
+    await socket.send_to(text_data=json.dumps({"type": "resync"}))
+    error = await receive(socket, "error")
+    assert error["code"] == "unavailable"
+    closed = await socket.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN}
+    assert await socket.receive_nothing(timeout=0.5)  # the resync got no answer
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    await socket.disconnect()
+    again = play_socket(session, ana)
+    await connect(again)  # the database is back: the next attempt plays on
+    await again.disconnect()
