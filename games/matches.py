@@ -28,7 +28,6 @@ from games import clock
 from games.commit import CommitUnanswered
 from games.engine import IllegalAction
 from games.engine.base import State
-from games.engine.replay import replay
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
 from games.registry import get_game
@@ -311,18 +310,12 @@ def replay_match(match: Match, upto: int | None = None) -> State:
     """Rebuild match's state from its seed and action log (up to version upto); raise
     IllegalAction when this release's rules refuse a logged move (``replay_stored``
     stops there instead)."""
-    actions = match.actions.order_by("version")
-    if upto is not None:
-        actions = actions.filter(version__lte=upto)
-    log = [(entry.seat, entry.action) for entry in actions]
-    return replay(
-        get_game(match.game),
-        match.num_seats,
-        match.seed,
-        match.variant,
-        log,
-        match.options or None,
-    )
+    replayed = replay_stored(match, upto)
+    if replayed.refused is not None:
+        raise IllegalAction(
+            "illegal_action", f"today's rules refuse move {replayed.refused} of match {match.pk}"
+        )
+    return replayed.state
 
 
 # Pauses. The match's holds are the pause; Match.status (PAUSED) and Match.paused_at
