@@ -2,7 +2,6 @@
 not undo the move, and one that lost a backing service is an outage, not a crash."""
 
 import logging
-from collections.abc import Callable
 
 import pytest
 from django.db import OperationalError
@@ -28,9 +27,13 @@ def table(school_class, monkeypatch):
     return Table.objects.get(session=session)
 
 
-def move_with_follower(table: Table, follower: Callable[..., object]) -> tuple[int, int]:
-    """Play the table's first legal move with ``follower`` listening; return the match's
-    version before and after."""
+def move_with_failing_follower(table: Table, error: Exception) -> tuple[int, int]:
+    """Play the table's first legal move with a follower listening that raises ``error``;
+    return the match's version before and after."""
+
+    def follower(sender: type[Match], **kwargs: object) -> None:
+        raise error
+
     action_stored.connect(follower, dispatch_uid="tests.follower")
     try:
         state = messages.load_table(table.pk).state
@@ -43,11 +46,9 @@ def move_with_follower(table: Table, follower: Callable[..., object]) -> tuple[i
 
 
 def test_a_follower_that_lost_the_database_is_a_warning_and_the_move_stays(table, caplog):
-    def follower(sender, **kwargs):
-        raise OperationalError("server closed the connection unexpectedly")
-
+    lost = OperationalError("server closed the connection unexpectedly")
     with caplog.at_level(logging.WARNING):
-        before, after = move_with_follower(table, follower)
+        before, after = move_with_failing_follower(table, lost)
     assert after == before + 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     assert "after the move was stored" in caplog.text
@@ -56,11 +57,8 @@ def test_a_follower_that_lost_the_database_is_a_warning_and_the_move_stays(table
 
 @pytest.mark.expected_log_errors(r"failed after a move", r"Signal.send_robust", r"a defect")
 def test_a_follower_s_defect_stays_an_error_and_the_move_stays(table, caplog):
-    def follower(sender, **kwargs):
-        raise ValueError("a defect")
-
     with caplog.at_level(logging.WARNING):
-        before, after = move_with_follower(table, follower)
+        before, after = move_with_failing_follower(table, ValueError("a defect"))
     assert after == before + 1
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert {r.name for r in errors} == {"django.dispatch", "live.write"}
