@@ -59,14 +59,18 @@ def _chip(cards: dict, card_id: str, language: str, highlight: str) -> dict:
 
 def frame(table: Table, move: int, language: str) -> Frame:
     """Return the table's match as it stood after ``move`` (0: as dealt), every card
-    shown; or, past the first move that today's rules refuse, as it stood before it."""
+    shown; or, past the first move that today's rules refuse, as it stood before it.
+
+    The whole log is replayed, so that every move's page knows where today's rules stop
+    (the slider's end, and the page's note)."""
     match = table.match
-    last = match.version
-    move = max(0, min(move, last))
-    replayed = replay_stored(match, upto=move)
-    state = replayed.state
-    if replayed.refused is not None:
-        move = last = replayed.reached
+    move = max(0, min(move, match.version))
+    replayed = replay_stored(match, keep=move)
+    last = replayed.reached
+    if replayed.refused is not None and move > last:
+        move = last
+    state = replayed.state if move == last else replayed.kept
+    assert state is not None  # kept: ``move`` lies before the end of the replay
     data = state.to_json()
     game = get_game(match.game)
     cards = {card["id"]: card for card in game.cards(match.variant)}

@@ -274,17 +274,20 @@ def _refuse_lookalike(state: Any, seat: int | None, action: Any) -> None:
 @dataclass(frozen=True)
 class Replayed:
     """A match's log replayed with this release's rules: the state reached, the last
-    version replayed, and the version of the first logged move these rules refuse
-    (None: they took every move asked for)."""
+    version replayed, the version of the first logged move these rules refuse (None:
+    they took every move asked for), and a copy of the state after version ``keep``
+    when it was asked for and reached."""
 
     state: State
     reached: int
     refused: int | None
+    kept: State | None = None
 
 
-def replay_stored(match: Match, upto: int | None = None) -> Replayed:
+def replay_stored(match: Match, upto: int | None = None, keep: int | None = None) -> Replayed:
     """Replay match's seed and action log (up to version ``upto``) with this release's
-    rules, stopping before the first move they refuse.
+    rules, stopping before the first move they refuse; keep a copy of the state after
+    version ``keep`` (0: as dealt).
 
     A match played before an upgrade that changed its game's rules (a window that now
     opens, a card that now does otherwise) has moves in its log that the new rules may
@@ -296,14 +299,17 @@ def replay_stored(match: Match, upto: int | None = None) -> Replayed:
     state = get_game(match.game).new_state(
         match.num_seats, match.seed, match.variant, match.options or None
     )
+    kept = state.copy() if keep == 0 else None
     reached = 0
     for version, seat, action in actions.values_list("version", "seat", "action"):
         try:
             state.apply(seat, action)
         except IllegalAction:
-            return Replayed(state, reached, version)
+            return Replayed(state, reached, version, kept)
         reached = version
-    return Replayed(state, reached, None)
+        if version == keep:
+            kept = state.copy()
+    return Replayed(state, reached, None, kept)
 
 
 def replay_match(match: Match, upto: int | None = None) -> State:

@@ -80,22 +80,29 @@ def test_a_move_todays_rules_refuse_stops_the_replay_not_the_report(
 def test_the_replay_page_stops_before_the_move_todays_rules_refuse(
     teacher_a: User, client_a: Client
 ) -> None:
-    session = record_session(teacher_a, students=4, table_size=4)
+    session = record_session(teacher_a, students=6, table_size=4)
     match = first_match(session)
     table = session.tables.get(number=1)
     refused = earlier_move_at_half_time(match)
     replayed = replay_stored(match)
     assert (replayed.reached, replayed.refused) == (refused - 1, refused)
-    before = frame(table, refused - 1, "en")
-    assert before.refused is None and before.last == match.version  # not met yet
+    # Every move's page knows where today's rules stop: the slider ends there.
+    before = frame(table, refused - 2, "en")
+    assert (before.move, before.last, before.refused) == (refused - 2, refused - 1, refused)
+    assert before.state == replay_stored(match, upto=refused - 2).state.to_json()
     stopped = frame(table, match.version, "en")
     assert (stopped.move, stopped.last, stopped.refused) == (refused - 1, refused - 1, refused)
-    assert stopped.state == before.state
+    assert stopped.state == frame(table, refused - 1, "en").state
     url = reverse("debrief:replay", args=[session.pk, 1])
-    page = client_a.get(url, {"move": match.version})
-    assert page.status_code == 200
-    text = page.content.decode()
-    assert f"refuse its move {refused}, so the replay stops at move {refused - 1}." in text
-    assert f'max="{refused - 1}"' in text
-    earlier = client_a.get(url, {"move": refused - 1}).content.decode()
-    assert "earlier version of its rules" not in earlier
+    for asked in (match.version, refused - 2):
+        page = client_a.get(url, {"move": asked})
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert f"refuse its move {refused}, so the replay stops at move {refused - 1}." in text
+        assert f'max="{refused - 1}"' in text
+    untouched = frame(session.tables.get(number=2), 5, "en")
+    assert untouched.refused is None and untouched.last == untouched_version(session)
+
+
+def untouched_version(session: ClassSession) -> int:
+    return session.tables.select_related("match").get(number=2).match.version
