@@ -24,7 +24,7 @@ from debrief.glossary import glossary_for
 from games.describe import card_namer, event_line, translate
 from games.engine import IllegalAction
 from games.engine.base import State, TableSummary
-from games.matches import load_state
+from games.matches import UnreadableState, load_state
 from games.models import Match
 from games.registry import get_game
 from lessons import results
@@ -148,11 +148,11 @@ def table_players(table: Table) -> list[Player]:
 
 
 def _stored_state(match: Match) -> State | None:
-    """Return the match's stored state, or None when this release cannot read it (a
-    state of another format: its engine's ``from_json`` raises ValueError)."""
+    """Return the match's stored state, or None when this release can neither read it
+    (a state of another format) nor replay its log to the end (asked only then)."""
     try:
         return load_state(match)
-    except ValueError:
+    except UnreadableState:
         return None
 
 

@@ -14,6 +14,7 @@ refuses every action (a player's, a bot's, a timer's) while any hold exists.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +32,12 @@ from games.engine.base import State
 from games.models import Match, MatchAction, MatchHold, MatchTimer
 from games.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
 from games.registry import get_game
+
+logger = logging.getLogger(__name__)
+
+# What a game's ``from_json`` raises on a snapshot it cannot read: another FORMAT, a
+# field missing or of another type.
+UNREADABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError)
 
 # The protocol's error codes of an action refused while the match is held.
 PAUSED = "paused"
@@ -153,9 +160,46 @@ def sync_timers(match: Match, state: State, had_timers: bool = True) -> list[Mat
     return sorted([*kept, *created], key=lambda timer: (timer.due_at, timer.pk or 0))
 
 
-def load_state(match: Match) -> State:
-    """Return the engine state of match's snapshot."""
-    return get_game(match.game).from_json(match.snapshot)
+class UnreadableState(Exception):
+    """A match's stored state cannot be read by this release, and its log cannot be
+    replayed to the end with this release's rules either."""
+
+
+def load_state(match: Match, snapshot: dict | None = None) -> State:
+    """Return the engine state of match's snapshot (``snapshot``: the match's, read apart).
+
+    A snapshot this release cannot read (a game's ``FORMAT`` changed with no migration
+    of the stored states, docs/adding-a-game.md) is rebuilt from the match's seed and
+    action log with today's rules, as the debrief replays a match, and stored again:
+    the game goes on where it was. Raise UnreadableState when those rules refuse a
+    logged move too."""
+    try:
+        return get_game(match.game).from_json(match.snapshot if snapshot is None else snapshot)
+    except UNREADABLE as error:
+        return _rebuilt(match, error)
+
+
+def _rebuilt(match: Match, error: Exception) -> State:
+    """Return match's state replayed from its log up to its version, and store it in
+    the place of the unreadable snapshot (unless another move stored a newer one)."""
+    replayed = replay_stored(match, upto=match.version)
+    if replayed.refused is not None or replayed.reached != match.version:
+        raise UnreadableState(
+            f"match {match.pk}: its stored state cannot be read ({error!r}), and today's "
+            f"rules stop its replay at move {replayed.reached} of {match.version}"
+        ) from error
+    snapshot = replayed.state.to_json()
+    stored = Match.objects.filter(pk=match.pk, version=match.version).update(snapshot=snapshot)
+    match.snapshot = snapshot
+    logger.warning(
+        "Match %s: its stored state could not be read (%r); rebuilt from its %s moves "
+        "with today's rules%s",
+        match.pk,
+        error,
+        match.version,
+        "" if stored else " (not stored again: a newer move is)",
+    )
+    return replayed.state
 
 
 def apply_action(

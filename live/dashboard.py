@@ -13,6 +13,7 @@ from django.utils import translation
 from classroom.models import ClassSession, Seat, SeatMove, Table
 from games.describe import card_namer, event_line, translate
 from games.engine.base import Game
+from games.matches import load_state
 from games.models import Match, MatchAction, MatchHold
 from games.prepared import PreparedQuery
 from games.registry import get_game
@@ -252,7 +253,7 @@ def _table_item(
     table's item drawn before, if any, whose news lines are kept)."""
     match = table.match
     game = get_game(match.game)
-    state = game.from_json(snapshot)
+    state = load_state(match, snapshot)
     paused = match.status == Match.Status.PAUSED
     snap = TableSnapshot(table, match, state, seats, paused, lesson_pause_of(holds))
     over = state.is_over()

@@ -106,3 +106,20 @@ def test_the_replay_page_stops_before_the_move_todays_rules_refuse(
 
 def untouched_version(session: ClassSession) -> int:
     return session.tables.select_related("match").get(number=2).match.version
+
+
+def test_a_match_whose_stored_state_is_unreadable_too_ends_its_report_at_the_replay(
+    teacher_a: User,
+) -> None:
+    session = record_session(teacher_a, students=6, table_size=4)
+    match = first_match(session)
+    refused = earlier_move_at_half_time(match)
+    stored = match.snapshot
+    Match.objects.filter(pk=match.pk).update(snapshot={**stored, "format": stored["format"] + 1})
+    report = report_in_english(session)
+    table = report.tables[0]
+    # no stored state to end on: the report ends where today's rules stop
+    assert table.replayed_to == refused - 1 and not table.over
+    assert table.scores == replay_stored(match).state.scores()
+    assert table.progression[-1] == (match.version, table.scores)
+    assert "today's rules replay its moves up to move" in render.render_html(report)
