@@ -9,7 +9,7 @@ legal-action generation, apply and the turn flow. Measured on the development
 machine (2 cores, Python 3.11), by CPU time, in 3 runs each right after one of the engine
 before (1,457 to 1,551 games/s): Data-Tycoon expert 1,523 to 1,627 games/s (about 165
 actions a game); valgrind's instruction count, which no load changes, 5.64 to 5.47
-million a game; figures of every game in the README.
+million a game; figures of every game in docs/benchmarks.md.
 """
 
 import argparse

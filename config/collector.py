@@ -8,7 +8,7 @@ one move's message from the channel layer makes about a thousand at once, so wit
 default nearly every message a socket received ran a collection; every few seconds one
 of them walked the whole heap. At 1,000 students on two processes that was 8 to 10 % of
 a core per process (``gc.callbacks``, CPU time), and p95 act-to-every-view 394 ms; with
-5,000 and the startup objects frozen, under 0.02 s in 10 s and 110 ms (README, "Load").
+5,000 and the startup objects frozen, under 0.02 s in 10 s and 110 ms (docs/benchmarks.md, "Load").
 """
 
 from __future__ import annotations

@@ -528,7 +528,7 @@ LIVE_DATABASE_THREADS = int(
 # session's always in the same one, apart from the threads of the moves. A drawing waits
 # for a dozen statements: with PostgreSQL across the network (2.4 ms each), one thread
 # can draw some 35 dashboards a second, the teachers of about 1,000 students in one
-# process (a bound from the round trips, not a measurement: README, "Load").
+# process (a bound from the round trips, not a measurement: docs/benchmarks.md, "Load").
 LIVE_DRAWING_THREADS = max(
     1,
     int(

@@ -100,7 +100,7 @@ def in_drawing_thread(key: int, func: Callable[P, R]) -> Callable[P, Awaitable[R
 # none on SQLite, where it stays in the database thread): on PostgreSQL each statement
 # waits for the server, and in one thread every socket of the process queued behind
 # those waits (1,000 students on a database 2.4 ms away: p95 from a move to every view
-# 4.1 s in one thread, 0.22 s in four; README, "Load"). A table's work all goes to the
+# 4.1 s in one thread, 0.22 s in four; docs/benchmarks.md, "Load"). A table's work all goes to the
 # same thread, in the order it came; each thread keeps one database connection.
 TABLE_THREADS = tuple(
     ThreadPoolExecutor(
