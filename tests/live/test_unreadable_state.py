@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from classroom import actions
-from classroom.models import Table
+from classroom.models import SchoolClass, Table
 from games.models import Match
 from live.dashboard import forget_kept_tables, tables_context
 from tests.live.conftest import open_session, seat_students
@@ -24,7 +24,7 @@ def from_a_later_release(snapshot: dict) -> dict:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_plays_on_a_state_rebuilt_from_the_log(
-    school_class, caplog: pytest.LogCaptureFixture
+    school_class: SchoolClass, caplog: pytest.LogCaptureFixture
 ) -> None:
     session, table, participants = await sync_to_async(started_table)(school_class)
     match = await Match.objects.aget(pk=table.match_id)
@@ -47,7 +47,7 @@ async def test_a_socket_plays_on_a_state_rebuilt_from_the_log(
 
 
 @pytest.mark.django_db
-def test_the_dashboard_shows_a_table_whose_state_is_rebuilt(school_class) -> None:
+def test_the_dashboard_shows_a_table_whose_state_is_rebuilt(school_class: SchoolClass) -> None:
     session = open_session(school_class, table_size=2)
     seat_students(session, "Ada", "Bao")
     actions.do_start_session(session)

@@ -5,6 +5,7 @@ is written (games.matches.load_state)."""
 
 import logging
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -43,7 +44,7 @@ def without_a_field(snapshot: dict) -> dict:
 @pytest.mark.parametrize("spoil", [from_a_later_release, without_a_field])
 @pytest.mark.parametrize("slug", GAMES)
 def test_an_unreadable_state_is_rebuilt_from_the_log_and_play_goes_on(
-    slug, spoil, caplog: pytest.LogCaptureFixture
+    slug: str, spoil: Callable[[dict], dict], caplog: pytest.LogCaptureFixture
 ) -> None:
     match = played_match(slug)
     stored = match.snapshot
