@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Collection
 from typing import Any, NamedTuple
@@ -11,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from classroom.models import ClassSession, Seat, SeatMove, Table
+from classroom.services import is_service_failure
 from games.describe import card_namer, event_line, translate
 from games.engine.base import Game
 from games.matches import load_state
@@ -18,6 +20,8 @@ from games.models import Match, MatchAction, MatchHold
 from games.prepared import PreparedQuery
 from games.registry import get_game
 from live.messages import TableSnapshot, forget_table_of, lesson_pause_of
+
+logger = logging.getLogger(__name__)
 
 NEWS_PER_TABLE = 6
 
@@ -268,20 +272,48 @@ def _table_item(
         "over": over,
         "winners": ", ".join(winners),
         "winner_count": len(winners),
-        "seats": [
-            {
-                "seat": seat,
-                "name": seat.display_name,
-                "bot_kind": seat.bot_kind,
-                "connected": seat.is_connected,
-                "to_move": seat.number in to_move,
-                "score": scores.get(seat.number, ""),
-            }
-            for seat in seats
-        ],
+        "seats": _seat_rows(seats, to_move, scores),
         "lesson_pause": _lesson_pause(snap),
     }
     item["news"], item["news_basis"] = _news(table, snap, language, kept)
+    item["html"] = render_to_string(
+        "classroom/fragments/live_table.html", {"item": item, "session": session}
+    )
+    return item
+
+
+def _seat_rows(seats: list[Seat], to_move: set[int], scores: dict[int, str]) -> list[dict]:
+    return [
+        {
+            "seat": seat,
+            "name": seat.display_name,
+            "bot_kind": seat.bot_kind,
+            "connected": seat.is_connected,
+            "to_move": seat.number in to_move,
+            "score": scores.get(seat.number, ""),
+        }
+        for seat in seats
+    ]
+
+
+def _undrawn_item(session: ClassSession, table: Table, seats: list[Seat]) -> dict:
+    """Return the part of a table whose game could not be drawn (the error is logged):
+    its players and a line that says so, from what needs no game state, so that the
+    teacher keeps the other tables and this one's seats and controls."""
+    match = table.match
+    item = {
+        "table": table,
+        "version": match.version,
+        "paused": match.status == Match.Status.PAUSED,
+        "over": False,
+        "undrawn": True,
+        "winners": "",
+        "winner_count": 0,
+        "seats": _seat_rows(seats, set(), {}),
+        "lesson_pause": None,
+        "news": [],
+        "news_basis": None,
+    }
     item["html"] = render_to_string(
         "classroom/fragments/live_table.html", {"item": item, "session": session}
     )
@@ -359,15 +391,28 @@ def table_items(
             _drawn.clear()
         with translation.override(language):
             for table in changed:
-                item = _table_item(
-                    session,
-                    table,
-                    seats[table.pk],
-                    holds[table.match_id],
-                    language,
-                    snapshot=snapshots[table.match_id],
-                    kept=kept.get(table.pk),
-                )
+                try:
+                    item = _table_item(
+                        session,
+                        table,
+                        seats[table.pk],
+                        holds[table.match_id],
+                        language,
+                        snapshot=snapshots[table.match_id],
+                        kept=kept.get(table.pk),
+                    )
+                except Exception as error:
+                    if is_service_failure(error):
+                        raise
+                    # A defect in one game's drawing, or a state this release cannot
+                    # read: logged once a version (the item is kept as any other).
+                    logger.exception(
+                        "Table %s (match %s, move %s) could not be drawn on the dashboard",
+                        table.pk,
+                        table.match_id,
+                        table.match.version,
+                    )
+                    item = _undrawn_item(session, table, seats[table.pk])
                 _drawn[table.pk, language] = (keys[table.pk], item)
                 drawn[table.pk] = item
     for table in tables:

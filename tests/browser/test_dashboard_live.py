@@ -148,3 +148,40 @@ def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
     assert int(shown.group(1)) >= version
     page.screenshot(path=artifacts_dir / "dashboard-seen-again-1280.png", full_page=True)
     assert_no_reconnect(page, "the teacher")
+
+
+# The card's content box against its seats table: the table may not be wider.
+TABLE_OVERFLOW = """() => [...document.querySelectorAll('.live-table')].map((card) => {
+  const style = getComputedStyle(card);
+  const inside = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return card.querySelector('.live-seats').getBoundingClientRect().width - inside;
+})"""
+
+
+def test_every_table_fits_its_card_in_every_language_from_phone_to_projector(
+    browser, live_server_url
+):
+    """The scores' words are long in some languages (Russian's "sensitive" has 14
+    letters): the seats table never runs past its card's edge into a hidden scroll."""
+    session = started_session()
+    first, second = Table.objects.filter(session=session).order_by("number")
+    rng = random.Random(1)
+    for _ in range(3):
+        move_at(first, rng)
+        move_at(second, rng)
+    overflow = {}
+    for locale in ("en-GB", "es-ES", "fr-FR", "ru-RU"):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        log_in(context, live_server_url)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        for width, height in ((390, 844), (1366, 768), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{live_server_url}/teacher/sessions/{session.pk}/live/")
+            expect(page.locator(".live-seats")).to_have_count(2)
+            overflow[locale, width] = page.evaluate(TABLE_OVERFLOW)
+        context.close()
+    assert all(len(pixels) == 2 for pixels in overflow.values())
+    # a pixel or less: the rounding of clientWidth
+    too_wide = {key: pixels for key, pixels in overflow.items() if max(pixels) > 1}
+    assert not too_wide, f"pixels past the card's edge: {too_wide}"

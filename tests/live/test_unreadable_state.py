@@ -3,6 +3,7 @@ cannot read: it is rebuilt from the match's log (games.matches.load_state), and 
 table is shown and plays on."""
 
 import json
+import logging
 import random
 
 import pytest
@@ -10,8 +11,9 @@ from asgiref.sync import sync_to_async
 
 from classroom import actions
 from classroom.models import SchoolClass, Table
-from games.models import Match
+from games.models import Match, MatchAction
 from live.dashboard import forget_kept_tables, tables_context
+from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import connect, play_socket, random_step, receive
 from tests.live.test_consumers import started_table
@@ -23,6 +25,7 @@ def from_a_later_release(snapshot: dict) -> dict:
 
 
 @pytest.mark.django_db(transaction=True)
+@in_own_event_loop
 async def test_a_socket_plays_on_a_state_rebuilt_from_the_log(
     school_class: SchoolClass, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -65,3 +68,37 @@ def test_the_dashboard_shows_a_table_whose_state_is_rebuilt(school_class: School
     ]
     assert [seat["score"] for seat in after["seats"]] == [seat["score"] for seat in before["seats"]]
     assert Match.objects.get(pk=match.pk).snapshot == match.snapshot
+
+
+@pytest.mark.expected_log_errors(r"could not be drawn on the dashboard", r"UnreadableState")
+@pytest.mark.django_db
+def test_a_table_that_cannot_be_drawn_leaves_the_dashboard_and_the_other_tables(
+    school_class: SchoolClass, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A state this release can neither read nor rebuild (its log's move refused by
+    today's rules too): that table's part says so, with its players; the others are
+    drawn as usual, and the error is logged once a version, not at every redraw."""
+    session = open_session(school_class, table_size=2)
+    seat_students(session, "Ada", "Bao", "Cleo", "Dani")
+    actions.do_start_session(session)
+    first, second = Table.objects.filter(session=session).order_by("number")
+    rng = random.Random(2)
+    for table in (first, second):
+        match = Match.objects.get(pk=table.match_id)
+        for _ in range(3):
+            random_step(match, rng)
+    broken = Match.objects.get(pk=first.match_id)
+    MatchAction.objects.filter(match=broken, version=2).update(action={"type": "earlier"})
+    Match.objects.filter(pk=broken.pk).update(snapshot=from_a_later_release(broken.snapshot))
+    forget_kept_tables()
+    with caplog.at_level(logging.ERROR, logger="live.dashboard"):
+        undrawn, drawn = tables_context(session, "fr")["tables"]
+        tables_context(session, "fr")  # a redraw: the table has not changed
+    assert undrawn["undrawn"] and not drawn.get("undrawn")
+    assert [row["name"] for row in undrawn["seats"]] == ["Ada", "Bao"]
+    assert "Le jeu de cette table ne peut pas être affiché" in undrawn["html"]
+    assert drawn["version"] == 3 and any(row["to_move"] for row in drawn["seats"])
+    errors = [r for r in caplog.records if r.name == "live.dashboard"]
+    assert len(errors) == 1 and f"match {broken.pk}, move 3" in errors[0].getMessage()
+    page = tables_context(session, "en")["tables"][0]["html"]
+    assert "This table's game cannot be shown" in page
