@@ -78,6 +78,27 @@ OVERFLOW = """
   return [document.documentElement.scrollWidth - width, out.slice(0, 4).map(name)];
 }
 """
+# The boxes that scroll or clip sideways (a card's ``overflow-x: auto``) whose content is
+# more than a border's width wider than they are: what the page's own width does not
+# show (OVERFLOW leaves them out), a part hidden until one scrolls the box. Left out: what
+# is not drawn (a closed <details>'s panel), a line cut short with an ellipsis on purpose,
+# and a box made to scroll: one that snaps (a phone's hand of cards) or a scrolling
+# region the keyboard can reach (``role="region"`` with a tabindex: a wide ranking).
+HIDDEN_OVERFLOW = """
+() => {
+  const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
+    ? "." + e.className.trim().split(/\\s+/).join(".") : "");
+  return [...document.body.querySelectorAll("*")].filter((element) => {
+    const style = getComputedStyle(element);
+    return ["auto", "scroll", "hidden"].includes(style.overflowX)
+      && style.textOverflow !== "ellipsis"
+      && element.clientWidth > 2 && element.scrollWidth > element.clientWidth + 4
+      && style.scrollSnapType === "none" && !element.matches("[role=region][tabindex]")
+      && element.checkVisibility();
+  }).slice(0, 4).map((e) =>
+    `${name(e)} (${e.scrollWidth - e.clientWidth} px: "${e.innerText.slice(0, 40)}")`);
+}
+"""
 # The join code's rendered lines (1: it does not wrap).
 CODE_LINES = """
 (element) => {
@@ -148,13 +169,24 @@ def answer_the_quiz(context: BrowserContext, base_url: str) -> tuple[str, int]:
     return path, answered
 
 
+def overflow_problems(page: Page, where: str, *, boxes: bool = True) -> list[str]:
+    """Return what sticks out of the page: past the window, or (``boxes``) hidden sideways
+    in a box."""
+    problems = []
+    overflow, culprits = page.evaluate(OVERFLOW)
+    if overflow > 0:
+        problems.append(f"{where}: {overflow} px wider than the window: {culprits}")
+    hidden = page.evaluate(HIDDEN_OVERFLOW) if boxes else []
+    if hidden:
+        problems.append(f"{where}: wider than the box that shows it, hidden sideways: {hidden}")
+    return problems
+
+
 def check(page: Page, name: str, size: str, *, folder: Path, problems: list[str], axe: Axe) -> None:
     """Screenshot the page, then collect what is wrong with it into ``problems``."""
     where = f"{name} @ {size}"
     page.screenshot(path=folder / f"{name}-{size}.png", full_page=True)
-    overflow, culprits = page.evaluate(OVERFLOW)
-    if overflow > 0:
-        problems.append(f"{where}: {overflow} px wider than the window: {culprits}")
+    problems += overflow_problems(page, where)
     if size in PHONES and not name.endswith(tuple(SCREEN_PAGES)):
         small = page.evaluate(SMALL_TEXT, SMALLEST_TEXT_PX)
         if small:

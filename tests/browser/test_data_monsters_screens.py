@@ -32,10 +32,10 @@ from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
 from tests.browser.screens import (
     FAILING_IMPACTS,
-    OVERFLOW,
     SMALL_TEXT,
     SMALLEST_TEXT_PX,
     log_in,
+    overflow_problems,
 )
 from tests.browser.test_data_thief_screens import BROKEN_WORDS
 from tests.ui.harness import bot_move, panel_problems
@@ -102,9 +102,7 @@ def check_board(tab: Page, url: str, name: str, size: str, *, prefix: Path, axe:
     expect(tab.locator(".panel--player")).to_have_count(4 if name == "projector" else 3)
     tab.wait_for_timeout(200)  # the board's measured fit of long words
     tab.screenshot(path=f"{prefix}-{name}-{size}.png", full_page=True)
-    overflow, culprits = tab.evaluate(OVERFLOW)
-    if overflow > 0:
-        problems.append(f"{where}: {overflow} px too wide: {culprits}")
+    problems += overflow_problems(tab, where)
     if name == "projector" and size != "phone-390":
         # nobody scrolls a classroom screen: every panel whole, none under the log
         problems += [f"{where}: {p}" for p in panel_problems(tab)]
@@ -175,9 +173,7 @@ def test_a_mid_game_table_fits_every_screen(
         dashboard.screenshot(
             path=artifacts_dir / f"{language}-dashboard-{size}.png", full_page=True
         )
-        overflow, culprits = dashboard.evaluate(OVERFLOW)
-        if overflow > 0:
-            problems.append(f"dashboard @ {size}: {overflow} px too wide: {culprits}")
+        problems += overflow_problems(dashboard, f"dashboard @ {size}")
     for context in (student, teacher_context):
         context.close()
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)

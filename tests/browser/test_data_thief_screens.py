@@ -25,7 +25,7 @@ from games.data_thief.rules import State as DataThiefState
 from games.matches import load_state
 from games.models import Match
 from tests.browser.classroom import PASSWORD, TIMEOUT
-from tests.browser.screens import OVERFLOW, log_in
+from tests.browser.screens import log_in, overflow_problems
 from tests.live.helpers import random_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -150,9 +150,10 @@ def test_long_names_wrap_cleanly_at_five_players(language, browser, live_server_
             expect(tab.locator(".dth-manager")).to_have_count(4)
             tab.wait_for_timeout(200)  # the board's measured fit of long words
             tab.screenshot(path=artifacts_dir / f"{language}-{name}-{size}.png", full_page=True)
-            overflow, culprits = tab.evaluate(OVERFLOW)
-            if overflow > 0:
-                problems.append(f"{name} @ {size}: {overflow} px too wide: {culprits}")
+            # the classroom screen below its own size: no wider than the window, but its
+            # cards may clip their words (a five-player board in Russian at 1024 px)
+            smaller = name == "projector" and size != "projector"
+            problems += overflow_problems(tab, f"{name} @ {size}", boxes=not smaller)
             if name == "projector" and size != "projector":
                 continue  # the classroom screen is checked at its own size, 1920 px
             if name == "projector" and size == "projector":

@@ -102,7 +102,9 @@ function createDataThief(board, ctx) {
   /** Under a card: a data card's category, an attack's stake. */
   function cardBadge(id) {
     const c = kit.entry(id);
-    if (c.kind === "data") return h("span", { class: "dth-note", lang: ctx.language }, breakable(categoryName(c.category)));
+    // a category's word breaks from 6 letters ("stan-dard", "обыч-ные"): a five-player
+    // projector at 1024 px gives a card less than its width
+    if (c.kind === "data") return h("span", { class: "dth-note", lang: ctx.language }, breakable(categoryName(c.category), 5));
     if (c.kind === "attack") return h("span", { class: "dth-note dth-stake", lang: ctx.language }, breakable(stake(c)));
     return null;
   }

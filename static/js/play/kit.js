@@ -83,10 +83,10 @@ export function syllables(word) {
   return letters.map((letter, i) => (breaks.has(i) ? "\u00ad" : "") + letter).join("");
 }
 
-/** A text whose long words (9 letters or more) may break between syllables, with a
- * hyphen: a player's or card's name in a narrow box. */
-export function breakable(text) {
-  return String(text).split(" ").map((word) => ([...word].length > 8 ? syllables(word) : word)).join(" ");
+/** A text whose words longer than `longest` letters (by default 9 letters or more) may
+ * break between syllables, with a hyphen: a player's or card's name in a narrow box. */
+export function breakable(text, longest = 8) {
+  return String(text).split(" ").map((word) => ([...word].length > longest ? syllables(word) : word)).join(" ");
 }
 
 /** The legal actions that name a card: as `card`, or in a set of `cards`. */
