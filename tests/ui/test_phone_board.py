@@ -13,7 +13,7 @@ go to test-artifacts/<test>/.
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.screens import OVERFLOW, SMALL_TEXT
+from tests.browser.screens import HIDDEN_OVERFLOW, OVERFLOW, SMALL_TEXT
 from tests.ui.harness import FakeTable, find_state, open_table, panel_problems
 
 pytestmark = [pytest.mark.browser]
@@ -238,6 +238,7 @@ def test_no_sideways_scroll_no_small_text_and_whole_words(browser, game, languag
         page.locator(".player__summary").first.click()  # an opponent's details open
         overflow, where = page.evaluate(OVERFLOW)
         assert overflow <= 0, (viewport, where)
+        assert page.evaluate(HIDDEN_OVERFLOW) == [], viewport
         small = page.evaluate(SMALL_TEXT, 12)
         assert small == [], (viewport, small[:5])
         assert page.evaluate(SPLIT_WORDS) == [], viewport

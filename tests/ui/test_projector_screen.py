@@ -10,6 +10,7 @@ test-artifacts/<test>/ for a person to look at.
 import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
+from tests.browser.screens import HIDDEN_OVERFLOW
 from tests.ui.harness import NAMES, FakeTable, find_state, panel_problems, serve_page
 
 pytestmark = [pytest.mark.browser]
@@ -210,6 +211,7 @@ def test_the_projector_fills_a_classroom_screen(browser, states, scenario, artif
             page.wait_for_timeout(300)  # the log's first lines
             page.screenshot(path=artifacts_dir / f"{scenario}-{name}-{language}.png")
             found, errors, problems = measures(page), page.errors, panel_problems(page)
+            problems += [f"hidden sideways: {h}" for h in page.evaluate(HIDDEN_OVERFLOW)]
             context.close()
             assert problems == [], "\n".join(problems)
             assert found["scrollWidth"] <= viewport["width"], "the page scrolls sideways"
@@ -257,6 +259,7 @@ def test_no_panel_hides_another(browser, states, scenario, artifacts_dir):
             if not title.endswith(" · TEST42"):
                 problems.append(f"{where}: no separator before the code in {title!r}")
             problems += [f"{where}: {p}" for p in panel_problems(page)]
+            problems += [f"{where}: hidden sideways: {h}" for h in page.evaluate(HIDDEN_OVERFLOW)]
             if found["hidden"] > 1:
                 problems.append(f"{where}: {found['hidden']} px of the board hidden")
             if (
