@@ -4,7 +4,9 @@ A backup is one file in ``BACKUP_DIR`` named ``dp-backup-<UTC time>`` and, on SQ
 ``.sqlite3.gz``: a copy made by SQLite's online backup (consistent while the platform
 runs), compressed; on PostgreSQL, ``.pgdump``: pg_dump's custom format. The exported
 debrief files are not in it (a teacher exports them again), nor the secret key
-(docs/ops.md).
+(docs/ops.md). With ``BACKUP_RECIPIENTS`` set, each backup is encrypted with age to
+those public keys (``.age`` after its name): the platform cannot read its own backups,
+and a restore needs a matching private key.
 
 A backup holds students' data out of the purges' reach, so each is deleted
 ``BACKUP_DAYS`` after it was made (``prune``): a session's deleted data lives on in a
@@ -32,6 +34,16 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import DatabaseError, connection
 from django.utils import timezone
+from pyrage import (
+    DecryptError,
+    EncryptError,
+    IdentityError,
+    RecipientError,
+    decrypt_file,
+    encrypt_file,
+    ssh,
+    x25519,
+)
 
 from classroom import actions, retention
 from classroom.erasures import erasures_since
@@ -41,6 +53,12 @@ PREFIX = "dp-backup-"
 STAMP = "%Y%m%dT%H%M%SZ"
 SQLITE_SUFFIX = ".sqlite3.gz"
 POSTGRES_SUFFIX = ".pgdump"
+ENCRYPTED_SUFFIX = ".age"
+SUFFIXES = tuple(
+    suffix + encrypted
+    for suffix in (SQLITE_SUFFIX, POSTGRES_SUFFIX)
+    for encrypted in (ENCRYPTED_SUFFIX, "")
+)
 # An erasure committed while a backup was being made may be in it or not: those of a
 # few minutes before its start are deleted again too (deleting again changes nothing).
 ERASURE_MARGIN = timedelta(minutes=5)
@@ -61,14 +79,53 @@ def is_sqlite() -> bool:
 def backup_path(folder: Path, made_at: datetime) -> Path:
     """Return the file a backup made at ``made_at`` goes to."""
     suffix = SQLITE_SUFFIX if is_sqlite() else POSTGRES_SUFFIX
+    if settings.BACKUP_RECIPIENTS:
+        suffix += ENCRYPTED_SUFFIX
     return folder / f"{PREFIX}{made_at.astimezone(UTC).strftime(STAMP)}{suffix}"
+
+
+def recipients() -> list[x25519.Recipient | ssh.Recipient]:
+    """Return the public keys of ``BACKUP_RECIPIENTS``; raise BackupError naming one that
+    is not an age or SSH public key."""
+    found = []
+    for key in settings.BACKUP_RECIPIENTS:
+        try:
+            kind = ssh.Recipient if key.startswith("ssh-") else x25519.Recipient
+            found.append(kind.from_str(key))
+        except RecipientError as error:
+            raise BackupError(
+                f"BACKUP_RECIPIENTS: {key[:20]}... is not an age public key (age1...) "
+                f"or an SSH one (ssh-ed25519 ...): {error}"
+            ) from error
+    return found
+
+
+def identities(path: Path) -> list[x25519.Identity | ssh.Identity]:
+    """Return the private keys in the file ``path``: age's ``AGE-SECRET-KEY-1...`` lines
+    (age-keygen's file), or one unencrypted SSH private key."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BackupError(f"the identity file {path} cannot be read: {error}") from error
+    try:
+        if "PRIVATE KEY-----" in text:
+            return [ssh.Identity.from_buffer(text.encode())]
+        keys = [line.strip() for line in text.splitlines() if line.startswith("AGE-SECRET-KEY-")]
+        found = [x25519.Identity.from_str(key) for key in keys]
+    except IdentityError as error:
+        raise BackupError(
+            f"the identity file {path} holds no usable private key: {error}"
+        ) from error
+    if not found:
+        raise BackupError(f"the identity file {path} holds no private key (AGE-SECRET-KEY-1...)")
+    return found
 
 
 def made_at(path: Path) -> datetime:
     """Return when the backup ``path`` was made, from its name; raise BackupError for a
     file that is not one of the platform's backups."""
     name = path.name
-    for suffix in (SQLITE_SUFFIX, POSTGRES_SUFFIX):
+    for suffix in SUFFIXES:
         if name.startswith(PREFIX) and name.endswith(suffix):
             stamp = name[len(PREFIX) : -len(suffix)]
             try:
@@ -108,22 +165,32 @@ def backup_due(folder: Path | None = None, now: datetime | None = None) -> bool:
 def make_backup(folder: Path | None = None, now: datetime | None = None) -> Path:
     """Back the database up into ``folder`` (``BACKUP_DIR``); return the new file.
 
-    The file appears whole or not at all: it is written under another name first."""
+    The file appears whole or not at all: it is written under another name first. With
+    ``BACKUP_RECIPIENTS``, the copy is encrypted to them and the plain one deleted."""
+    keys = recipients()  # a wrong key refuses the backup before anything is written
     folder = Path(settings.BACKUP_DIR if folder is None else folder)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     target = backup_path(folder, now or timezone.now())
     partial = target.with_name(target.name + ".part")
-    # Students' data: readable by the platform's user only, from the first byte written.
-    partial.unlink(missing_ok=True)
-    partial.touch(mode=0o600)
+    plain = target.with_name(target.name + ".plain") if keys else partial
     try:
+        for path in {partial, plain}:
+            # Students' data: readable by the platform's user only, from the first byte.
+            path.unlink(missing_ok=True)
+            path.touch(mode=0o600)
         if is_sqlite():
-            _sqlite_backup(folder, partial)
+            _sqlite_backup(folder, plain)
         else:
-            _postgres_backup(partial)
+            _postgres_backup(plain)
+        if keys:
+            try:
+                encrypt_file(str(plain), str(partial), keys)
+            except EncryptError as error:
+                raise BackupError(f"the backup could not be encrypted: {error}") from error
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
+        plain.unlink(missing_ok=True)
     return target
 
 
@@ -164,9 +231,10 @@ class Restored:
     journal_read: bool = True
 
 
-def restore(path: Path) -> Restored:
+def restore(path: Path, identity: Path | None = None) -> Restored:
     """Put the backup ``path`` in the database's place, then delete again what was erased
-    since it was made and purge what is past its retention now.
+    since it was made and purge what is past its retention now. An encrypted backup is
+    decrypted with the private key in the file ``identity``.
 
     The platform must be stopped (its processes keep what they read in memory). The
     erasures are read from the database before it is replaced: when it cannot be read
@@ -176,9 +244,31 @@ def restore(path: Path) -> Restored:
     when = made_at(path)
     if not path.is_file():
         raise BackupError(f"{path} does not exist")
-    if path.name.endswith(SQLITE_SUFFIX) != is_sqlite():
+    plain_name = path.name.removesuffix(ENCRYPTED_SUFFIX)
+    if plain_name.endswith(SQLITE_SUFFIX) != is_sqlite():
         made_on, runs_on = ("PostgreSQL", "SQLite") if is_sqlite() else ("SQLite", "PostgreSQL")
         raise BackupError(f"{path.name} is a backup of {made_on}: this platform runs on {runs_on}")
+    if plain_name == path.name:
+        return _restore(path, when)
+    if identity is None:
+        raise BackupError(
+            f"{path.name} is encrypted: give the file of the private key it was encrypted "
+            "to (--identity FILE)"
+        )
+    keys = identities(identity)
+    with tempfile.TemporaryDirectory(prefix="dp-restore-") as folder:  # the user's only
+        plain = Path(folder) / plain_name
+        try:
+            decrypt_file(str(path), str(plain), keys)
+        except DecryptError as error:
+            raise BackupError(
+                f"{path.name} cannot be decrypted with the keys of {identity}: {error}"
+            ) from error
+        return _restore(plain, when)
+
+
+def _restore(path: Path, when: datetime) -> Restored:
+    """Restore the unencrypted backup ``path``, made at ``when`` (``restore``)."""
     try:
         erased = [
             (erasure.kind, erasure.object_id, erasure.erased_at)

@@ -447,6 +447,10 @@ ADMIN_LOG_DAYS = env_int("ADMIN_LOG_DAYS", 365, minimum=1)
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 BACKUP_HOURS = env_int("BACKUP_HOURS", 24)
 BACKUP_DAYS = env_int("BACKUP_DAYS", 7, minimum=1)
+# Public keys (age's "age1...", or an SSH "ssh-ed25519 ..." / "ssh-rsa ...") every backup
+# is encrypted to: the platform cannot read its own backups, a restore needs a matching
+# private key (manage.py restore --identity FILE). Empty: backups are not encrypted.
+BACKUP_RECIPIENTS = env_list("BACKUP_RECIPIENTS", [])
 # How often beat asks whether a backup is due (classroom.backups.backup_due).
 BACKUP_CHECK_SECONDS = 3600.0
 

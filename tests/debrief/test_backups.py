@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core import checks
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
+from pyrage import x25519
 
 from classroom import actions
 from classroom.backups import (
@@ -26,6 +28,7 @@ from classroom.backups import (
     prune,
     restore,
 )
+from classroom.checks import backup_recipients
 from classroom.models import ClassSession, Erasure, Participant, SchoolClass
 from classroom.retention import delete_account, purge_session, purge_unused
 from classroom.tasks import back_up
@@ -293,3 +296,87 @@ def test_the_beat_backs_up_in_a_real_worker(transactional_db, celery_worker, tea
     finally:
         made.unlink(missing_ok=True)
         stale.unlink(missing_ok=True)
+
+
+def age_key(folder: Path, name: str) -> tuple[str, Path]:
+    """Make an age key pair: return its public key and the file of its private key, as
+    age-keygen writes it."""
+    identity = x25519.Identity.generate()
+    path = folder / f"{name}.txt"
+    path.write_text(f"# public key: {identity.to_public()}\n{identity}\n")
+    return str(identity.to_public()), path
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_encrypted_backup_needs_its_private_key_to_be_restored(
+    school, teacher_a, tmp_path, settings
+):
+    public, private = age_key(tmp_path, "it-office")
+    other_public, other_private = age_key(tmp_path, "someone-else")
+    settings.BACKUP_RECIPIENTS = [public]
+    folder = tmp_path / "backups"
+    backup = make_backup(folder)
+    plain_suffix = ".sqlite3.gz" if connection.vendor == "sqlite" else ".pgdump"
+    assert backup.name.endswith(plain_suffix + ".age")
+    assert backups(folder) == [backup] and made_at(backup) <= timezone.now()
+    assert sorted(path.name for path in folder.iterdir()) == [backup.name]  # no plain copy
+    assert backup.stat().st_mode & 0o777 == 0o600
+    content = backup.read_bytes()
+    assert content.startswith(b"age-encryption.org/v1\n")
+    with pytest.raises(OSError), gzip.open(backup) as unreadable:
+        unreadable.read()
+    actions.do_create_class(teacher_a, "made after the backup")
+
+    with pytest.raises(BackupError, match="is encrypted: give the file of the private key"):
+        restore(backup)
+    with pytest.raises(BackupError, match="cannot be decrypted with the keys of"):
+        restore(backup, other_private)
+    (tmp_path / "empty.txt").write_text("# nothing here\n")
+    with pytest.raises(BackupError, match="holds no private key"):
+        restore(backup, tmp_path / "empty.txt")
+    assert SchoolClass.objects.filter(name="made after the backup").exists()  # untouched
+
+    restored = restore(backup, private)
+    assert restored.made_at == made_at(backup)
+    assert not SchoolClass.objects.filter(name="made after the backup").exists()
+    assert students(school["kept"]) == 4
+    # Two recipients: either key restores it.
+    settings.BACKUP_RECIPIENTS = [other_public, public]
+    second = make_backup(folder, now=timezone.now() + timedelta(minutes=1))
+    restore(second, other_private)
+    assert students(school["kept"]) == 4
+
+
+@pytest.mark.django_db
+def test_a_wrong_recipient_refuses_the_backup_before_anything_is_written(tmp_path, settings):
+    settings.BACKUP_RECIPIENTS = ["age1notakey"]
+    with pytest.raises(BackupError, match=r"BACKUP_RECIPIENTS: age1notakey\.\.\. is not an age"):
+        make_backup(tmp_path / "backups")
+    assert not (tmp_path / "backups").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_restore_command_takes_the_identity_of_an_encrypted_backup(
+    school, tmp_path, settings, capsys
+):
+    public, private = age_key(tmp_path, "it-office")
+    settings.BACKUP_RECIPIENTS = [public]
+    call_command("backup", to=tmp_path / "backups")
+    assert "(encrypted to 1 public keys)" in capsys.readouterr().out
+    (backup,) = backups(tmp_path / "backups")
+    with pytest.raises(CommandError, match=r"Nothing was restored: .* is encrypted"):
+        call_command("restore", str(backup), no_input=True)
+    call_command("restore", str(backup), identity=private, no_input=True)
+    assert "Restored the backup of" in capsys.readouterr().out
+    assert students(school["kept"]) == 4
+
+
+def test_a_wrong_recipient_is_a_warning_of_the_system_checks(settings):
+    """Shown by manage.py check and before migrate (make run), which start all the same."""
+    settings.BACKUP_RECIPIENTS = ["ssh-ed25519 AAAAnotakey"]
+    (warning,) = backup_recipients()
+    assert warning.id == "classroom.W001" and warning.level == checks.WARNING
+    assert "is not an age public key" in warning.msg
+    assert warning in checks.run_checks()
+    settings.BACKUP_RECIPIENTS = [str(x25519.Identity.generate().to_public())]
+    assert backup_recipients() == []

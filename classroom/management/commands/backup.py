@@ -27,7 +27,13 @@ class Command(BaseCommand):
                 made = make_backup(folder)
             except (BackupError, OSError) as error:
                 raise CommandError(f"No backup was made: {error}") from error
-            self.stdout.write(self.style.SUCCESS(f"Backup made: {made}"))
+            encrypted = len(settings.BACKUP_RECIPIENTS)
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Backup made: {made}"
+                    + (f" (encrypted to {encrypted} public keys)" if encrypted else "")
+                )
+            )
             for path in prune(folder):
                 self.stdout.write(f"Deleted (older than {settings.BACKUP_DAYS} days): {path.name}")
         found = backups(folder)

@@ -18,6 +18,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("backup", type=Path, help="a dp-backup-... file")
+        parser.add_argument(
+            "--identity",
+            type=Path,
+            help="for an encrypted backup (.age): the file of a private key it was encrypted to",
+        )
         parser.add_argument("--no-input", action="store_true", help="do not ask for confirmation")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -40,7 +45,7 @@ class Command(BaseCommand):
             if answer.strip().lower() != "yes":
                 raise CommandError("Nothing was restored.")
         try:
-            restored = restore(path)
+            restored = restore(path, options["identity"])
         except (BackupError, OSError) as error:
             raise CommandError(f"Nothing was restored: {error}") from error
         self.stdout.write(self.style.SUCCESS(f"Restored the backup of {when:%Y-%m-%d %H:%M} UTC."))
