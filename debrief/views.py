@@ -149,5 +149,6 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "admin_log_days": settings.ADMIN_LOG_DAYS,
         "backup_hours": settings.BACKUP_HOURS,
         "backup_days": settings.BACKUP_DAYS,
+        "backups_encrypted": bool(settings.BACKUP_RECIPIENTS),
     }
     return render(request, "privacy.html", context)

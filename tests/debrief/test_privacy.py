@@ -90,6 +90,10 @@ def test_the_privacy_page_says_how_long_backups_and_erasure_notes_are_kept(clien
     page = client.get(reverse("debrief:privacy")).content.decode()
     assert "made every" not in page
     assert "The platform makes no copy of its database by itself" in page
+    assert "Each copy is encrypted" not in page
+    settings.BACKUP_RECIPIENTS = ["age1" + "q" * 58]  # its form only: the page reads no key
+    page = client.get(reverse("debrief:privacy")).content.decode()
+    assert "Each copy is encrypted: the platform itself cannot read it" in page
 
 
 @pytest.mark.django_db
