@@ -192,7 +192,7 @@ function createDataThief(board, ctx) {
       h("h2", { id: "managers-title" }, gettext("The data managers' boards"),
         attacks.length ? h("span", { class: "panel__hint" }, " — ", gettext("choose a highlighted board to attack")) : null),
       // the projector puts every manager in one row: it needs their number
-      h("div", { class: "dth-managers", style: `--managers: ${seats.length}` }, seats.map((seat) => drawManager(v, seat, attacks))));
+      h("div", { class: "dth-managers", style: `--managers: ${seats.length}`, "data-managers": seats.length }, seats.map((seat) => drawManager(v, seat, attacks))));
   }
 
   function drawThief(v) {
