@@ -14,7 +14,7 @@ from classroom.models import Seat
 from classroom.services import again_on_lost_connection, running_again
 from games import clock
 from games.engine import IllegalAction
-from games.matches import MatchPaused, load_state
+from games.matches import MatchPaused, UnreadableState, load_state
 from games.models import Match, MatchTimer
 from games.registry import get_game
 from live import scheduling
@@ -103,8 +103,15 @@ def sweep() -> dict:
     released = release_expired_lesson_pauses()
     due = MatchTimer.objects.filter(
         due_at__lte=clock.now(), match__status=Match.Status.RUNNING
-    ).values_list("match_id", "timer_id")
-    fired = sum(fire_timer(match_id, timer_id) for match_id, timer_id in list(due))
+    ).values_list("match_id", "match__seed", "timer_id")
+    fired = 0
+    for match_id, seed, timer_id in list(due):
+        if (match_id, seed) in _unreadable:
+            continue
+        try:
+            fired += fire_timer(match_id, timer_id)
+        except UnreadableState:
+            _leave_alone(match_id, seed)
     bots = sweep_bots()
     stale = do_forget_stale_connections()
     return {
@@ -113,6 +120,19 @@ def sweep() -> dict:
         "bots": bots,
         "stale_connections": stale,
     }
+
+
+# The matches (id and seed) whose state this release can neither read nor rebuild
+# (games.matches.UnreadableState): logged once, then left out of this worker's sweeps,
+# so that one such match does not stop the timers and bots of every other.
+_unreadable: set[tuple[int, int | None]] = set()
+
+
+def _leave_alone(match_id: int, seed: int | None) -> None:
+    logger.exception(
+        "Match %s cannot go on: this worker's sweeps leave its timers and bots alone", match_id
+    )
+    _unreadable.add((match_id, seed))
 
 
 # The seats that may act in each running match with bots, by the match's version, as
@@ -146,9 +166,15 @@ def sweep_bots() -> int:
         bots = bot_kinds(seats.get(match.pk, []))
         if not bots:
             continue
+        if (match.pk, match.seed) in _unreadable:
+            continue
         known = _movers.get(match.pk)
         if known is None or known[:2] != (match.version, match.seed):
-            known = (match.version, match.seed, load_state(match).to_move())
+            try:
+                known = (match.version, match.seed, load_state(match).to_move())
+            except UnreadableState:
+                _leave_alone(match.pk, match.seed)
+                continue
             _movers[match.pk] = known
         scheduled += scheduling.schedule_bots(match, delay=0, bots=bots, movers=known[2])
     return scheduled

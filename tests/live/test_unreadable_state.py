@@ -5,17 +5,25 @@ table is shown and plays on."""
 import json
 import logging
 import random
+from types import ModuleType
 
 import pytest
 from asgiref.sync import sync_to_async
 
 from classroom import actions
 from classroom.models import SchoolClass, Table
-from games.models import Match, MatchAction
+from games.models import Match, MatchAction, MatchTimer
+from live import background, scheduling
 from live.dashboard import forget_kept_tables, tables_context
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
-from tests.live.helpers import connect, play_socket, random_step, receive
+from tests.live.helpers import (
+    connect,
+    drive_to_call_window,
+    play_socket,
+    random_step,
+    receive,
+)
 from tests.live.test_consumers import started_table
 
 
@@ -102,3 +110,39 @@ def test_a_table_that_cannot_be_drawn_leaves_the_dashboard_and_the_other_tables(
     assert len(errors) == 1 and f"match {broken.pk}, move 3" in errors[0].getMessage()
     page = tables_context(session, "en")["tables"][0]["html"]
     assert "This table's game cannot be shown" in page
+
+
+@pytest.mark.expected_log_errors(r"cannot go on: this worker's sweeps leave", r"UnreadableState")
+@pytest.mark.django_db(transaction=True)
+def test_a_match_that_cannot_go_on_does_not_stop_the_sweeps_of_the_others(
+    school_class: SchoolClass,
+    clock: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The sweeper fires every due timer and queues every lost bot move of the running
+    matches: one match it cannot read is logged once and left alone, the others go on."""
+    monkeypatch.setattr(scheduling, "send_task", lambda *args, **kwargs: None)  # in-process
+    monkeypatch.setattr(background, "_unreadable", set())
+    matches, rng = [], random.Random(5)
+    for number in range(2):
+        session = open_session(school_class, table_size=2, bots=True, options={"call_seconds": 20})
+        seat_students(session, f"Ana{number}")
+        actions.do_start_session(session)
+        match = Match.objects.get(table__session=session)
+        for _ in range(3):  # moves in the log, then a call window's timer to fire
+            random_step(match, rng)
+        drive_to_call_window(match, seed=3)
+        matches.append(match)
+    broken, sound = matches
+    MatchAction.objects.filter(match=broken, version=1).update(action={"type": "earlier"})
+    Match.objects.filter(pk=broken.pk).update(snapshot=from_a_later_release(broken.snapshot))
+    clock.advance(20)
+    with caplog.at_level(logging.ERROR, logger="live.background"):
+        assert background.sweep()["fired"] == 1  # the sound match's window expired
+        background.sweep()
+    sound.refresh_from_db()
+    assert sound.actions.filter(seat=None).exists()
+    errors = [r for r in caplog.records if r.name == "live.background"]
+    assert len(errors) == 1 and f"Match {broken.pk} cannot go on" in errors[0].getMessage()
+    assert MatchTimer.objects.filter(match=broken).exists()  # left as it was
