@@ -43,7 +43,7 @@ from classroom.services import (
 from games import clock
 from games.commit import CommitUnanswered
 from games.engine import IllegalAction
-from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion
+from games.matches import LESSON_PAUSE, PAUSED, MatchPaused, StaleVersion, UnreadableState
 from live import heartbeat, messages, write
 from live.session_sockets import scope_language
 from live.sockets import (
@@ -109,6 +109,13 @@ PAUSE_REFUSALS = {
     PAUSED: gettext_noop("The game is paused."),
     LESSON_PAUSE: gettext_noop("Wait a moment: everyone at the table reads the lesson first."),
 }
+# A match whose stored state this release can neither read nor rebuild from its log
+# (games.matches.UnreadableState): the socket stays open and says so, rather than close
+# and be opened again, each time in vain.
+CANNOT_GO_ON = gettext_noop(
+    "This game cannot go on after the platform's update. Your teacher can end the session "
+    "and open a new one."
+)
 SERVICE_REFUSALS = {
     "unavailable": gettext_noop(
         "The server is busy for a moment and could not answer. Try again in a few seconds."
@@ -215,13 +222,22 @@ class TableConsumer(PlatformConsumer):
             return
         await self.join(table_group(self.table_id))
         await self.join(seat_group(self.table_id, self.seat))
-        if self.seat is not None and self.seat_pk is None:
-            hello, state = await self.in_database(self.count_in_and_build)()
-            heartbeat.join(self)
-        else:
-            hello, state = await self.in_database(self.build_full)()
+        try:
+            if self.seat is not None and self.seat_pk is None:
+                hello, state = await self.in_database(self.count_in_and_build)()
+                heartbeat.join(self)
+            else:
+                hello, state = await self.in_database(self.build_full)()
+        except UnreadableState:
+            await self.cannot_go_on()
+            return
         await self.send_json(hello)
         await self.send_state(state, force=True)
+
+    async def cannot_go_on(self) -> None:
+        """Say that this table's match cannot go on (logged with its cause)."""
+        logger.exception("Table %s cannot be shown to its socket", self.table_id)
+        await self.send_error("cannot_go_on", message_in(self.language, CANNOT_GO_ON))
 
     @again_on_lost_connection  # a read: safe to run twice
     def locate_seat(self) -> None:
@@ -285,7 +301,11 @@ class TableConsumer(PlatformConsumer):
         """Send this seat's state, unless that version was sent already."""
         if state is None:
             since = None if force else self.last_version
-            state = await self.in_database(self.build_state)(since)
+            try:
+                state = await self.in_database(self.build_state)(since)
+            except UnreadableState:
+                await self.cannot_go_on()
+                return
         if not force and state["version"] == self.last_version:
             return
         self.last_version = state["version"]
@@ -445,6 +465,9 @@ class TableConsumer(PlatformConsumer):
             return self.error(
                 refusal.code, refusal.message, messages.stored_version(match_id), refusal.params
             )
+        except UnreadableState:
+            logger.exception("A move at table %s cannot be played", self.table_id)
+            return self.error("cannot_go_on", CANNOT_GO_ON, self.last_version)
         return None
 
     async def dismiss(self, message: dict) -> None:

@@ -18,6 +18,7 @@ from live.dashboard import forget_kept_tables, tables_context
 from tests.classroom.channels_testing import in_own_event_loop
 from tests.live.conftest import open_session, seat_students
 from tests.live.helpers import (
+    TIMEOUT,
     connect,
     drive_to_call_window,
     play_socket,
@@ -146,3 +147,40 @@ def test_a_match_that_cannot_go_on_does_not_stop_the_sweeps_of_the_others(
     errors = [r for r in caplog.records if r.name == "live.background"]
     assert len(errors) == 1 and f"Match {broken.pk} cannot go on" in errors[0].getMessage()
     assert MatchTimer.objects.filter(match=broken).exists()  # left as it was
+
+
+@pytest.mark.expected_log_errors(
+    r"cannot be shown to its socket", r"cannot be played", r"UnreadableState"
+)
+@pytest.mark.django_db(transaction=True)
+@in_own_event_loop
+async def test_a_match_that_cannot_go_on_says_so_to_its_students_in_their_language(
+    school_class: SchoolClass,
+) -> None:
+    """Instead of hello and state, an error in the seat's language; every act and resync
+    get it again, and the socket stays open (no reconnection in vain)."""
+    session, table, participants = await sync_to_async(started_table)(school_class, "fr")
+    match = await Match.objects.aget(pk=table.match_id)
+    rng = random.Random(1)
+    for _ in range(3):
+        await sync_to_async(random_step)(match, rng)
+    await MatchAction.objects.filter(match=match, version=1).aupdate(action={"type": "earlier"})
+    await Match.objects.filter(pk=match.pk).aupdate(snapshot=from_a_later_release(match.snapshot))
+    socket = play_socket(session, next(iter(participants.values())))
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    said = "Cette partie ne peut pas continuer après la mise à jour de la plateforme."
+    first = await receive(socket)
+    assert first["type"] == "error" and first["code"] == "cannot_go_on"
+    assert first["message"].startswith(said)
+    for message in (
+        {"type": "act", "version": 3, "action": {"type": "end_turn"}},
+        {"type": "resync"},
+    ):
+        await socket.send_to(text_data=json.dumps(message))
+        answer = await receive(socket)
+        assert (answer["type"], answer["code"]) == ("error", "cannot_go_on"), answer
+    await socket.send_to(text_data=json.dumps({"type": "ping"}))
+    assert (await receive(socket))["type"] == "pong"  # still open: nothing closed it
+    await socket.disconnect()
+    assert (await Match.objects.aget(pk=match.pk)).version == 3
