@@ -4,6 +4,7 @@ The page talks to tests/ui/harness.py's FakeTable through Playwright's WebSocket
 routing, so the test can drop the socket, skip versions or refuse a move.
 """
 
+import json
 import re
 
 import pytest
@@ -258,3 +259,28 @@ def test_pure_helpers(seat_page):
     assert result["bracketed"] == {"head": "", "label": "DPIA (Impact Assessment)", "colour": ""}
     assert result["uncoloured"] == {"head": "Avatar", "label": "Greys (aliens)", "colour": ""}
     assert result["key"] is True
+
+
+class GameThatCannotGoOn(FakeTable):
+    """The server of a match it can neither read nor rebuild: an error for a greeting."""
+
+    def on_connect(self, ws):
+        self.sockets.append(ws)
+        ws.on_message(lambda raw: self.on_message(ws, raw))
+        ws.send(json.dumps(self.error("cannot_go_on", REASON)))
+
+
+REASON = "This game cannot go on after the platform's update."
+
+
+def test_a_game_that_cannot_go_on_shows_why_in_the_board_s_place(browser):
+    table = GameThatCannotGoOn(first_turn(), bots=False)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    serve_page(page, table)
+    expect(page.locator(".board")).to_have_text(REASON)
+    expect(page.locator("[data-slot=status]")).to_have_text("Connected.")
+    page.wait_for_timeout(1500)  # no reconnection: it was an answer
+    assert len(table.sockets) == 1
+    context.close()

@@ -175,8 +175,11 @@ export class TableConnection {
       const server = serverTimeMs(message.server_time);
       if (server !== null) this.offsetMs = server - Date.now();
     }
-    // The server greets every new socket with hello (a seat at a table) or waiting.
-    if (!this.greeted && (message.type === "hello" || message.type === "waiting")) {
+    // The server greets every new socket with hello (a seat at a table) or waiting, or
+    // says that the table's game cannot go on (an answer too: no reconnection helps).
+    const greeting =
+      message.type === "hello" || message.type === "waiting" || message.code === "cannot_go_on";
+    if (!this.greeted && greeting) {
       this.greeted = true;
       this.emit("status", "open");
     }
@@ -724,6 +727,11 @@ export function boot(root, WebSocketImpl = window.WebSocket) {
       },
       error(message) {
         setBusy(false);
+        if (message.code === "cannot_go_on") {
+          // no board to draw, nor any to come: the reason takes the board's place
+          els.board.replaceChildren(h("p", { class: "game-waiting" }, message.message));
+          return;
+        }
         showError(message.message || gettext("That move is not possible."));
       },
       notice(message) {
