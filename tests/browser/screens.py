@@ -79,11 +79,12 @@ OVERFLOW = """
 }
 """
 # The boxes that scroll or clip sideways (a card's ``overflow-x: auto``) whose content is
-# more than a border's width wider than they are: what the page's own width does not
-# show (OVERFLOW leaves them out), a part hidden until one scrolls the box. Left out: what
-# is not drawn (a closed <details>'s panel), a line cut short with an ellipsis on purpose,
-# and a box made to scroll: one that snaps (a phone's hand of cards) or a scrolling
-# region the keyboard can reach (``role="region"`` with a tabindex: a wide ranking).
+# wider than they are (by more than a pixel: the rounding of widths): what the page's
+# own width does not show (OVERFLOW leaves them out), a part hidden until one scrolls
+# the box. Left out: what is not drawn (a closed <details>'s panel), a line cut short
+# with an ellipsis on purpose, and a box made to scroll: one that snaps (a phone's hand
+# of cards) or a scrolling region the keyboard can reach (``role="region"`` with a
+# tabindex: a wide ranking).
 HIDDEN_OVERFLOW = """
 () => {
   const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
@@ -92,7 +93,7 @@ HIDDEN_OVERFLOW = """
     const style = getComputedStyle(element);
     return ["auto", "scroll", "hidden"].includes(style.overflowX)
       && style.textOverflow !== "ellipsis"
-      && element.clientWidth > 2 && element.scrollWidth > element.clientWidth + 4
+      && element.clientWidth > 2 && element.scrollWidth > element.clientWidth + 1
       && style.scrollSnapType === "none" && !element.matches("[role=region][tabindex]")
       && element.checkVisibility();
   }).slice(0, 4).map((e) =>

@@ -102,7 +102,9 @@ def check_board(tab: Page, url: str, name: str, size: str, *, prefix: Path, axe:
     expect(tab.locator(".panel--player")).to_have_count(4 if name == "projector" else 3)
     tab.wait_for_timeout(200)  # the board's measured fit of long words
     tab.screenshot(path=f"{prefix}-{name}-{size}.png", full_page=True)
-    problems += overflow_problems(tab, where)
+    # the classroom screen on a phone scrolls its board: no wider than the window is enough
+    on_a_phone = name == "projector" and size == "phone-390"
+    problems += overflow_problems(tab, where, boxes=not on_a_phone)
     if name == "projector" and size != "phone-390":
         # nobody scrolls a classroom screen: every panel whole, none under the log
         problems += [f"{where}: {p}" for p in panel_problems(tab)]
