@@ -14,6 +14,7 @@ from debrief.replay import frame
 from games.matches import replay_stored
 from games.models import Match, MatchAction
 from tests.debrief.recorded import record_session
+from tests.matches.test_unreadable_state import from_a_later_release
 
 pytestmark = pytest.mark.django_db
 
@@ -114,8 +115,7 @@ def test_a_match_whose_stored_state_is_unreadable_too_ends_its_report_at_the_rep
     session = record_session(teacher_a, students=6, table_size=4)
     match = first_match(session)
     refused = earlier_move_at_half_time(match)
-    stored = match.snapshot
-    Match.objects.filter(pk=match.pk).update(snapshot={**stored, "format": stored["format"] + 1})
+    Match.objects.filter(pk=match.pk).update(snapshot=from_a_later_release(match.snapshot))
     report = report_in_english(session)
     table = report.tables[0]
     # no stored state to end on: the report ends where today's rules stop

@@ -26,11 +26,7 @@ from tests.live.helpers import (
     receive,
 )
 from tests.live.test_consumers import started_table
-
-
-def from_a_later_release(snapshot: dict) -> dict:
-    """The snapshot as a release with another FORMAT for the game would have stored it."""
-    return {**snapshot, "format": snapshot["format"] + 1}
+from tests.matches.test_unreadable_state import from_a_later_release
 
 
 @pytest.mark.django_db(transaction=True)
