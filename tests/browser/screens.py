@@ -55,11 +55,16 @@ SMALL_TEXT = """
   return found;
 }
 """
+# How a check names an element: its tag and classes ("section.card.live-table").
+ELEMENT_NAME = """
+  const name = (e) => e.tagName.toLowerCase()
+    + (e.className && typeof e.className === "string"
+      ? "." + e.className.trim().split(/\\s+/).join(".") : "");
+"""
 # How far the page is wider than the window (0: no horizontal overflow), and the
 # outermost elements that stick out, to say where.
 OVERFLOW = """
-() => {
-  const width = window.innerWidth;
+() => {%NAME%  const width = window.innerWidth;
   const clipped = (element) => {  // inside a box that scrolls or clips sideways
     for (let e = element.parentElement; e && e !== document.body; e = e.parentElement) {
       if (getComputedStyle(e).overflowX !== "visible") return true;
@@ -73,11 +78,9 @@ OVERFLOW = """
     return box.right > width + 1 && box.width > 0 && !clipped(element)
       && (element.parentElement === document.body || parent.right <= width + 1);
   });
-  const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
-    ? "." + e.className.trim().split(/\\s+/).join(".") : "");
   return [document.documentElement.scrollWidth - width, out.slice(0, 4).map(name)];
 }
-"""
+""".replace("%NAME%", ELEMENT_NAME)
 # The boxes that scroll or clip sideways (a card's ``overflow-x: auto``) whose content is
 # wider than they are (by more than a pixel: the rounding of widths): what the page's
 # own width does not show (OVERFLOW leaves them out), a part hidden until one scrolls
@@ -86,10 +89,7 @@ OVERFLOW = """
 # of cards) or a scrolling region the keyboard can reach (``role="region"`` with a
 # tabindex: a wide ranking).
 HIDDEN_OVERFLOW = """
-() => {
-  const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
-    ? "." + e.className.trim().split(/\\s+/).join(".") : "");
-  return [...document.body.querySelectorAll("*")].filter((element) => {
+() => {%NAME%  return [...document.body.querySelectorAll("*")].filter((element) => {
     const style = getComputedStyle(element);
     return ["auto", "scroll", "hidden"].includes(style.overflowX)
       && style.textOverflow !== "ellipsis"
@@ -99,7 +99,7 @@ HIDDEN_OVERFLOW = """
   }).slice(0, 4).map((e) =>
     `${name(e)} (${e.scrollWidth - e.clientWidth} px: "${e.innerText.slice(0, 40)}")`);
 }
-"""
+""".replace("%NAME%", ELEMENT_NAME)
 # The join code's rendered lines (1: it does not wrap).
 CODE_LINES = """
 (element) => {
