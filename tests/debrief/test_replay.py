@@ -171,7 +171,8 @@ def test_a_data_monsters_replay_shows_hands_labs_the_challenge_deck_and_the_sets
 
 @pytest.mark.django_db
 def test_the_french_replay_puts_a_space_before_the_scores_colons(recorded, client_a):
-    """French writes "Trésors : 1" (as its catalogue does), never "Trésors: 1"."""
+    """French writes "Trésors : 1", a no-break space before the colon (as its catalogue
+    does), never "Trésors: 1"."""
     url = reverse("debrief:replay", args=[recorded.pk, 1])
     try:
         page = client_a.get(url, {"move": 10}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
@@ -179,5 +180,5 @@ def test_the_french_replay_puts_a_space_before_the_scores_colons(recorded, clien
         translation.deactivate()  # the request left French active in this thread
     seat_score = r'<section class="card replay-seat.*?<p class="muted">(.*?)</p>'
     scores = re.findall(seat_score, page, re.S)
-    assert scores and all(" : " in line for line in scores), scores
+    assert scores and all("\u00a0: " in line for line in scores), scores
     assert not [line for line in scores if re.search(r"\S: ", line)], scores

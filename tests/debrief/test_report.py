@@ -217,7 +217,7 @@ def test_the_french_report_puts_a_space_before_every_colon(teacher_a):
     with translation.override("fr"):
         report = data.build(session)
         page = render.render_html(report)
-    assert re.search(r"Gagnants? : <strong>", page)
+    assert re.search("Gagnants?\u00a0: <strong>", page)
     text = re.sub(r"<(style|svg|script)\b.*?</\1>", "", page, flags=re.S)
     text = unescape(re.sub(r"<[^>]+>", "", text))
     assert not re.findall(r"\S{0,20}[^\s\d]:(?=\s)", text)

@@ -268,6 +268,25 @@ def test_translations_keep_placeholders_and_tags(language, domain):
     assert not problems, "\n".join(f"{a!r} -> {b!r}" for a, b in problems)
 
 
+# French sets a no-break space before : ; ! ? and », and after «: a plain one lets a
+# line start with the sign ("Lancer une séance pour «" / "4B »" on a phone).
+FRENCH_BREAKABLE_SIGN = re.compile(r" [:;!?»]|« ")
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_french_keeps_its_signs_on_the_line_of_their_word(domain):
+    catalog = catalogue("fr", domain)
+    assert catalog is not None and len(catalog)
+    found = [
+        form
+        for message in catalog
+        if message.id
+        for form in forms(message)
+        if FRENCH_BREAKABLE_SIGN.search(form)
+    ]
+    assert not found, found
+
+
 @pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_babel_checkers_find_no_error(language, domain):

@@ -62,7 +62,7 @@ def test_the_names_of_groups_of_cards_are_translated():
         },
         ("data_thief", "data", (("category", "sensitive"),)): {
             "en": "Data cards: Sensitive",
-            "fr": "Cartes donnée : Sensible",
+            "fr": "Cartes donnée\u00a0: Sensible",
         },
         ("data_thief", "measure", ()): {"es": "Medida de seguridad"},
         ("conspiranoia", "attack", ()): {"en": "Attack"},  # one name for every Attack card

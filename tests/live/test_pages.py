@@ -378,7 +378,7 @@ def test_the_dashboard_starts_the_session_from_the_lobby(school_class, teacher):
         ("en", 1, "Quiz: 0 of 1 student finished."),
         ("en", 2, "Quiz: 0 of 2 students finished."),
         ("es", 1, "Cuestionario terminado: 0 de 1 alumno."),
-        ("fr", 2, "Quiz terminé : 0 sur 2 élèves."),
+        ("fr", 2, "Quiz terminé\u00a0: 0 sur 2 élèves."),
         ("ru", 1, "Тест закончили: 0 из 1 ученика."),
         ("ru", 2, "Тест закончили: 0 из 2 учеников."),
         ("ru", 5, "Тест закончили: 0 из 5 учеников."),
