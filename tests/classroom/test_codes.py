@@ -23,6 +23,27 @@ def test_generated_codes_use_the_alphabet():
         assert codes.is_well_formed(code)
 
 
+def test_a_code_shown_to_a_class_spells_no_word():
+    """No vowel, no digit read as one, none of the refused groups: 2,000 codes drawn
+    from the typed alphabet would hold a refused group about 400 times."""
+    drawn = [codes.generate_code() for _ in range(2000)]
+    assert not [code for code in drawn if set(code) & set("AEUY34")]
+    assert not [code for code in drawn if codes.spells_a_refused_group(code)]
+    assert len(codes.refused_groups()) > 20
+
+
+@pytest.mark.parametrize(
+    ("code", "refused"),
+    [("FCKBNV", True), ("BXK5SQ", True), ("QW7FNJ", True), ("QW7KNJ", False), ("2H88QZ", True)],
+)
+def test_the_refused_groups_are_found_anywhere_five_read_as_s(code, refused):
+    assert codes.spells_a_refused_group(code) is refused
+
+
+def test_a_code_drawn_before_the_vowels_were_left_out_is_still_typed():
+    assert codes.is_well_formed("FACE42")
+
+
 def test_normalize_code():
     assert codes.normalize_code(" ab c-d e\tf ") == "ABCDEF"
     assert not codes.is_well_formed("ABC0EF")
