@@ -328,3 +328,34 @@ def test_a_data_tycoon_counter_stays_in_sight_when_a_card_is_opened(browser, art
     page.screenshot(path=artifacts_dir / "counter-ru-390.png")  # the screen as seen
     assert page.errors == []
     context.close()
+
+
+# A position where an answer box opens for seat 0: the game's window, where to find it.
+ANSWER_BOXES = {
+    "data_tycoon": (seat_window("counter"), {"variant": "expert"}),
+    "data_thief": (seat_window("counter"), {"game": "data_thief", "seeds": range(400)}),
+    "conspiranoia": (seat_window("defence"), {"game": "conspiranoia", "variant": "quick"}),
+}
+
+
+@pytest.mark.parametrize("scrolled", ["top", "bottom"])
+@pytest.mark.parametrize("game", list(ANSWER_BOXES))
+def test_an_answer_box_that_opens_on_a_phone_comes_into_sight(
+    browser, game, scrolled, artifacts_dir
+):
+    """A window opens for this seat (its timer running) while the page lies at its top or
+    was scrolled down to the boards: without a tap, its answers come into sight between
+    the sticky bar and the hand's dock (at the top of a 390x844 page they lay under the
+    dock)."""
+    predicate, where = ANSWER_BOXES[game]
+    table = FakeTable(find_state(predicate, **where), seat=0, bots=False, paused=True)
+    context, page = open_table(browser, table, {"width": 390, "height": 844})
+    expect(page.locator(".prompt button")).to_have_count(0)  # paused: no answer yet
+    page.evaluate(f"window.scrollTo(0, {0 if scrolled == 'top' else 'document.body.scrollHeight'})")
+    table.paused, table.version = False, table.version + 1
+    table.broadcast(table.state_message())
+    expect(page.locator(".prompt button").first).to_be_visible()
+    assert_answers_in_sight(page)
+    page.screenshot(path=artifacts_dir / f"{game}-{scrolled}-390.png")  # the screen as seen
+    assert page.errors == []
+    context.close()

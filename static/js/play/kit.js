@@ -169,6 +169,7 @@ export function boardKit(board, ctx, options) {
   let message = null;
   let selected = null; // the hand card whose plays are shown
   let lastTurnAnnounced = null;
+  let lastPrompt = null; // the legal actions of the answer box last seen, to see a new one
   let pending = false; // a move was sent and the server has not answered yet
   let pendingMarked = [];
   let lastTurn = null; // the turn bar's line of the last draw, for the sticky bar
@@ -408,14 +409,22 @@ export function boardKit(board, ctx, options) {
    * (its timer running) that it would cover is scrolled up until its answers, at its
    * foot, are clear of the dock; a box too tall for the room left then slides its top
    * under the sticky bar (the bar keeps the timer). Once the dock is measured (client.js,
-   * the next frame). */
-  function keepPromptClear() {
+   * the next frame). A box that has just come (`arriving`) and lies above the screen is
+   * scrolled down to, under the bar: a student asked to answer sees the answers. */
+  function keepPromptClear({ arriving = false } = {}) {
     requestAnimationFrame(() => requestAnimationFrame(() => {
       const box = board.querySelector(".prompt");
       const dock = board.querySelector(".panel--hand");
       if (!box || !dock || getComputedStyle(dock).position !== "fixed") return;
-      const under = box.getBoundingClientRect().bottom + 8 - dock.getBoundingClientRect().top;
-      if (under > 0) window.scrollBy(0, under);
+      const place = box.getBoundingClientRect();
+      const under = place.bottom + 8 - dock.getBoundingClientRect().top;
+      if (under > 0) {
+        window.scrollBy(0, under);
+        return;
+      }
+      const bar = document.querySelector('[data-slot="bar"]');
+      const above = (bar ? bar.getBoundingClientRect().bottom : 0) + 8 - place.top;
+      if (arriving && above > 0) window.scrollBy(0, -above);
     }));
   }
 
@@ -660,6 +669,10 @@ export function boardKit(board, ctx, options) {
         if (first) zones = zonesOf();
         const view = next.view;
         const mine = mySeat !== null && (next.legal_actions || []).length > 0;
+        // a new answer box (a window opened for this seat) is brought into sight once
+        const asked = mine && board.querySelector(".prompt button") ? next.legal_actions.map(actionKey).join("|") : null;
+        if (asked && asked !== lastPrompt) keepPromptClear({ arriving: true });
+        lastPrompt = asked;
         // A tab in the background (a Chromebook) shows when it is this player's move.
         document.title = (mine ? "▶ " : "") + baseTitle;
         if (view.over && !wasOver) {
