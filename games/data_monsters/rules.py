@@ -397,7 +397,9 @@ class State(base.FieldsState):
         for s in range(self.n):
             done = self.completed[s]
             points = sum(BY_ID[c]["points"] for c in done) - PENALTY * len(self.unsafe[s])
-            hardest = max((BY_ID[c]["circles"] for c in done), default=-1) + 1
+            # the hardest challenge's points as its card prints them (5 + its circles):
+            # the number a player finds on the card; 0 when none is completed
+            hardest = max((BY_ID[c]["points"] for c in done), default=0)
             out.append({"seat": s, "points": points, "hardest": hardest, "challenges": len(done)})
         return out
 

@@ -268,6 +268,9 @@ def test_equal_points_go_to_the_hardest_challenge_then_are_shared():
     # 9 (4 circles) against 7 - 3 + 5 = 9 (2 circles at most)
     state = finished([[climate], [survey, sheet]], [[], [survey]])
     assert [s["points"] for s in state.scores()] == [9, 9]
+    # the hardest challenge's points as its card prints them, not its points less a penalty
+    assert [s["hardest"] for s in state.scores()] == [9, 7]
+    assert [s["hardest"] for s in finished([[], [sheet]]).scores()] == [0, 5]
     assert state.result()["winners"] == [0] and state.result()["decided_by"] == "hardest"
     shared = finished([[sheet], [cid("library_catalogue")]])
     assert shared.result()["winners"] == [0, 1] and shared.result()["decided_by"] == "shared"
