@@ -301,6 +301,9 @@ def test_the_end_screen(browser, states):
     expect(page.locator(".ranking tbody tr")).to_have_count(3)
     expect(page.locator(".end__decided")).not_to_be_empty()
     assert page.locator("[data-action]").count() == 0
+    # turns still to miss when the game ended are no longer said: no turn comes
+    assert any(p["skips"] for p in state.view(0)["players"])
+    expect(page.get_by_text("more turn")).to_have_count(0)
     context.close()
 
 

@@ -173,7 +173,7 @@ function createDataThief(board, ctx) {
       kit.statLine([
         points(v.scores[seat].points),
         interpolate(ngettext("%s card in hand", "%s cards in hand", p.hand_count), [p.hand_count]),
-        p.skips ? h("strong", {}, "⏸ ", interpolate(ngettext("misses %s more turn", "misses %s more turns", p.skips), [p.skips])) : null,
+        p.skips && !v.over ? h("strong", {}, "⏸ ", interpolate(ngettext("misses %s more turn", "misses %s more turns", p.skips), [p.skips])) : null,
       ].filter(Boolean)),
       h("div", { class: "dth-boards" }, NATURES.map((nature) => drawBoard(v, seat, nature, attacks))),
       proofs.length
@@ -336,7 +336,7 @@ function createDataThief(board, ctx) {
     const p = v.players[seat];
     return [
       h("p", {}, p.role === "thief" ? gettext("the thief") : gettext("data manager")),
-      p.skips ? h("p", {}, "⏸ ", interpolate(ngettext("misses %s more turn", "misses %s more turns", p.skips), [p.skips])) : null,
+      p.skips && !v.over ? h("p", {}, "⏸ ", interpolate(ngettext("misses %s more turn", "misses %s more turns", p.skips), [p.skips])) : null,
     ];
   }
 
