@@ -605,6 +605,46 @@ PANEL_PROBLEMS = """() => {
 }"""
 
 
+# Words broken over two lines anywhere but at a soft hyphen (kit.js puts them between
+# syllables, and the line then ends with a hyphen), in the texts of each element
+# ``selector`` finds.
+SPLIT_WORDS = """(selector) => {
+  const split = [];
+  const texts = [];
+  for (const label of document.querySelectorAll(selector)) {
+    if (!label.getClientRects().length) continue;
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) texts.push(walker.currentNode);
+  }
+  for (const text of texts) {
+    let top = null;
+    for (let i = 0; i < text.data.length; i += 1) {
+      const ch = text.data[i];
+      if (/\\s/.test(ch)) { top = null; continue; }
+      if (ch === '\\u00ad') continue;
+      const range = document.createRange();
+      range.setStart(text, i); range.setEnd(text, i + 1);
+      const rects = range.getClientRects();
+      const rect = rects[rects.length - 1];
+      if (!rect) continue;
+      const now = Math.round(rect.top);
+      if (top !== null && now > top + 2 && text.data[i - 1] !== '\\u00ad') {
+        split.push(text.data.slice(0, i) + '|' + text.data.slice(i));
+      }
+      top = now;
+    }
+  }
+  return split;
+}"""
+# Where a name is written in a narrow box: the cards' names, Data-Tycoon's treasures.
+NAMED_BOXES = ".dt-card__name > span, .treasure--compact"
+
+
+def split_words(page: Page, selector: str = NAMED_BOXES) -> list[str]:
+    """Return the words of ``selector``'s texts broken anywhere but at a soft hyphen."""
+    return page.evaluate(SPLIT_WORDS, selector)
+
+
 def panel_problems(page: Page) -> list[str]:
     """What of the projector's panels is hidden, cut or under another (``PANEL_PROBLEMS``)."""
     return page.evaluate(PANEL_PROBLEMS)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.screens import HIDDEN_OVERFLOW, OVERFLOW, SMALL_TEXT
-from tests.ui.harness import FakeTable, find_state, open_table, panel_problems
+from tests.ui.harness import FakeTable, find_state, open_table, panel_problems, split_words
 
 pytestmark = [pytest.mark.browser]
 
@@ -29,32 +29,6 @@ GAMES = ["data_tycoon", "conspiranoia"]
 IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
   return r.top >= -1 && r.bottom <= innerHeight + 1
     && r.left >= -1 && r.right <= innerWidth + 1; }"""
-# Words of card names broken over two lines anywhere but at a soft hyphen (kit.js puts
-# them between syllables, and the line then ends with a hyphen).
-SPLIT_WORDS = """() => {
-  const split = [];
-  for (const label of document.querySelectorAll('.dt-card__name > span')) {
-    const text = label.firstChild;
-    if (!text || text.nodeType !== 3 || !label.getClientRects().length) continue;
-    let top = null;
-    for (let i = 0; i < text.data.length; i += 1) {
-      const ch = text.data[i];
-      if (/\\s/.test(ch)) { top = null; continue; }
-      if (ch === '\\u00ad') continue;
-      const range = document.createRange();
-      range.setStart(text, i); range.setEnd(text, i + 1);
-      const rects = range.getClientRects();
-      const rect = rects[rects.length - 1];
-      if (!rect) continue;
-      const now = Math.round(rect.top);
-      if (top !== null && now > top + 2 && text.data[i - 1] !== '\\u00ad') {
-        split.push(text.data.slice(0, i) + '|' + text.data.slice(i));
-      }
-      top = now;
-    }
-  }
-  return split;
-}"""
 
 
 def playing(game):
@@ -241,7 +215,7 @@ def test_no_sideways_scroll_no_small_text_and_whole_words(browser, game, languag
         assert page.evaluate(HIDDEN_OVERFLOW) == [], viewport
         small = page.evaluate(SMALL_TEXT, 12)
         assert small == [], (viewport, small[:5])
-        assert page.evaluate(SPLIT_WORDS) == [], viewport
+        assert split_words(page) == [], viewport
         assert page.errors == []
         context.close()
 

@@ -11,7 +11,14 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
 from tests.browser.screens import HIDDEN_OVERFLOW
-from tests.ui.harness import NAMES, FakeTable, find_state, panel_problems, serve_page
+from tests.ui.harness import (
+    NAMES,
+    FakeTable,
+    find_state,
+    panel_problems,
+    serve_page,
+    split_words,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -260,6 +267,7 @@ def test_no_panel_hides_another(browser, states, scenario, artifacts_dir):
                 problems.append(f"{where}: no separator before the code in {title!r}")
             problems += [f"{where}: {p}" for p in panel_problems(page)]
             problems += [f"{where}: hidden sideways: {h}" for h in page.evaluate(HIDDEN_OVERFLOW)]
+            problems += [f"{where}: a word broken with no hyphen: {w}" for w in split_words(page)]
             if found["hidden"] > 1:
                 problems.append(f"{where}: {found['hidden']} px of the board hidden")
             if (

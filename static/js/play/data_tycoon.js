@@ -15,7 +15,7 @@
  *   after it (then with "End my turn"). */
 
 import { h } from "./dom.js";
-import { boardKit, nameParts } from "./kit.js";
+import { boardKit, breakable, nameParts } from "./kit.js";
 import { register } from "./registry.js";
 
 /** Okabe-Ito colours, each with its own shape and background pattern (see game.css). */
@@ -278,7 +278,9 @@ function createDataTycoon(board, ctx) {
     if (compact) {
       return h("div", { class: "group" }, title,
         h("ul", { class: "compact-list", role: "list" }, p.treasures.map((t) => h("li", { class: "treasure treasure--compact", dataset: { card: t.label } },
-          icon(look(kit.entry(t.label)).icon), " ", nameParts(cardName(t.label)).label, h("span", { class: "count" }, ` (${t.cards.length})`)))));
+          // a long purpose ("персонализированная медицина") breaks between syllables, with a hyphen
+          icon(look(kit.entry(t.label)).icon), " ", h("span", { lang: ctx.language }, breakable(nameParts(cardName(t.label)).label)),
+          h("span", { class: "count" }, ` (${t.cards.length})`)))));
     }
     return h("div", { class: "group" }, title,
       h("ul", { class: "treasures", role: "list" }, p.treasures.map((t) => h("li", { class: "treasure" },
