@@ -8,12 +8,15 @@ tests/games/arrange.py (the engine's own JSON) or from bots playing (harness.fin
 """
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games.data_tycoon.views import catalogue
+from games.engine.base import State
 from tests.games.arrange import Picker, arrange
 from tests.ui.harness import (
     FakeTable,
@@ -331,7 +334,7 @@ def test_a_data_tycoon_counter_stays_in_sight_when_a_card_is_opened(browser, art
 
 
 # A position where an answer box opens for seat 0: the game's window, where to find it.
-ANSWER_BOXES = {
+ANSWER_BOXES: dict[str, tuple[Callable[[State], bool], dict[str, Any]]] = {
     "data_tycoon": (seat_window("counter"), {"variant": "expert"}),
     "data_thief": (seat_window("counter"), {"game": "data_thief", "seeds": range(400)}),
     "conspiranoia": (seat_window("defence"), {"game": "conspiranoia", "variant": "quick"}),
