@@ -139,7 +139,7 @@ function createConspiranoia(board, ctx) {
         interpolate(ngettext("If you take the hit: you lose %s life point.", "If you take the hit: you lose %s life points.", w.points), [w.points]),
         life <= w.points ? [" ", gettext("You would be out of the game.")] : null),
       h("p", {}, defends.length
-        ? gettext("Defence cards (3 points each, a Bonus 1) from your hand and the table absorb the attack's points.")
+        ? gettext("A Defence is 3 Defence or Bonus cards from your hand and the table: it absorbs 3 of the attack's points, only 1 with a Bonus in it, twice as many with your Avatar.")
         : gettext("You cannot make a Defence now: it takes 3 Defence or Bonus cards, from your hand and the table.")),
       h("div", { class: "cp-moves__list" }, actionButtons([...defends, ...answers.filter((a) => a.type === "take")], label, (a) => ({ variant: a.type === "take" ? "button--secondary cp-move" : "cp-move" }))),
     ];
