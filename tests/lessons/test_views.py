@@ -1,5 +1,7 @@
 """The lesson library is open to everyone, in the chosen language; quiz results to the teacher."""
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -33,6 +35,18 @@ def test_the_library_lists_every_lesson_by_game():
     assert len(lessons) >= 20
     for lesson in lessons:
         assert f'href="/lessons/{lesson.slug}/"' in page
+
+
+def test_the_library_leads_to_each_games_lessons_in_one_tap():
+    """A phone scrolls a long way past four games' lessons: a link to each game's list,
+    with how many lessons it holds, and each link's section is on the page."""
+    page = get("/lessons/").content.decode()
+    jumps = re.findall(r'<a href="#(game-[\w-]+)">[^<]+</a> <span class="muted">\((\d+)\)', page)
+    assert len(jumps) >= 4, jumps
+    for anchor, count in jumps:
+        section = re.search(rf'id="{anchor}".*?</section>', page, re.S)
+        assert section is not None, anchor
+        assert section.group().count('class="lesson-item"') == int(count), anchor
 
 
 def test_the_library_is_in_the_chosen_language():
