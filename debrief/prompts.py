@@ -9,27 +9,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 if TYPE_CHECKING:
     from debrief.data import Report
 
 # At most this many prompts in a report: a debrief lasts one lesson.
 MAX_PROMPTS = 12
+# A question fewer students answered says nothing of the class ("only 0% of the class"
+# was one student's answer).
+MIN_QUIZ_ANSWERS = 3
 
 
 def _quiz_prompt(report: Report) -> str | None:
-    """The quiz question the class found hardest."""
-    answered = [result for result in report.questions if result.answers]
+    """The quiz question the class found hardest, among those enough students answered."""
+    answered = [result for result in report.questions if result.answers >= MIN_QUIZ_ANSWERS]
     if not answered:
         return None
     hardest = min(answered, key=lambda result: (result.share, -result.answers))
     if hardest.share >= 80:
         return None
-    return _(
-        'Only %(share)s%% of the class answered "%(question)s" correctly: let us go over it '
-        "together. What is the right answer, and why?"
-    ) % {"share": hardest.share, "question": hardest.text}
+    return ngettext(
+        'Only %(correct)s of %(answers)s student answered "%(question)s" correctly: let us '
+        "go over it together. What is the right answer, and why?",
+        'Only %(correct)s of %(answers)s students answered "%(question)s" correctly: let us '
+        "go over it together. What is the right answer, and why?",
+        hardest.answers,
+    ) % {"correct": hardest.correct, "answers": hardest.answers, "question": hardest.text}
 
 
 def discussion_prompts(report: Report) -> list[str]:

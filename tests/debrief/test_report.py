@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from html import unescape
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,11 +22,12 @@ from classroom import actions
 from classroom.identity import new_device_id
 from classroom.models import Participant
 from config.services import BASE_DIR
-from debrief import charts, data, glossary, render
+from debrief import charts, data, glossary, prompts, render
 from games.data_monsters.cards import CHALLENGES
 from games.matches import replay_match
 from lessons.content import read_lessons
 from lessons.models import Lesson, LessonLink, Quiz, QuizAnswer
+from lessons.results import QuestionResult
 from lessons.texts import article_number
 from tests.debrief.recorded import record_session
 
@@ -508,3 +510,22 @@ def test_challenge_safeguard_and_interrupt_lines_reach_the_french_html_and_pdf(t
     pdf_text = " ".join(" ".join(page.extract_text().split()) for page in pages)
     shown = [name for name in french if name in html]
     assert shown and any(name in pdf_text for name in shown)
+
+
+def _quiz_report(*results: tuple[str, int, int]) -> SimpleNamespace:
+    """A report with no table and these quiz questions: (text, answers, correct)."""
+    questions = [QuestionResult(None, text, answers, correct) for text, answers, correct in results]  # type: ignore[arg-type]
+    return SimpleNamespace(questions=questions, tables=[])
+
+
+def test_the_quiz_prompt_counts_the_students_and_needs_three_answers():
+    """One student's wrong answer is no "0% of the class": a question needs three answers,
+    and the prompt says how many of how many."""
+    lone = _quiz_report(("What is consent?", 1, 0), ("Who is the DPO?", 5, 4))
+    assert prompts.discussion_prompts(lone) == []  # type: ignore[arg-type]
+    hard = _quiz_report(("What is consent?", 1, 0), ("What is a breach?", 4, 1))
+    with translation.override("en"):
+        assert prompts.discussion_prompts(hard) == [  # type: ignore[arg-type]
+            'Only 1 of 4 students answered "What is a breach?" correctly: let us go over it '
+            "together. What is the right answer, and why?"
+        ]
