@@ -148,9 +148,12 @@ class ScoreCharts:
             # up.
             values = [v for panel in panels for series in panel.series.values() for v in series]
             widest = max((str(v) for v in values), key=len, default="0") + "0"
-            # The panels' labels stand rotated: they take one line's height.
-            left = _text_width(widest, 9) + _TICKS + 9 + 2 * _PAD
             height = 1.2 + 1.2 * len(panels)
+            labels = _panel_labels(panels, height)
+            # The panels' labels stand rotated: each of their lines takes one line's
+            # height.
+            lines = max((label.count("\n") + 1 for label in labels), default=1)
+            left = _text_width(widest, 9) + _TICKS + 11 * lines - 2 + 2 * _PAD
             styles = [panel.style for panel in panels]
             if self._figure is None or styles != self._styles:
                 self._new_figure(panels, height, left)
@@ -162,7 +165,7 @@ class ScoreCharts:
             # No legend: the players' names are the page's text (``legend``), not the
             # chart's. WeasyPrint lays out an SVG text letter by letter, which breaks
             # the joined letters of Arabic and the vowel signs of Devanagari.
-            for panel, ax in zip(panels, axes, strict=True):
+            for panel, label, ax in zip(panels, labels, axes, strict=True):
                 for index, values in enumerate(panel.series.values()):
                     colour = colour_of(index)
                     xs, ys = _corners(moves, values, step=panel.style == "step")
@@ -170,7 +173,7 @@ class ScoreCharts:
                         ax.step(xs, ys, where="post", color=colour)
                     else:
                         ax.plot(xs, ys, color=colour, linewidth=1.4)
-                ax.set_ylabel(panel.label)
+                ax.set_ylabel(label)
             axes[-1].set_xlabel(xlabel)
             axes[0].set_title(title, loc="left", fontsize=10)
         return _svg(figure, title)
@@ -192,6 +195,24 @@ class ScoreCharts:
             for line in list(ax.lines):
                 line.remove()
             ax.relim()
+
+
+def _panel_labels(panels: list[Panel], height: float) -> list[str]:
+    """Return each panel's label, on two lines when it is longer than its panel is high
+    (a step panel is half a line panel's height): "Attaques réussies ou contrées" was
+    cut at the figure's foot."""
+    ratios = [1 if panel.style == "step" else 2 for panel in panels]
+    room = height * 72 - _TOP - _BOTTOM
+    labels = []
+    for panel, ratio in zip(panels, ratios, strict=True):
+        tall = 0.9 * room * ratio / sum(ratios)
+        label = panel.label
+        if " " in label and _text_width(label, 9) > tall:
+            spaces = [i for i, char in enumerate(label) if char == " "]
+            middle = min(spaces, key=lambda i: abs(i - len(label) / 2))
+            label = label[:middle] + "\n" + label[middle + 1 :]
+        labels.append(label)
+    return labels
 
 
 def colour_of(index: int) -> str:

@@ -167,6 +167,24 @@ def test_score_charts_drawn_on_one_figure_are_those_of_new_figures():
         assert re.sub(r"\bc\d+-", "", drawn) == re.sub(r"\bc\d+-", "", new)
 
 
+def test_a_panel_label_longer_than_its_panel_takes_two_lines():
+    """A step panel is half a line panel's height: "Attaques réussies ou contrées", on one
+    line, ran past the figure's foot (the French, Spanish and Russian Data Thief reports)."""
+    long = "Attaques réussies ou contrées"
+    svg = charts.score_chart(
+        [
+            charts.Panel("Points", "line", {"Ann": [0, 10, 20], "Bob": [0, 5, 30]}),
+            charts.Panel(long, "step", {"Ann": [0, 1, 2], "Bob": [0, 0, 1]}),
+        ],
+        [0, 1, 2],
+        "Table 1",
+        "Coups",
+    )
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert "Points" in texts and long not in texts
+    assert "Attaques réussies" in texts and "ou contrées" in texts
+
+
 @pytest.mark.django_db
 def test_the_print_version_of_a_chart_draws_the_same_in_fewer_elements(report):
     """The PDF's charts keep every word, line and colour, with fewer groups and no <use>."""
