@@ -22,34 +22,36 @@ if TYPE_CHECKING:
 # The events that put a safeguard in play (a Senior Dora joins the lab by promotion).
 SAFEGUARD_EVENTS = ("tool", "hack", "promoted", "hired")
 
+# How often the safeguard was played, in the prompts below.
+TIMES = ngettext_noop("%(count)s time", "%(count)s times")
 # What each safeguard asks the class, with its articles.
 SAFEGUARD_QUESTIONS = {
     "pseudonymisation": gettext_noop(
-        "At table %(table)s %(card)s was the safeguard played most (%(count)s times): is "
+        "At table %(table)s the safeguard played most was %(card)s, %(times)s: is "
         "pseudonymised data still personal data, and who could put the names back "
         "(Articles 4(5) and 25)?"
     ),
     "anonymisation": gettext_noop(
-        "At table %(table)s %(card)s was the safeguard played most (%(count)s times): when "
+        "At table %(table)s the safeguard played most was %(card)s, %(times)s: when "
         "is data truly anonymous, so that the GDPR no longer applies (Recital 26)?"
     ),
     "differential_privacy": gettext_noop(
-        "At table %(table)s %(card)s was the safeguard played most (%(count)s times): how "
+        "At table %(table)s the safeguard played most was %(card)s, %(times)s: how "
         "does a little noise in a statistic protect each person in it (Article 25)?"
     ),
     "data_minimisation": gettext_noop(
-        "At table %(table)s %(card)s was the safeguard played most (%(count)s times): which "
+        "At table %(table)s the safeguard played most was %(card)s, %(times)s: which "
         "data did the challenges really need, and which could have stayed uncollected "
         "(Article 5(1)(c))?"
     ),
     "dpia": gettext_noop(
-        "At table %(table)s %(card)s was the safeguard played most (%(count)s times): when "
+        "At table %(table)s the safeguard played most was %(card)s, %(times)s: when "
         "must a company assess the risks to people before it processes their data "
         "(Article 35)?"
     ),
 }
 DPO_QUESTION = gettext_noop(
-    "At table %(table)s %(card)s was the safeguard played most (%(count)s times): what does "
+    "At table %(table)s the safeguard played most was %(card)s, %(times)s: what does "
     "a Data Protection Officer do in a company, and who may ask them for help "
     "(Articles 37 to 39)?"
 )
@@ -301,7 +303,11 @@ class DataMonstersDebrief(Debrief["State"]):
         key, events = next(iter(groups.items()))
         return Text(
             SAFEGUARD_QUESTIONS.get(key, DPO_QUESTION),
-            {"table": table.number, "card": BY_ID[events[0]["card"]]["name"], "count": len(events)},
+            {
+                "table": table.number,
+                "card": BY_ID[events[0]["card"]]["name"],
+                "times": Text.plural_form(TIMES, len(events), {"count": len(events)}),
+            },
         )
 
     def _all_safe(self, table: TableSummary) -> Text | None:

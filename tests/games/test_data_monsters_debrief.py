@@ -1,7 +1,12 @@
 """Data Monsters' debrief: completions with or without a safeguard, the safeguards and
 interrupts played, and the prompts come from what happened at the table."""
 
+from django.utils import translation
+
 from games.data_monsters.cards import BY_ID, PENALTY
+from games.data_monsters.debrief import TIMES
+from games.describe import translate
+from games.engine import Text
 from games.engine.base import State
 from tests.games.playout import DebriefTable
 from tests.games.test_data_monsters_rules import GAME, arrange, cid
@@ -74,6 +79,13 @@ def test_the_unsafe_completion_is_the_first_prompt_then_the_safeguard_played_mos
     assert unsafe.params["table"] == 4
     assert "Articles 4(5) and 25" in safeguard.message
     assert safeguard.params["card"] == name("pseudonymisation")
+    # how often, as its own plural: Russian says "1 раз", "4 раза", "5 раз"
+    assert safeguard.params["times"].count == 1
+    with translation.override("ru"):
+        assert " — 1 раз: " in translate(safeguard)
+        for count, words in ((4, "4 раза"), (5, "5 раз")):
+            safeguard.params["times"] = Text.plural_form(TIMES, count, {"count": count})
+            assert f" — {words}: " in translate(safeguard)
 
 
 def test_every_personal_data_challenge_safeguarded_asks_about_privacy_by_design():
