@@ -25,6 +25,7 @@ from config.services import BASE_DIR
 from debrief import charts, data, glossary, prompts, render
 from games.data_monsters.cards import CHALLENGES
 from games.matches import replay_match
+from games.registry import get_game
 from lessons.content import read_lessons
 from lessons.models import Lesson, LessonLink, Quiz, QuizAnswer
 from lessons.results import QuestionResult
@@ -547,3 +548,44 @@ def test_the_quiz_prompt_counts_the_students_and_needs_three_answers():
             'Only 1 of 4 students answered "What is a breach?" correctly: let us go over it '
             "together. What is the right answer, and why?"
         ]
+
+
+# A page's last line that must not end it: a table's winner line (its ranking follows)
+# or a glossary entry's article (its text follows).
+STRANDED_HEADING = re.compile(r"^(Winners?: .+|Article \d+ · .+)$")
+PAGE_NUMBER = re.compile(r"^\d+ / \d+$")
+
+
+def lowest_line(page: PageObject) -> str:
+    """Return the text drawn lowest on the page, the page number left out (text is not
+    extracted in the order it is drawn: a chart's words come last)."""
+    parts: list[tuple[float, str]] = []
+
+    def visit(text, cm, tm, _font, _size):
+        if text.strip() and not PAGE_NUMBER.match(text.strip()):
+            parts.append((round(tm[5] * cm[3] + tm[4] * cm[1] + cm[5], 1), text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    if not parts:
+        return ""
+    low = min(y for y, _text in parts)
+    return " ".join(text for y, text in parts if y == low)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["data_tycoon", "data_monsters"])
+def test_no_page_of_the_pdf_ends_on_a_heading(teacher_a, tmp_path, game):
+    """ "Winner: Bao" ended page 4 with its ranking on page 5, and "Article 15" page 11
+    with its text on page 12: a heading keeps the next lines on its page."""
+    variant = "expert" if game == "data_tycoon" else get_game(game).default_variant
+    session = record_session(teacher_a, students=8, seed=11, game=game, variant=variant)
+    with translation.override("en"):
+        report = data.build(session)
+        render.draw_charts(report)
+        render.write_pdf(render.render_html(report, for_pdf=True), tmp_path / "debrief.pdf")
+    pages = PdfReader(tmp_path / "debrief.pdf").pages
+    assert len(pages) > 5
+    last_lines = [lowest_line(page) for page in pages[:-1]]
+    assert all(last_lines), last_lines
+    stranded = [(n, line) for n, line in enumerate(last_lines, 1) if STRANDED_HEADING.match(line)]
+    assert not stranded, stranded
