@@ -589,3 +589,16 @@ def test_no_page_of_the_pdf_ends_on_a_heading(teacher_a, tmp_path, game):
     assert all(last_lines), last_lines
     stranded = [(n, line) for n, line in enumerate(last_lines, 1) if STRANDED_HEADING.match(line)]
     assert not stranded, stranded
+
+
+@pytest.mark.django_db
+def test_a_quiz_share_is_written_as_each_language_writes_a_percentage(report):
+    """English "67%", French, Spanish and Russian "67 %" (a no-break space): the report
+    wrote "67 %" in English beside "0%" in its prompts."""
+    shares = {}
+    for language in ("en", "fr"):
+        with translation.override(language):
+            page = render.render_html(report)
+        shares[language] = re.findall(r'<span class="share"[^>]*>([^<]*)</span>', page)
+    assert shares["en"] and all(re.fullmatch(r"\d+%", share) for share in shares["en"])
+    assert all(re.fullmatch("\\d+\u00a0%", share) for share in shares["fr"])
