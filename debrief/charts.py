@@ -181,7 +181,7 @@ class ScoreCharts:
     def _new_figure(self, panels: list[Panel], height: float, left: float) -> None:
         self._figure = _figure(height, left, right=2 * _PAD, bottom=_BOTTOM)
         self._styles = [panel.style for panel in panels]
-        ratios = [1 if style == "step" else 2 for style in self._styles]
+        ratios = _height_ratios(panels)
         axes = self._figure.subplots(
             len(panels), 1, sharex=True, height_ratios=ratios, squeeze=False
         )
@@ -197,11 +197,15 @@ class ScoreCharts:
             ax.relim()
 
 
+def _height_ratios(panels: list[Panel]) -> list[int]:
+    """Return the panels' heights relative to each other: a step panel is half a line's."""
+    return [1 if panel.style == "step" else 2 for panel in panels]
+
+
 def _panel_labels(panels: list[Panel], height: float) -> list[str]:
-    """Return each panel's label, on two lines when it is longer than its panel is high
-    (a step panel is half a line panel's height): "Attaques réussies ou contrées" was
-    cut at the figure's foot."""
-    ratios = [1 if panel.style == "step" else 2 for panel in panels]
+    """Return each panel's label, on two lines when it is longer than its panel is high:
+    "Attaques réussies ou contrées" was cut at the figure's foot."""
+    ratios = _height_ratios(panels)
     room = height * 72 - _TOP - _BOTTOM
     labels = []
     for panel, ratio in zip(panels, ratios, strict=True):

@@ -18,6 +18,7 @@ or under another panel.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mimetypes
 import random
@@ -41,6 +42,7 @@ from playwright.sync_api import (
     ViewportSize,
     expect,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.describe import event_line, how_to_play
 from games.engine import IllegalAction
@@ -661,17 +663,28 @@ def open_a_hand_card_under_a_prompt(page):
     assert_answers_in_sight(page)
 
 
+# Where the sticky bar ends, the hand's dock begins and each answer of the answer box lies.
+ANSWERS_PLACE = """() => ({
+    bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
+    dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
+    answers: [...document.querySelectorAll('.prompt button')].map(
+        (b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().bottom]),
+})"""
+
+
 def assert_answers_in_sight(page):
-    """On a phone: the answer box's buttons between the sticky bar and the hand's dock."""
-    page.wait_for_timeout(100)  # two frames: the dock is measured, then the page scrolled
-    place = page.evaluate(
-        """() => ({
-            bar: document.querySelector('[data-slot="bar"]').getBoundingClientRect().bottom,
-            dock: document.querySelector('.panel--hand').getBoundingClientRect().top,
-            answers: [...document.querySelectorAll('.prompt button')].map(
-                (b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().bottom]),
-        })"""
-    )
+    """On a phone: the answer box's buttons between the sticky bar and the hand's dock.
+
+    The page scrolls two frames after a draw (the dock measured, then the page moved),
+    later on a loaded machine: the place is awaited up to 5 s, then checked."""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            f"""() => {{ const p = ({ANSWERS_PLACE})();
+                return p.answers.length > 0 && p.answers.every(
+                    ([top, bottom]) => p.bar - 1 <= top && bottom <= p.dock); }}""",
+            timeout=5000,
+        )
+    place = page.evaluate(ANSWERS_PLACE)
     assert place["answers"], "the answer box offers no answer"
     for top, bottom in place["answers"]:
         assert place["bar"] - 1 <= top and bottom <= place["dock"], place
