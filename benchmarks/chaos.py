@@ -75,6 +75,7 @@ from urllib.parse import quote
 import orjson
 import psycopg
 import websockets
+from django.db import DatabaseError, connection
 from websockets.asyncio.client import ClientConnection
 
 from benchmarks.load import HOST, Stats, Student, environment, group_processes, open_classes
@@ -430,10 +431,19 @@ async def thaw(leader: int, processes: list[int], seconds: float, frozen_now: se
     frozen_now.discard(leader)
 
 
-def unfinished() -> list[int]:
+def unfinished() -> list[int] | None:
+    """Return the matches not finished yet, or None while the database does not answer
+    this watcher (the chaos cut it off or froze it): it asks again a second later."""
     from games.models import Match
 
-    return list(Match.objects.exclude(status=Match.Status.FINISHED).values_list("pk", flat=True))
+    try:
+        return list(
+            Match.objects.exclude(status=Match.Status.FINISHED).values_list("pk", flat=True)
+        )
+    except DatabaseError:
+        with contextlib.suppress(DatabaseError):
+            connection.close()  # opened anew at the next ask
+        return None
 
 
 async def play(
@@ -456,7 +466,7 @@ async def play(
     tasks = [asyncio.create_task(s.run(stats, stop)) for s in students]
     killer = asyncio.create_task(kill_now_and_then(args, config, chaos, t0))
     try:
-        while await asyncio.to_thread(unfinished):
+        while (left := await asyncio.to_thread(unfinished)) is None or left:
             if time.monotonic() - t0 > args.timeout:
                 print(f"  timed out after {args.timeout:.0f} s", flush=True)
                 break
