@@ -5,8 +5,9 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -20,13 +21,65 @@ from games.describe import translate
 from games.engine.base import Game, Option
 from games.engine.bots import LEVELS
 
+# The words of Django's account forms the platform says its own way: Django's address
+# the reader as "usted" in Spanish, where the platform says "tú", and name no remedy.
+# The password rules' own words are in classroom/passwords.py.
+PASSWORD_AGAIN_HELP = gettext_lazy("Type the same password again, to check it.")
+PASSWORD_MISMATCH = gettext_lazy("The two passwords are not the same: type the same one twice.")
+USERNAME_HELP = gettext_lazy("Up to 150 characters: letters, digits and @ . + - _ only.")
+USERNAME_REFUSED = gettext_lazy(
+    "A username holds only letters, digits and @ . + - _ (no space): change it."
+)
+
 
 class SignUpForm(UserCreationForm):
     """A teacher account: a username and a password, nothing more (the platform sends no
     e-mail, so it asks for no address)."""
 
+    error_messages = {**UserCreationForm.error_messages, "password_mismatch": PASSWORD_MISMATCH}
+
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # real, not in the stubs
         fields = ("username",)
+        help_texts = {"username": USERNAME_HELP}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["password2"].help_text = PASSWORD_AGAIN_HELP
+
+    def clean_username(self) -> str:
+        """Refuse a username with a sign Django's User refuses, in the platform's words
+        (a field refused here is not checked again by the model), then one taken."""
+        username = self.cleaned_data.get("username")
+        if username:
+            UnicodeUsernameValidator(message=USERNAME_REFUSED)(username)
+        return super().clean_username()
+
+
+class TeacherLoginForm(AuthenticationForm):
+    """Django's log-in form, its refusal in the platform's words."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": gettext_lazy(
+            "Wrong username or password. Check both: capital letters count."
+        ),
+    }
+
+
+class PasswordForm(PasswordChangeForm):
+    """Django's password change ("My account"), its words the platform's."""
+
+    error_messages = {
+        **PasswordChangeForm.error_messages,
+        "password_mismatch": PASSWORD_MISMATCH,
+        "password_incorrect": gettext_lazy(
+            "This is not your current password: type it again. Nothing was changed."
+        ),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_password2"].help_text = PASSWORD_AGAIN_HELP
 
 
 class DeleteAccountForm(forms.Form):

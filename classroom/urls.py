@@ -49,7 +49,7 @@ classroom_patterns = [
 
 auth_patterns = [
     path("signup/", accounts.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", accounts.LogInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("account/", accounts.AccountView.as_view(), name="account"),
     path(

@@ -366,11 +366,12 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Django's four password rules, told in the platform's own words (classroom/passwords.py).
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "classroom.passwords.UserAttributeSimilarityValidator"},
+    {"NAME": "classroom.passwords.MinimumLengthValidator"},
+    {"NAME": "classroom.passwords.CommonPasswordValidator"},
+    {"NAME": "classroom.passwords.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "classroom:dashboard"

@@ -1,6 +1,6 @@
 """Teacher sign-up, the "My account" page (Django's password change, with the account's
-data and its deletion), a copy of the account's data, and account deletion (log in and
-log out are Django's own views)."""
+data and its deletion), a copy of the account's data, and account deletion (log in is
+Django's view with the platform's form; log out is Django's own)."""
 
 from typing import Any
 
@@ -8,12 +8,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import PasswordChangeView
+from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from classroom.forms import DeleteAccountForm, SignUpForm
+from classroom.forms import DeleteAccountForm, PasswordForm, SignUpForm, TeacherLoginForm
 from classroom.portability import account_data
 from classroom.retention import delete_account, is_administrator, owned_by
 from classroom.typing import AuthenticatedHttpRequest
@@ -32,11 +32,18 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+class LogInView(LoginView):
+    """Django's log-in page, its refusal in the platform's words."""
+
+    authentication_form = TeacherLoginForm
+
+
 class AccountView(PasswordChangeView):
     """The "My account" page: change the password, download the account's data, and
     (a teacher's, not an administrator's) delete the account."""
 
     request: AuthenticatedHttpRequest  # PasswordChangeView requires a login
+    form_class = PasswordForm
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         """Say whether the account may be deleted from here."""

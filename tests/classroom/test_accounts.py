@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -17,6 +18,7 @@ from classroom import actions
 from classroom.models import ClassSession, Deck, Participant, SchoolClass
 from lessons.models import Lesson, LessonOverride
 from tests.classroom.conftest import PASSWORD, join_client, open_session
+from tests.i18n.test_catalogues import compiled_catalogues, fresh_translations  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +81,78 @@ def test_signup_form_errors():
     )
     assert response.status_code == 200
     assert not get_user_model().objects.filter(username="x").exists()
+
+
+@pytest.mark.parametrize(
+    "sent, field, words",
+    [
+        ({"username": "ms smith"}, "username", ["no space"]),
+        ({"password1": "abc", "password2": "abc"}, "password2", ["at least 8 characters"]),
+        (
+            {"password1": "12345678", "password2": "12345678"},
+            "password2",
+            ["one of the most common ones", "digits only: add letters"],
+        ),
+        ({"password1": "ms-smith1", "password2": "ms-smith1"}, "password2", ["close to your"]),
+        ({"password2": NEW_PASSWORD + "!"}, "password2", ["type the same one twice"]),
+    ],
+)
+def test_a_refused_sign_up_says_what_to_do(sent, field, words):
+    """Each refusal of the sign-up form names its remedy, in the platform's words, and
+    keeps the username typed."""
+    data = {"username": "ms-smith", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    response = Client().post(reverse("signup"), {**data, **sent})
+    assert response.status_code == 200
+    errors = " ".join(response.context["form"].errors[field])
+    for word in words:
+        assert word in errors
+    assert f'value="{data["username"] if "username" not in sent else sent["username"]}"' in (
+        response.content.decode()
+    )
+    assert not get_user_model().objects.filter(username__startswith="ms").exists()
+
+
+# Django's own Spanish says "usted" ("Su contraseña…", "introduzca…"), the platform "tú".
+FORMAL_SPANISH = ("Su contraseña", "ntroduzca", "Por favor", "Observe", "vuelva a")
+
+
+def test_the_account_pages_say_tu_in_spanish(fresh_translations, teacher_a):  # noqa: F811
+    """Sign-up, log-in and password change, and each of their refusals, in Spanish: no
+    formal "usted" of Django's own texts, and the platform's words instead."""
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    pages = [client.get(reverse("signup")).content.decode()]
+    for sent in (
+        {"username": "a b", "password1": "abc", "password2": "abd"},
+        {"username": "ms-smith", "password1": "12345678", "password2": "12345678"},
+        {"username": "ms-smith", "password1": "ms-smith1", "password2": "ms-smith1"},
+    ):
+        pages.append(client.post(reverse("signup"), sent).content.decode())
+    pages.append(
+        client.post(
+            reverse("login"), {"username": "teacher-a", "password": "wrong"}
+        ).content.decode()
+    )
+    client.force_login(teacher_a)
+    pages.append(
+        client.post(
+            reverse("account"),
+            {"old_password": "wrong", "new_password1": "abc", "new_password2": "abd"},
+        ).content.decode()
+    )
+    text = "\n".join(pages)
+    assert [word for word in FORMAL_SPANISH if word in text] == []
+    for words in (
+        "Que no tenga solo cifras.",
+        "Un nombre de usuario solo puede tener letras",
+        "Esta contraseña solo tiene cifras: añade letras.",
+        "se parece demasiado a tu nombre de usuario",
+        "Usuario o contraseña incorrectos.",
+        "Esta no es tu contraseña actual",
+        "Las dos contraseñas no son iguales",
+        "Escribe la misma contraseña otra vez",
+    ):
+        assert words in text
 
 
 def test_login_logout_and_password_change(teacher_a):
