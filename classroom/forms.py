@@ -5,7 +5,12 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordMixin,
+    UserCreationForm,
+)
 from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -32,7 +37,23 @@ USERNAME_REFUSED = gettext_lazy(
 )
 
 
-class SignUpForm(UserCreationForm):
+class RulesBeforeMatch(SetPasswordMixin):
+    """A new password's rules checked even when its confirmation differs: Django checks
+    them only on a confirmed password, so a teacher who typed "abc" twice differently
+    learnt only of the mismatch, then of the length at the next try."""
+
+    first_field = "password1"
+
+    def validate_password_for_user(
+        self, user: User, password_field_name: str = "password2"
+    ) -> None:
+        confirmed = password_field_name in self.cleaned_data  # type: ignore[attr-defined]
+        super().validate_password_for_user(
+            user, password_field_name if confirmed else self.first_field
+        )
+
+
+class SignUpForm(RulesBeforeMatch, UserCreationForm):
     """A teacher account: a username and a password, nothing more (the platform sends no
     e-mail, so it asks for no address)."""
 
@@ -66,8 +87,10 @@ class TeacherLoginForm(AuthenticationForm):
     }
 
 
-class PasswordForm(PasswordChangeForm):
+class PasswordForm(RulesBeforeMatch, PasswordChangeForm):
     """Django's password change ("My account"), its words the platform's."""
+
+    first_field = "new_password1"
 
     error_messages = {
         **PasswordChangeForm.error_messages,

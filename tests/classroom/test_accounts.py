@@ -112,6 +112,26 @@ def test_a_refused_sign_up_says_what_to_do(sent, field, words):
     assert not get_user_model().objects.filter(username__startswith="ms").exists()
 
 
+def test_a_short_password_typed_twice_differently_is_told_both_at_once(teacher_a):
+    """The password's rules are told beside the mismatch, not at the next try."""
+    response = Client().post(
+        reverse("signup"), {"username": "ms-smith", "password1": "abc", "password2": "abd"}
+    )
+    errors = response.context["form"].errors
+    assert "at least 8 characters" in " ".join(errors["password1"])
+    assert "type the same one twice" in " ".join(errors["password2"])
+    client = Client()
+    client.force_login(teacher_a)
+    response = client.post(
+        reverse("account"),
+        {"old_password": PASSWORD, "new_password1": "12345678", "new_password2": "12345679"},
+    )
+    errors = response.context["form"].errors
+    assert "digits only" in " ".join(errors["new_password1"])
+    assert "type the same one twice" in " ".join(errors["new_password2"])
+    assert get_user_model().objects.get(pk=teacher_a.pk).check_password(PASSWORD)
+
+
 # Django's own Spanish says "usted" ("Su contraseña…", "introduzca…"), the platform "tú".
 FORMAL_SPANISH = ("Su contraseña", "ntroduzca", "Por favor", "Observe", "vuelva a")
 
