@@ -487,7 +487,10 @@ def do_join_session(
             return waiting
         if fresh.locked:
             raise ActionRefused(
-                _("The teacher has locked this session: no one can join right now."),
+                _(
+                    "The teacher has locked this session: no one can join right now. Ask "
+                    "your teacher to open it, then press Join again."
+                ),
                 code="locked",
             )
         if any(request.status == JoinRequest.Status.PENDING for request in requests):

@@ -127,6 +127,15 @@ class DeleteAccountForm(forms.Form):
         return password
 
 
+# A number field's refusals in the platform's words (Django's Spanish says "Asegúrese de
+# que…", "Introduzca…").
+NUMBER_ERRORS = {
+    "invalid": gettext_lazy("Type a whole number, like 4."),
+    "min_value": gettext_lazy("Too small: the smallest allowed here is %(limit_value)s."),
+    "max_value": gettext_lazy("Too large: the largest allowed here is %(limit_value)s."),
+}
+
+
 class SchoolClassForm(forms.ModelForm):
     """Name a class and, if wanted, list its students' pseudonyms."""
 
@@ -134,11 +143,12 @@ class SchoolClassForm(forms.ModelForm):
         model = SchoolClass
         fields = ["name", "roster"]
         widgets = {"roster": forms.Textarea(attrs={"rows": 8})}
+        # "Name" alone, under the page's word on full names, read as a person's name
+        labels = {"name": gettext_lazy("Name of the class")}
         help_texts = {
             "roster": gettext_lazy(
-                "Optional. One pseudonym per line, for example an animal or a made-up name. "
-                "No e-mail address and no full name is needed or wanted: students then "
-                "pick their pseudonym from this list when they join."
+                "One pseudonym per line, for example an animal or a made-up name: students "
+                "then pick theirs from this list when they join."
             ),
         }
 
@@ -245,6 +255,7 @@ def option_field(option: Option) -> forms.Field:
         min_value=option.minimum,
         max_value=option.maximum,
         help_text=help_text,
+        error_messages=NUMBER_ERRORS,
     )
 
 
@@ -273,8 +284,10 @@ class SessionForm(forms.Form):
         label=gettext_lazy("Language"),
         help_text=gettext_lazy("The students' pages and the game use this language."),
     )
+    # No bounds of its own: ``clean`` names the chosen game's (a bound of 1 to 60 here
+    # answered 99 with "at most 60" for a game of 2 to 4).
     table_size = forms.IntegerField(
-        label=gettext_lazy("Players per table"), min_value=1, max_value=MAX_PARTICIPANTS
+        label=gettext_lazy("Players per table"), error_messages=NUMBER_ERRORS
     )
     # On by default: most classes do not split into full tables.
     bots_fill = forms.BooleanField(
@@ -286,7 +299,8 @@ class SessionForm(forms.Form):
         initial="friendly",
         widget=forms.RadioSelect,
         help_text=gettext_lazy(
-            "How the bots play: on empty seats, and for a student you hand to a bot."
+            "How well the bots play. They play the empty seats, and the seat of any student "
+            "you hand to a bot."
         ),
     )
     approve_joins = forms.BooleanField(
@@ -317,7 +331,8 @@ class SessionForm(forms.Form):
             localized(game.name): game.slug for game in self.games
         }
         _choice_field(self, "bot_level").choices = [
-            (level, _("%(level)s: %(what)s") % {"level": _(label), "what": _(what)})
+            # a dash, not a colon: the description holds a colon of its own
+            (level, _("%(level)s — %(what)s") % {"level": _(label), "what": _(what)})
             for level, (label, what) in LEVELS.items()
         ]
         _choice_field(self, "language").choices = list(settings.LANGUAGES)
@@ -499,6 +514,7 @@ class DeckForm(forms.Form):
                 max_value=MAX_CARD_COUNT,
                 required=False,
                 initial=0,
+                error_messages=NUMBER_ERRORS,
                 widget=forms.NumberInput(
                     attrs={"class": "deck-count", "data-allowed": card["allowed"]}
                 ),

@@ -27,8 +27,10 @@ def register_ended_offer(offer: Callable[[Participant], dict]) -> None:
 
 
 def ended_offers(participant: Participant) -> dict:
-    """Return what the apps offer this student on their "session ended" page."""
-    context: dict = {}
+    """Return what the apps offer this student on their "session ended" page, and
+    ``played``: whether they sat at a table (a session ended in its lobby thanks nobody
+    for playing)."""
+    context: dict = {"played": participant.seats.exists()}
     for offer in ENDED_OFFERS:
         context.update(offer(participant))
     return context

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -378,6 +379,7 @@ def join_form(request: HttpRequest, code: str = "") -> HttpResponse:
         "no_free_pseudonym": pseudonyms == [],
         "was_removed": session is not None and _was_removed(session, device_id),
         "current": current if session is None else None,
+        "retention_days": settings.RETENTION_DAYS,  # "Your privacy" says when it goes
     }
     response = render(request, "classroom/join.html", context, status=status)
     return _with_device(response, device_id, request)

@@ -15,16 +15,18 @@ if TYPE_CHECKING:
     from games.engine.rng import RandomSource
 
 # The levels a teacher chooses from, the same words for every game: a game's bot that
-# declares a ``level`` plays the seats of a session launched at that level.
+# declares a ``level`` plays the seats of a session launched at that level. Each
+# description follows its name after a dash in the launch form: it starts in lower case.
 LEVELS = {
     "friendly": (
         gettext_noop("Friendly"),
-        gettext_noop("Plays greedily, one move at a time: a fair opponent for beginners."),
+        gettext_noop("plays the best move it sees, one at a time: a fair opponent for beginners"),
     ),
     "strong": (
         gettext_noop("Strong"),
         gettext_noop(
-            "Thinks ahead over the cards it cannot see: for students who know the game well."
+            "thinks several moves ahead, guessing the cards it cannot see: for students who "
+            "know the game well"
         ),
     ),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from playwright.sync_api import expect
@@ -13,6 +14,7 @@ from classroom.catalogue import deck_games
 from tests.browser.classroom import PASSWORD, TIMEOUT
 from tests.browser.screens import VIEWPORTS, check, log_in
 from tests.browser.test_csp import LISTEN
+from tests.ui.harness import split_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,6 +54,8 @@ def test_the_deck_builder_checks_live_and_saves(browser, live_server_url, artifa
     for size in SIZES:
         page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
         check(page, "deck-form-refused", size, folder=artifacts_dir, problems=problems, axe=axe)
+        # a card's name breaks between words only ("Data Minimisatio|n" on a phone once)
+        problems += [f"{size}: {word}" for word in split_words(page, ".deck-card label")]
     field.fill(str(first["allowed"]))
     expect(check_box.locator(".alert--info")).to_be_visible()
     page.locator("#id_name").fill("Our lab")
@@ -61,6 +65,15 @@ def test_the_deck_builder_checks_live_and_saves(browser, live_server_url, artifa
     expect(page.locator("main")).to_contain_text("Our lab")
 
     violations += page.evaluate("window.__cspViolations")
+    # Russian, whose card names hold the longest words, on a phone
+    context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "ru", "url": live_server_url}]
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server_url}{create}?start={start}")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    page.screenshot(path=artifacts_dir / "deck-form-ru-phone-390.png", full_page=True)
+    problems += [f"ru phone: {word}" for word in split_words(page, ".deck-card label")]
     assert violations == []
     assert problems == [], "\n".join(problems)
     context.close()

@@ -107,7 +107,9 @@ def test_a_session_ended_mid_game_leads_the_student_to_the_quiz(
 ):
     with translation.override(language):
         ended_text = gettext("The teacher ended the session. Thank you!")
-        lobby_ended = gettext("The teacher has ended this session. Thank you for playing!")
+        lobby_ended = (
+            gettext("The teacher has ended this session.") + " " + gettext("Thank you for playing!")
+        )
         take_quiz = gettext("Take the quiz")
         library = gettext("Lesson library")
         your_turn = gettext("Your turn")

@@ -23,7 +23,9 @@ def _language_reset():
 
 def test_create_class_with_roster(client_a, teacher_a):
     form = client_a.get(reverse("classroom:class_create"))
-    assert "No e-mail address and no full name is needed or wanted" in form.content.decode()
+    page = form.content.decode()
+    assert "Students never give an e-mail address or a full name" in page
+    assert '<label for="id_name">Name of the class</label>' in page
     response = client_a.post(
         reverse("classroom:class_create"),
         {"name": "6C", "roster": "  Blue   Fox \n\nGreen Owl\n"},

@@ -150,7 +150,7 @@ def test_open_session_takes_a_list_option_with_commas(teacher_a, school_class):
     [
         ("call_seconds=5", "conspiranoia has no option 'call_seconds'"),
         ("life_points", "--option takes KEY=VALUE"),
-        ("life_points=900", "less than or equal to 50"),
+        ("life_points=900", "the largest allowed here is 50"),
     ],
 )
 def test_open_session_refuses_a_bad_option(teacher_a, school_class, option, message):

@@ -32,6 +32,13 @@ def test_join_page_says_nicknames_only():
     body = text(response)
     assert "no account, no e-mail address, no real name" in body
     assert 'name="nickname"' in body
+    assert "deleted 30 days after it ends" in body  # the retention, not "some time"
+
+
+def test_join_page_tells_the_retention_the_platform_keeps(session, settings):
+    settings.RETENTION_DAYS = 1
+    body = text(Client().get(reverse("classroom:join_code", args=[session.join_code])))
+    assert "kept for this session only, and deleted 1 day after it ends" in body
 
 
 def test_join_seats_the_student_and_sets_signed_httponly_cookies(session):
@@ -230,6 +237,8 @@ def test_locked_lobby_refuses_newcomers_but_not_returning_students(session, stud
     response = post_join(Client(), session.join_code, "Late Comer")
     assert response.status_code == 200
     assert "locked this session" in text(response)
+    # one refusal: a sentence after the alert's sign, not a list of one under it
+    assert '<div class="alert alert--error" role="alert">The teacher has locked' in text(response)
     assert 'value="Late Comer"' in text(response)
     assert student.get(reverse("classroom:lobby", args=[session.join_code])).status_code == 200
     client_a.post(reverse("classroom:session_unlock", args=[session.pk]))

@@ -166,7 +166,10 @@ def test_a_locked_lobby_refuses_new_requests_in_the_sessions_language(school_cla
     response = post_join(device(), session.join_code, "Robin")
     assert response.status_code == 200
     with translation.override("fr"):
-        message = gettext("The teacher has locked this session: no one can join right now.")
+        message = gettext(
+            "The teacher has locked this session: no one can join right now. Ask your "
+            "teacher to open it, then press Join again."
+        )
     assert "verrouillé" in message
     assert 'lang="fr"' in text(response) and escape(message) in text(response)
     assert not JoinRequest.objects.exists()

@@ -154,8 +154,8 @@ def test_leaving_out_a_card_that_is_not_special_is_refused(client_a, school_clas
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("option__conspiranoia__life_points", "500", "less than or equal to 50"),
-        ("option__conspiranoia__life_points", "many", "Enter a whole number"),
+        ("option__conspiranoia__life_points", "500", "the largest allowed here is 50"),
+        ("option__conspiranoia__life_points", "many", "Type a whole number, like 4."),
     ],
 )
 def test_a_bad_option_is_refused_with_a_message(client_a, school_class, field, value, message):
@@ -170,12 +170,18 @@ def test_default_variant(client_a, school_class, fake_game):
     assert ClassSession.objects.get().variant == "standard"
 
 
-@pytest.mark.parametrize("size", ["1", "6"])
+@pytest.mark.parametrize("size", ["1", "6", "0", "99", "-3"])
 def test_table_size_within_the_games_limits(client_a, school_class, fake_game, size):
     response = launch(client_a, school_class, table_size=size)
     assert response.status_code == 200
-    assert "2 to 5 players per table" in response.content.decode()
+    assert "2 to 5 players per table" in response.content.decode()  # the game's, always
     assert not ClassSession.objects.exists()
+
+
+def test_a_number_field_refuses_in_the_platforms_words(client_a, school_class, fake_game):
+    body = launch(client_a, school_class, table_size="four").content.decode()
+    assert "Type a whole number, like 4." in body
+    assert "Enter a whole number" not in body
 
 
 def test_unknown_game_or_language_refused(client_a, school_class, fake_game):

@@ -98,6 +98,9 @@ def test_the_ended_lobby_offers_the_quiz_to_a_student_who_played(session_a):
     assert "ended this session" in page
     assert 'href="/lessons/quiz/"' in page and "Take the quiz" in page
     assert 'href="/lessons/"' in page
+    assert "Thank you for playing!" in page
+    # a teacher's next session has a new code: the join form is a tap away
+    assert 'href="/join/">Join another game</a>' in page
     assert "Question 1 of" in client.get("/lessons/quiz/").content.decode()
 
 
@@ -109,3 +112,5 @@ def test_the_ended_lobby_offers_no_quiz_to_a_student_who_never_played(session_a)
     assert "ended this session" in page
     assert "/lessons/quiz/" not in page
     assert 'href="/lessons/"' in page
+    assert "Thank you for playing" not in page  # nobody played
+    assert 'href="/join/">Join another game</a>' in page
