@@ -30,18 +30,22 @@ HOW_TO_PLAY = (
                 "A Dataset card takes one table card of the same colour or the same "
                 "sensitive sign. Both go to your collection."
             ),
-            gettext_noop("If it matches nothing, it stays on the table."),
-            gettext_noop("You may do that only when no card of yours can capture or be used."),
+            gettext_noop("A Dataset card that matches nothing is laid on the table."),
+            gettext_noop(
+                "You may lay a card like this only when none of your cards can capture or be "
+                "played."
+            ),
         ),
     ),
     HowToPlay(
         gettext_noop("DATA!"),
         (
             gettext_noop("Got a Purpose card? Press DATA! at the start of your turn."),
-            gettext_noop("If you are too slow, you lose the Purpose card."),
             gettext_noop(
-                "Then keep it for a Data-Treasure, or play it to freeze 3 cards of another player."
+                "Then it is yours: keep it for a Data-Treasure, or play it to freeze 3 cards of "
+                "another player."
             ),
+            gettext_noop("Too slow? The Purpose card goes to the pile, unused."),
         ),
     ),
     HowToPlay(
