@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from classroom import actions, identity, payloads, ratelimit
 from classroom.catalogue import game_name
-from classroom.codes import is_well_formed, normalize_code
+from classroom.codes import CODE_LENGTH, is_well_formed, normalize_code
 from classroom.forms import JoinForm
 from classroom.models import ClassSession, JoinRequest, Participant, Seat, SeatMove
 from classroom.nicknames import nickname_key
@@ -82,9 +82,16 @@ def _resolve_code(
     # Counted before the look-up, so concurrent guesses cannot pass the limit together.
     if not ratelimit.take_attempt(ip, device_id):
         return None, _("Too many attempts with a wrong code. Please wait a minute."), 429
+    if not is_well_formed(normalized):  # its length and signs are public: they give nothing away
+        return (
+            None,
+            _("A game code has %(length)d letters and digits. Check it with your teacher.")
+            % {"length": CODE_LENGTH},
+            200,
+        )
     session = _open_session(normalized)
     if session is None:
-        return None, _("No open session has this code. Check it with your teacher."), 200
+        return None, _("No game is open with this code. Check it with your teacher."), 200
     ratelimit.give_back(ip, device_id)
     return session, None, 200
 

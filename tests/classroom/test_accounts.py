@@ -70,6 +70,14 @@ def test_the_addresses_earlier_sign_ups_asked_for_are_forgotten(teacher_a, teach
     }
 
 
+def test_a_teacher_page_opened_logged_out_says_why_the_login_comes(teacher_a):
+    client = Client()
+    response = client.get(reverse("classroom:dashboard"), follow=True)
+    assert response.redirect_chain[-1][0].startswith(reverse("login") + "?next=")
+    assert "Log in to open the page you asked for." in response.content.decode()
+    assert "Log in to open the page" not in client.get(reverse("login")).content.decode()
+
+
 def test_the_login_page_says_who_sets_a_forgotten_password():
     page = Client().get(reverse("login")).content.decode()
     assert "Your school's IT administrator can set a new one for you" in page

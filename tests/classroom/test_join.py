@@ -76,15 +76,23 @@ def test_unknown_code_keeps_what_was_typed(session):
     response = post_join(Client(), "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY", "Sam")
     assert response.status_code == 200
     body = text(response)
-    assert "No open session has this code" in body
+    assert "No game is open with this code" in body
     assert 'value="Sam"' in body
+    assert not Participant.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["QQQ", "QQQQQQQ", "QQ!QQQ"])
+def test_a_code_of_the_wrong_shape_says_what_a_code_looks_like(session, typed):
+    body = text(post_join(Client(), typed, "Sam"))
+    assert "A game code has 6 letters and digits. Check it with your teacher." in body
+    assert "No game is open" not in body
     assert not Participant.objects.exists()
 
 
 def test_closed_code_is_refused(session):
     actions.do_end_session(session)
     response = post_join(Client(), session.join_code, "Sam")
-    assert "No open session has this code" in text(response)
+    assert "No game is open with this code" in text(response)
     assert not Participant.objects.exists()
 
 
@@ -271,7 +279,7 @@ def test_wrong_codes_are_rate_limited_even_when_the_next_is_right(session):
     client = device()
     wrong = "ZZZZZZ" if session.join_code != "ZZZZZZ" else "YYYYYY"
     for _ in range(settings.JOIN_RATE_LIMIT):
-        assert "No open session has this code" in text(post_join(client, wrong, "Sam"))
+        assert "No game is open with this code" in text(post_join(client, wrong, "Sam"))
     response = post_join(client, session.join_code, "Sam")
     assert response.status_code == 429
     assert "Too many attempts" in text(response)

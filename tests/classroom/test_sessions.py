@@ -250,7 +250,7 @@ def test_ending_a_session_frees_nobody_to_rejoin(session):
     join_client(session, "Sam")
     actions.do_end_session(session)
     response = Client().post("/join/", {"code": session.join_code, "nickname": "Late"})
-    assert "No open session has this code" in response.content.decode()
+    assert "No game is open with this code" in response.content.decode()
 
 
 def test_the_form_says_what_each_variant_is_and_fills_tables_with_bots(client_a, school_class):

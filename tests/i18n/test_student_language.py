@@ -55,6 +55,22 @@ def session(django_user_model):
     return open_session(actions.do_create_class(teacher, "4B"), bots=True, language="fr")
 
 
+def test_a_sessions_join_page_offers_the_switch_before_the_student_joins(
+    fresh_translations,  # noqa: F811
+    session,
+):
+    """A student who reached the session's join page (its QR code) reads it in the
+    session's language, and may switch before typing a nickname."""
+    join = reverse("classroom:join_code", args=[session.join_code])
+    client = Client()
+    page = client.get(join).content.decode()
+    assert '<html lang="fr"' in page
+    assert 'action="/i18n/setlang/"' in page
+    assert '<option value="fr" lang="fr" selected>' in page
+    client.post(reverse("set_language"), {"language": "ru", "next": join})
+    assert '<html lang="ru"' in client.get(join).content.decode()
+
+
 def test_the_lobby_is_in_the_session_language_until_the_student_chooses(
     fresh_translations,  # noqa: F811
     session,
