@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from classroom.forms import DeleteAccountForm, PasswordForm, SignUpForm, TeacherLoginForm
+from classroom.models import ClassSession, SchoolClass
 from classroom.portability import account_data
 from classroom.retention import delete_account, is_administrator, owned_by
 from classroom.typing import AuthenticatedHttpRequest
@@ -74,7 +75,14 @@ def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
         logout(request)
         messages.success(request, _("Your account and everything it held are deleted."))
         return redirect("home")
-    context = {"form": form, "owned": owned_by(user)}
+    sessions = ClassSession.objects.filter(school_class__teacher=user)
+    context = {
+        "form": form,
+        "owned": owned_by(user),
+        # what the page names only where there is some: a roster, a session still open
+        "rosters": SchoolClass.objects.filter(teacher=user).exclude(roster="").count(),
+        "open_sessions": sessions.exclude(state=ClassSession.State.FINISHED).count(),
+    }
     return render(request, "registration/account_delete.html", context)
 
 

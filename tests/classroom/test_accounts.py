@@ -216,8 +216,11 @@ def test_a_teacher_deletes_their_own_account_with_all_it_holds(
     url = reverse("account_delete")
 
     page = client_a.get(url).content.decode()
-    assert "<li>1 class, with its roster</li>" in page and "<li>1 session, with its stud" in page
-    assert "<li>1 deck</li>" in page and "<li>0 lessons in your own words</li>" in page
+    assert "<li>1 class (1 with a roster of pseudonyms)</li>" in page
+    assert "<li>1 session, with its stud" in page
+    assert "debrief files. 1 session is still open: it ends now.</li>" in page
+    assert "<li>1 deck</li>" in page and "lessons in your own words" not in page
+    assert f'from <a href="{reverse("classroom:dashboard")}">My classes</a>' in page
     assert url in client_a.get(reverse("account")).content.decode()
 
     wrong = client_a.post(url, {"password": "not-it"})
@@ -238,6 +241,17 @@ def test_a_teacher_deletes_their_own_account_with_all_it_holds(
     # The other teacher keeps everything, and stays logged in.
     assert SchoolClass.objects.get(pk=kept.pk).roster == "Green Owl"
     assert client_b.get(reverse("classroom:dashboard")).status_code == 200
+
+
+def test_the_account_deletion_page_names_only_what_the_account_holds(teacher_a, client_a):
+    url = reverse("account_delete")
+    page = client_a.get(url).content.decode()
+    assert "It holds no class, deck or lesson in your own words yet." in page
+    assert "<li>" not in page.split("<main", 1)[1].split("</form>", 1)[0]
+    actions.do_create_class(teacher_a, "6C")  # no roster, no session
+    page = client_a.get(url).content.decode()
+    assert "<li>1 class</li>" in page
+    assert "roster" not in page and "0 " not in page and "debrief reports" not in page
 
 
 def test_a_teacher_downloads_what_their_account_holds_and_nothing_of_anyone_else(
