@@ -32,6 +32,9 @@ from games.engine.bots import LEVELS
 PASSWORD_AGAIN_HELP = gettext_lazy("Type the same password again, to check it.")
 PASSWORD_MISMATCH = gettext_lazy("The two passwords are not the same: type the same one twice.")
 USERNAME_HELP = gettext_lazy("Up to 150 characters: letters, digits and @ . + - _ only.")
+USERNAME_TAKEN = gettext_lazy(
+    "This username is taken: choose another, or log in if the account is yours."
+)
 USERNAME_REFUSED = gettext_lazy(
     "A username holds only letters, digits and @ . + - _ (no space): change it."
 )
@@ -68,12 +71,15 @@ class SignUpForm(RulesBeforeMatch, UserCreationForm):
         self.fields["password2"].help_text = PASSWORD_AGAIN_HELP
 
     def clean_username(self) -> str:
-        """Refuse a username with a sign Django's User refuses, in the platform's words
-        (a field refused here is not checked again by the model), then one taken."""
+        """Refuse a username with a sign Django's User refuses, or one taken in any case
+        (as Django's form does), in the platform's words: a field refused here is not
+        checked again by the model."""
         username = self.cleaned_data.get("username")
         if username:
             UnicodeUsernameValidator(message=USERNAME_REFUSED)(username)
-        return super().clean_username()
+            if User.objects.filter(username__iexact=username).exists():
+                raise ValidationError(USERNAME_TAKEN, code="unique")
+        return username
 
 
 class TeacherLoginForm(AuthenticationForm):

@@ -150,6 +150,19 @@ def test_a_hidden_dashboard_waits_and_is_drawn_whole_when_seen(
     assert_no_reconnect(page, "the teacher")
 
 
+# The texts of the cells whose first sign ("▶", "●") is not on the line of the next letter.
+SIGN_ALONE = """(cells) => cells.filter((cell) => {
+  const text = [...cell.querySelectorAll('*'), cell].flatMap((e) => [...e.childNodes])
+    .find((node) => node.nodeType === Node.TEXT_NODE && node.data.trim());
+  if (!text) return false;
+  const start = text.data.search(/\\S/);
+  const top = (i) => { const range = document.createRange();
+    range.setStart(text, i); range.setEnd(text, i + 1);
+    return Math.round(range.getBoundingClientRect().top); };
+  return top(start) !== top(start + 2);
+}).map((cell) => cell.innerText)"""
+
+
 def test_every_table_fits_its_card_in_every_language_from_phone_to_projector(
     browser, live_server_url
 ):
@@ -172,5 +185,12 @@ def test_every_table_fits_its_card_in_every_language_from_phone_to_projector(
             page.goto(f"{live_server_url}/teacher/sessions/{session.pk}/live/")
             expect(page.locator(".live-seats")).to_have_count(2)
             problems += overflow_problems(page, f"{locale} @ {width}")
+            # "▶ to play" and "● yes": the sign on the line of its word, never alone
+            signs = page.locator(".live-seats td:nth-child(3), .live-seats td:nth-child(4)")
+            assert signs.count() > 0
+            problems += [
+                f"{locale} @ {width}: {text!r} leaves its sign alone"
+                for text in signs.evaluate_all(SIGN_ALONE)
+            ]
         context.close()
     assert not problems, "\n".join(problems)

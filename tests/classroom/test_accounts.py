@@ -95,6 +95,7 @@ def test_signup_form_errors():
     "sent, field, words",
     [
         ({"username": "ms smith"}, "username", ["no space"]),
+        ({"username": "Teacher-A"}, "username", ["taken: choose another, or log in"]),
         ({"password1": "abc", "password2": "abc"}, "password2", ["at least 8 characters"]),
         (
             {"password1": "12345678", "password2": "12345678"},
@@ -105,7 +106,7 @@ def test_signup_form_errors():
         ({"password2": NEW_PASSWORD + "!"}, "password2", ["type the same one twice"]),
     ],
 )
-def test_a_refused_sign_up_says_what_to_do(sent, field, words):
+def test_a_refused_sign_up_says_what_to_do(teacher_a, sent, field, words):
     """Each refusal of the sign-up form names its remedy, in the platform's words, and
     keeps the username typed."""
     data = {"username": "ms-smith", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
