@@ -135,7 +135,7 @@ def student_joins(context: BrowserContext, base_url: str, code: str) -> None:
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{base_url}/join/{code}/")
     page.locator("#id_nickname").fill("Robin")
-    page.locator("form [type=submit]").first.click()
+    page.locator("main form [type=submit]").first.click()
     page.wait_for_url(f"**/lobby/{code}/")
     page.close()
 

@@ -137,7 +137,7 @@ def test_a_mid_game_table_fits_every_screen(
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{live_server_url}/join/{session.join_code}/")
     page.locator("#id_nickname").fill(NICKNAMES[language][0])
-    page.locator("form [type=submit]").first.click()
+    page.locator("main form [type=submit]").first.click()
     page.wait_for_url(f"**/lobby/{session.join_code}/")
     actions.do_start_session(session)
     table = Table.objects.get(session=session)

@@ -123,7 +123,7 @@ def test_long_names_wrap_cleanly_at_five_players(language, browser, live_server_
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{live_server_url}/join/{session.join_code}/")
     page.locator("#id_nickname").fill(NICKNAMES[language][0])
-    page.locator("form [type=submit]").first.click()
+    page.locator("main form [type=submit]").first.click()
     page.wait_for_url(f"**/lobby/{session.join_code}/")
     actions.do_start_session(session)
     table = Table.objects.get(session=session)
