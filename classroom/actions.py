@@ -27,7 +27,7 @@ from classroom.models import (
     SeatMove,
     Table,
 )
-from classroom.nicknames import nickname_key, validate_nickname
+from classroom.nicknames import nickname_key, refusal_for_teacher, validate_nickname
 from classroom.signals import tables_changed
 from classroom.tables import CannotSplit, split
 from games import clock
@@ -621,7 +621,7 @@ def do_rename_participant(participant: Participant, nickname: str) -> Participan
     try:
         nickname = validate_nickname(nickname)
     except ValidationError as error:
-        raise ActionRefused(" ".join(error.messages), code="bad_nickname") from error
+        raise ActionRefused(refusal_for_teacher(error), code="bad_nickname") from error
     with transaction.atomic():
         session = _lock_row(participant.session)
         _refuse_if_finished(session)
@@ -633,7 +633,10 @@ def do_rename_participant(participant: Participant, nickname: str) -> Participan
             others = session.participants.exclude(pk=participant.pk)
             waiting = session.pending_join_requests().filter(nickname_key=key)
             if others.filter(nickname_key=key).exists() or waiting.exists():
-                raise ActionRefused(_taken_message(), code="taken")
+                raise ActionRefused(
+                    _("Someone in this session already uses this nickname: give another one."),
+                    code="taken",
+                )
         participant.nickname, participant.nickname_key = nickname, key
         participant.save(update_fields=["nickname", "nickname_key"])
         broadcast.lobby_changed(session.pk, reason="renamed")

@@ -21,7 +21,7 @@ from classroom import catalogue
 from classroom.catalogue import localized
 from classroom.codes import CODE_LENGTH, normalize_code
 from classroom.models import MAX_PARTICIPANTS, Deck, SchoolClass
-from classroom.nicknames import MAX_LENGTH, nickname_key, validate_nickname
+from classroom.nicknames import MAX_LENGTH, nickname_key, refusal_for_teacher, validate_nickname
 from games.describe import translate
 from games.engine.base import Game, Option
 from games.engine.bots import LEVELS
@@ -170,7 +170,10 @@ class SchoolClassForm(forms.ModelForm):
             try:
                 pseudonym = validate_nickname(line)
             except ValidationError as error:
-                errors.append(f"«{line.strip()}»: {' '.join(error.messages)}")
+                problem = refusal_for_teacher(error)
+                errors.append(
+                    _("«%(name)s»: %(problem)s") % {"name": line.strip(), "problem": problem}
+                )
                 continue
             key = nickname_key(pseudonym)
             if key in seen:

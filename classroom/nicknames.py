@@ -15,6 +15,7 @@ from pathlib import Path
 from confusable_homoglyphs.confusables import confusables_data
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 MIN_LENGTH = 2
 MAX_LENGTH = 20
@@ -554,6 +555,24 @@ def _marks_in_a_row(text: str) -> int:
         current = current + 1 if unicodedata.combining(char) else 0
         longest = max(longest, current)
     return longest
+
+
+# A teacher's words for the refusals that ask a student to choose another nickname
+# (French "tu", Russian "ты"): read by a teacher for a class roster's pseudonym or a
+# student renamed from the live dashboard.
+FOR_TEACHERS = {
+    "refused": gettext_noop("This nickname is not allowed: give a friendly one."),
+    "impersonation": gettext_noop(
+        "This nickname could be taken for the teacher, an administrator, the platform or a "
+        "bot: give another one."
+    ),
+}
+
+
+def refusal_for_teacher(error: ValidationError) -> str:
+    """Return a refusal of ``validate_nickname`` in the words a teacher reads."""
+    code = getattr(error, "code", None)
+    return _(FOR_TEACHERS[code]) if code in FOR_TEACHERS else " ".join(error.messages)
 
 
 def validate_nickname(raw: str) -> str:

@@ -1,6 +1,9 @@
 """Classes: create, rename and edit the roster, archive and unarchive, delete."""
 
+import html
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
@@ -9,6 +12,7 @@ from classroom import actions
 from classroom.catalogue import game_name
 from classroom.models import Participant, SchoolClass
 from tests.classroom.conftest import join_client, open_session
+from tests.i18n.test_catalogues import compiled_catalogues, fresh_translations  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +46,8 @@ def test_create_class_with_roster(client_a, teacher_a):
     [
         ("Blue Fox\nblue fox", "listed twice"),
         ("Blue Fox\nX", "at least 2 characters"),
-        ("Blue Fox\nBig Idiot", "not allowed"),
+        ("Blue Fox\nBig Idiot", "«Big Idiot»: This nickname is not allowed: give a friendly one."),
+        ("Blue Fox\nTeacher", "for the teacher, an administrator, the platform or a bot: give"),
     ],
 )
 def test_roster_pseudonyms_are_checked_like_nicknames(client_a, roster, message):
@@ -50,6 +55,19 @@ def test_roster_pseudonyms_are_checked_like_nicknames(client_a, roster, message)
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not SchoolClass.objects.exists()
+
+
+def test_a_rosters_refusals_address_the_teacher(fresh_translations, client_a):  # noqa: F811
+    """A refused pseudonym is told as a teacher is addressed ("vous"), not as a student
+    asked to choose ("tu")."""
+    client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    response = client_a.post(
+        reverse("classroom:class_create"), {"name": "6C", "roster": "Big Idiot\nTeacher\nx"}
+    )
+    page = html.unescape(response.content.decode())
+    assert "«\u00a0Big Idiot\u00a0»\u00a0: Ce pseudo n'est pas autorisé\u00a0: donnez-en un sympa." in page
+    assert "donnez-en un autre" in page and "2 caractères" in page
+    assert "Choisis" not in page
 
 
 def test_rename_and_edit_roster(client_a, school_class):

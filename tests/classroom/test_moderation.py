@@ -342,7 +342,11 @@ def test_teacher_renames_a_student(session, client_a):
 
 @pytest.mark.parametrize(
     ("nickname", "message"),
-    [("x", "at least 2 characters"), ("Robin", "already uses this nickname")],
+    [
+        ("x", "at least 2 characters"),
+        ("Robin", "already uses this nickname: give another one."),
+        ("Big Idiot", "This nickname is not allowed: give a friendly one."),
+    ],
 )
 def test_a_bad_new_nickname_is_refused_with_a_message(session, client_a, nickname, message):
     join_client(session, "Sam", device(HOME))
