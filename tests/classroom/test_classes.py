@@ -65,7 +65,8 @@ def test_a_rosters_refusals_address_the_teacher(fresh_translations, client_a):  
         reverse("classroom:class_create"), {"name": "6C", "roster": "Big Idiot\nTeacher\nx"}
     )
     page = html.unescape(response.content.decode())
-    refused = "«\u00a0Big Idiot\u00a0»\u00a0: Ce pseudo n'est pas autorisé\u00a0: donnez-en un sympa."
+    nbsp = "\u00a0"
+    refused = f"«{nbsp}Big Idiot{nbsp}»{nbsp}: Ce pseudo n'est pas autorisé{nbsp}: donnez-en un sympa."
     assert refused in page
     assert "donnez-en un autre" in page and "2 caractères" in page
     assert "Choisis" not in page
