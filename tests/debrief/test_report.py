@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from html import unescape
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -589,6 +590,34 @@ def test_no_page_of_the_pdf_ends_on_a_heading(teacher_a, tmp_path, game):
     assert all(last_lines), last_lines
     stranded = [(n, line) for n, line in enumerate(last_lines, 1) if STRANDED_HEADING.match(line)]
     assert not stranded, stranded
+
+
+def table_rows_per_page(filler: int, rows: int, path: Path) -> list[int]:
+    """Render, with the report's own stylesheet, ``filler`` lines then a table of
+    ``rows`` students; return how many of its rows each page holds."""
+    lines = "".join(f"<p>Line {n}</p>" for n in range(filler))
+    body = "".join(f"<tr><td>Student {n}</td><td>{n}</td></tr>" for n in range(rows))
+    html = (
+        f"<html><head><style>{render.stylesheet()}</style></head><body>"
+        f'<div class="report report--pdf">{lines}<table class="data"><thead><tr>'
+        f"<th>Nickname</th><th>Score</th></tr></thead><tbody>{body}</tbody></table></div>"
+        "</body></html>"
+    )
+    render.write_pdf(html, path)
+    return [page.extract_text().count("Student ") for page in PdfReader(path).pages]
+
+
+def test_a_table_leaves_no_row_alone_on_a_page(tmp_path):
+    """The students' table of a class of 30 began a page with its one last row, or ended
+    one with its header and first row: wherever the table falls, no page holds exactly
+    one of its rows (a table that fits stays whole)."""
+    seen = set()
+    for filler in range(0, 70, 3):
+        counts = [count for count in table_rows_per_page(filler, 30, tmp_path / "t.pdf") if count]
+        assert sum(counts) == 30
+        assert 1 not in counts, (filler, counts)
+        seen.add(len(counts))
+    assert seen == {1, 2}  # the table fell whole on a page, and across two
 
 
 @pytest.mark.django_db
