@@ -1,4 +1,5 @@
-"""Forms: teacher sign-up, classes, session launch and the student join form."""
+"""Forms: teacher sign-up, log-in and password change, classes, decks, session launch and the
+student join form."""
 
 from collections.abc import Callable
 from typing import Any, cast
