@@ -75,11 +75,10 @@ class SignUpForm(RulesBeforeMatch, UserCreationForm):
         """Refuse a username with a sign Django's User refuses, or one taken in any case
         (as Django's form does), in the platform's words: a field refused here is not
         checked again by the model."""
-        username = self.cleaned_data.get("username")
-        if username:
-            UnicodeUsernameValidator(message=USERNAME_REFUSED)(username)
-            if User.objects.filter(username__iexact=username).exists():
-                raise ValidationError(USERNAME_TAKEN, code="unique")
+        username: str = self.cleaned_data["username"]  # the field is required: it is there
+        UnicodeUsernameValidator(message=USERNAME_REFUSED)(username)
+        if User.objects.filter(username__iexact=username).exists():
+            raise ValidationError(USERNAME_TAKEN, code="unique")
         return username
 
 

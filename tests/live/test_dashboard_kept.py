@@ -149,7 +149,7 @@ def test_presence_a_bot_a_pause_and_a_lesson_still_read_are_drawn(started, drawn
     Seat.objects.filter(pk=ada.pk).update(connected=1, last_seen_at=clock.now())
     drawn.clear()
     html = render_dashboard(started.pk, "en")
-    assert drawn == [number] and "● yes" in section(html, number)
+    assert drawn == [number] and "●&nbsp;yes" in section(html, number)
 
     actions.do_hand_seat_to_bot(ada, True)
     drawn.clear()

@@ -238,9 +238,9 @@ def test_dashboard_shows_connected_turn_scores_and_notable_events(school_class, 
     html = teacher_client.get(reverse("live:session_live", args=[session.pk])).content
     html = html.decode()
     rows = {int(pk): row for pk, row in re.findall(r'<tr data-seat="(\d+)">(.*?)</tr>', html, re.S)}
-    assert "● yes" in rows[first.pk] and "○ no" in rows[second.pk]
+    assert "●&nbsp;yes" in rows[first.pk] and "○&nbsp;no" in rows[second.pk]
     attacker, target = (Seat.objects.get(table=table, number=n) for n in (0, 1))
-    assert [pk for pk, row in rows.items() if "▶ to play" in row] == [target.pk]
+    assert [pk for pk, row in rows.items() if "▶&nbsp;to play" in row] == [target.pk]
     assert "treasures 0 · sensitive 0 · datasets 0" in rows[attacker.pk]
     assert "treasures 1 · sensitive" in rows[target.pk]
     time_name = catalogue("data_tycoon", "expert")[card]["name"]["en"]
