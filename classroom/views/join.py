@@ -38,9 +38,7 @@ def htmx_at_own_address(view: Callable[..., HttpResponse]) -> Callable[..., Http
 
 
 def _open_session(code: str) -> ClassSession | None:
-    """Return the open session with this code, or None."""
-    if not is_well_formed(code):
-        return None
+    """Return the open session with this well-formed code, or None."""
     return (
         ClassSession.objects.exclude(state=ClassSession.State.FINISHED)
         .select_related("school_class")
