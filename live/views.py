@@ -23,6 +23,7 @@ from classroom.models import Seat, Table
 from classroom.qr import qr_svg
 from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_session_or_404, student_in_session
+from classroom.views.controls import REFUSED_RENAME
 from games.describe import how_to_play
 from live.dashboard import tables_context
 from live.screen import screen_context
@@ -100,6 +101,10 @@ def session_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     session = get_session_or_404(request, pk)
     context = tables_context(session, translation.get_language())
     context["game_name"] = game_name(session.game)
+    # a refused rename comes back with the student and the nickname typed, to correct
+    refused = request.session.pop(REFUSED_RENAME, None)
+    if refused and refused.get("session") == session.pk:
+        context["refused_rename"] = refused
     return render(request, "classroom/session_live.html", context)
 
 

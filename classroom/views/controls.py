@@ -17,6 +17,10 @@ from classroom.models import JoinRequest, Participant, Seat, SeatMove, Table
 from classroom.typing import AuthenticatedHttpRequest
 from classroom.views.common import get_session_or_404
 
+# The teacher's session key that keeps a refused rename (the student and the nickname
+# typed) for the dashboard the refusal redirects to, which fills the form with it again.
+REFUSED_RENAME = "refused_rename"
+
 
 def _posted(request, session, field, queryset):
     """Return the object whose id the POST names in field, within the session, or None."""
@@ -142,10 +146,16 @@ def participant_rename(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         queryset = Participant.objects.filter(session=session).select_related("session")
         participant = _posted(request, session, "participant", queryset)
         if participant is not None:
+            typed = request.POST.get("nickname", "")
             try:
-                actions.do_rename_participant(participant, request.POST.get("nickname", ""))
+                actions.do_rename_participant(participant, typed)
             except actions.ActionRefused as refusal:
                 messages.error(request, refusal.message)
+                request.session[REFUSED_RENAME] = {
+                    "session": session.pk,
+                    "participant": participant.pk,
+                    "nickname": typed[:60],  # the input's maxlength
+                }
             else:
                 messages.success(request, _("Nickname changed."))
     return redirect(reverse("live:session_live", args=[session.pk]))

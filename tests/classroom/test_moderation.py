@@ -362,6 +362,25 @@ def test_a_bad_new_nickname_is_refused_with_a_message(session, client_a, nicknam
     assert sam.nickname == "Sam"
 
 
+def test_a_refused_rename_comes_back_with_the_student_and_the_nickname_typed(session, client_a):
+    join_client(session, "Sam", device(HOME))
+    join_client(session, "Robin", device(HOME))
+    robin = session.participants.get(nickname="Robin")
+    response = client_a.post(
+        reverse("classroom:rename", args=[session.pk]),
+        {"participant": robin.pk, "nickname": "Sam"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "already uses this nickname" in text(response)
+    # the second student stays chosen, not the list's first, and the nickname is there
+    assert f'<option value="{robin.pk}" selected>Robin</option>' in page
+    assert 'name="nickname"' in page and 'value="Sam" autofocus' in page
+    # kept for that one page only
+    again = live_page(client_a, session)
+    assert f'<option value="{robin.pk}" selected>' not in again and 'value="Sam"' not in again
+
+
 @pytest.mark.parametrize("language", ["en", "es", "fr", "ru"])
 def test_every_generated_word_and_nickname_passes_the_validator(language):
     words = word_lists(language)
