@@ -549,6 +549,10 @@ class DeckForm(forms.Form):
             group["fields"].append({"field": bound, "allowed": card["allowed"]})
         return list(groups.values())
 
+    def numbers_wrong(self) -> bool:
+        """Tell whether a card's number is refused (then the deck's rules wait for it)."""
+        return any(name.startswith(CARD_PREFIX) for name in self.errors)
+
     def keys(self) -> list[str]:
         """Return the deck's card keys, one per copy, in the catalogue's order."""
         keys = []
@@ -561,7 +565,7 @@ class DeckForm(forms.Form):
         """Refuse a deck that breaks a deck-building rule, one message per rule."""
         super().clean()
         cleaned = self.cleaned_data  # what Form.clean() returns (the stubs allow None)
-        if any(name.startswith(CARD_PREFIX) for name in self.errors):
+        if self.numbers_wrong():
             return cleaned
         keys = self.keys()
         self.total = len(keys)

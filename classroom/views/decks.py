@@ -95,7 +95,7 @@ def deck_check(request: AuthenticatedHttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         "classroom/fragments/deck_check.html",
-        {"problems": form.non_field_errors(), "total": form.total},
+        {"form": form},
     )
 
 

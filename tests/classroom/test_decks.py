@@ -96,7 +96,8 @@ def test_every_broken_rule_is_refused_with_its_message_and_nothing_is_lost(clien
     assert response.status_code == 200
     assert not Deck.objects.exists()
     body = response.content.decode()
-    assert escape(english) in body
+    assert body.count(escape(english)) == 1  # in the check beside the cards, not twice
+    assert "This deck cannot be saved yet:" in body
     # what the teacher typed comes back: the name and every count
     assert 'value="Almost a deck"' in body
     for key, count in Counter(keys).items():
@@ -124,6 +125,20 @@ def test_the_live_check_names_each_broken_rule(client_a):
     good = client_a.post(url, {"name": "", **counts(STARTUP)}).content.decode()
     assert "This deck keeps every deck-building rule." in good
     assert client_a.get(url).status_code == 405
+
+
+@pytest.mark.parametrize("number", ["-1", "two", "100"])
+def test_a_refused_number_is_told_before_the_decks_rules(client_a, number):
+    url = reverse("classroom:deck_check", args=[SLUG])
+    wrong = {"name": "", **counts(STARTUP), "card__chief_krol": number}
+    for body in (
+        client_a.post(url, wrong).content.decode(),
+        client_a.post(create_url(), {**wrong, "name": "My deck"}).content.decode(),
+    ):
+        assert "A number below is not right: correct it to count the deck." in body
+        assert "This deck keeps every deck-building rule." not in body
+        assert "cards in the deck" not in body
+    assert not Deck.objects.exists()
 
 
 def test_a_deck_is_renamed_changed_and_deleted(client_a, teacher_a):
