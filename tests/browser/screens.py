@@ -183,6 +183,20 @@ def overflow_problems(page: Page, where: str, *, boxes: bool = True) -> list[str
     return problems
 
 
+# The language switch on the site name's line: its middle within the name's height, or
+# nothing when a page's header has no name or no switch.
+SWITCH_BESIDE_THE_NAME = """
+() => {
+  const name = document.querySelector(".site-header .brand");
+  const language = document.querySelector(".site-header .language-switcher");
+  if (!name || !language) return true;
+  const n = name.getBoundingClientRect(), l = language.getBoundingClientRect();
+  const middle = (l.top + l.bottom) / 2;
+  return n.top <= middle && middle <= n.bottom + n.height;
+}
+"""
+
+
 def check(page: Page, name: str, size: str, *, folder: Path, problems: list[str], axe: Axe) -> None:
     """Screenshot the page, then collect what is wrong with it into ``problems``."""
     where = f"{name} @ {size}"
@@ -192,6 +206,8 @@ def check(page: Page, name: str, size: str, *, folder: Path, problems: list[str]
         small = page.evaluate(SMALL_TEXT, SMALLEST_TEXT_PX)
         if small:
             problems.append(f"{where}: text under {SMALLEST_TEXT_PX} px: {small[:5]}")
+    if size not in PHONES and not page.evaluate(SWITCH_BESIDE_THE_NAME):
+        problems.append(f"{where}: the language switch is not on the site name's line")
     for code in page.locator(".join-code").all():
         if code.is_visible() and code.evaluate(CODE_LINES) > 1:
             problems.append(f"{where}: the join code wraps")
