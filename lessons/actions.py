@@ -1,6 +1,6 @@
 """Every write of the lessons app goes through a do_* function (and the quiz draw).
 
-The live-play server calls these: ``lesson_for_event`` (lessons.links) tells which
+The live-play server calls these: ``kept_links`` (lessons.links) tells which
 lesson an engine event opens, ``do_record_moment`` keeps it for the debrief,
 ``lesson_card`` is what the seats and the projector show; at the end of a match
 ``draw_quiz`` gives each student their questions and ``do_answer`` stores answers.
@@ -20,7 +20,7 @@ from classroom.actions import ActionRefused
 from classroom.models import ClassSession, Participant
 from games.engine.base import Game
 from games.registry import get_game
-from lessons.links import lesson_for_event
+from lessons.links import kept_links
 from lessons.models import (
     Lesson,
     LessonMoment,
@@ -169,7 +169,7 @@ def do_record_event(
     ``seats`` defaults to :func:`seats_involved`; an event naming no seat gives one
     moment without a seat.
     """
-    lesson = lesson_for_event(game, event)
+    lesson = kept_links(game).lesson_for_event(event)  # the links as live play reads them
     if lesson is None:
         return []
     involved = _or_no_seat(list(seats if seats is not None else seats_involved(game, event)))

@@ -165,6 +165,11 @@ class GameLinks:
         link = _most_specific(self.slug, card, self.cards.get(card["kind"], {}))
         return link.lesson if link else None
 
+    def lesson_for_event(self, event: dict) -> Lesson | None:
+        """Return the lesson an engine event opens, as ``lesson_for_event`` finds it."""
+        link = self.event_link(event)
+        return link_lesson(self.slug, link, event, self.card_lesson) if link is not None else None
+
     def lesson_about_event(self, event: dict) -> Lesson | None:
         """Return the lesson a report links an event to, as ``lesson_about_event`` does."""
         link = self.event_link(event)

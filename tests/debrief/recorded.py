@@ -16,8 +16,8 @@ from classroom.models import ClassSession, Participant, Seat, Table
 from games.matches import apply_action, create_match
 from games.models import Match
 from games.registry import get_game
-from lessons.actions import do_answer, do_record_event, draw_quiz, seen_at_table
-from lessons.links import lesson_for_event
+from lessons.actions import do_answer, do_record_event, draw_quiz
+from lessons.links import kept_links
 
 NICKNAMES = [
     "Ada", "Bao", "Cleo", "Dani", "Eli", "Femi", "Gus", "Hana", "Ivo", "Jun",
@@ -93,13 +93,18 @@ def record_session(
             else:
                 Seat.objects.create(table=table, number=seat, bot="heuristic")
 
-        def record(events, number=number):
+        # the lessons recorded at this table (what seen_at_table would read from the
+        # database): a capture's lesson, a frequent one, is recorded once per table
+        shown: set[int] = set()
+
+        def record(events, number=number, shown=shown):
             for event in events:
                 if event["type"] == "capture":
-                    lesson = lesson_for_event(session.game, event)
-                    if lesson is None or seen_at_table(session, number, lesson):
+                    lesson = kept_links(session.game).lesson_for_event(event)
+                    if lesson is None or lesson.pk in shown:
                         continue
-                do_record_event(session, session.game, event, table=number)
+                for moment in do_record_event(session, session.game, event, table=number):
+                    shown.add(moment.lesson_id)
 
         play_match(match, seed * 1000 + number, record)
     now = timezone.now()
