@@ -16,6 +16,8 @@ import pytest
 # Imported for its side effect: it changes ElementTree's namespace prefixes, which the
 # PDF's charts must not depend on.
 import weasyprint.pdf.metadata  # noqa: F401
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import translation
 from pypdf import PageObject, PdfReader
 
@@ -39,6 +41,17 @@ def found(pattern: str, text: str, group: int = 0) -> str:
     match = re.search(pattern, text)
     assert match is not None, (pattern, text)
     return match[group]
+
+
+@pytest.fixture(scope="module")
+def recorded(django_db_setup, django_db_blocker):
+    """The conftest's recorded session, recorded once for the module: its tests only read
+    it. It is kept in a transaction of the module's own, rolled back at its end; each
+    test's own changes are rolled back to it (its transaction is a savepoint in this one)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        teacher = get_user_model().objects.create_user(username="teacher-report")
+        yield record_session(teacher, students=10, table_size=4)
+        transaction.set_rollback(True)
 
 
 @pytest.fixture
