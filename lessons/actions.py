@@ -218,6 +218,16 @@ def _fill_lessons(session: ClassSession, exclude: set[int]) -> list[Lesson]:
     ]
 
 
+def _questions_by_lesson(lessons: list[Lesson]) -> dict[int, list[int]]:
+    """Return the question ids of each of ``lessons`` that has questions, by number (one
+    query, not one per lesson)."""
+    found: dict[int, list[int]] = {}
+    rows = QuizQuestion.objects.filter(lesson__in=[lesson.pk for lesson in lessons])
+    for lesson_id, pk in rows.order_by("lesson_id", "number").values_list("lesson_id", "pk"):
+        found.setdefault(lesson_id, []).append(pk)
+    return found
+
+
 def draw_quiz(session: ClassSession, participant: Participant, table: int | None = None) -> Quiz:
     """Return the student's quiz, drawing it once: 3 to 5 questions, one per lesson.
 
@@ -229,21 +239,21 @@ def draw_quiz(session: ClassSession, participant: Participant, table: int | None
     if existing is not None:
         return existing
     rng = random.Random(f"{session.pk}:{participant.pk}")
-    seen = [lesson for lesson in _lessons_seen(session, table) if lesson.questions.exists()]
+    seen_lessons = _lessons_seen(session, table)
+    questions = _questions_by_lesson(seen_lessons)
+    seen = [lesson for lesson in seen_lessons if lesson.pk in questions]
     if len(seen) > QUIZ_MAX:
         seen = sorted(rng.sample(seen, QUIZ_MAX), key=seen.index)
     chosen = list(seen)
     if len(chosen) < QUIZ_MIN:
-        fill = [
-            lesson
-            for lesson in _fill_lessons(session, {lesson.pk for lesson in chosen})
-            if lesson.questions.exists()
-        ]
+        fill_lessons = _fill_lessons(session, {lesson.pk for lesson in chosen})
+        questions.update(_questions_by_lesson(fill_lessons))
+        fill = [lesson for lesson in fill_lessons if lesson.pk in questions]
         core = [lesson for lesson in fill if lesson.core]
         rng.shuffle(core)
         rest = [lesson for lesson in fill if not lesson.core]
         chosen += (core + rest)[: QUIZ_MIN - len(chosen)]
-    question_ids = [rng.choice(list(lesson.questions.order_by("number"))).pk for lesson in chosen]
+    question_ids = [rng.choice(questions[lesson.pk]) for lesson in chosen]
     try:
         with transaction.atomic():
             return Quiz.objects.create(
