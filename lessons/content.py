@@ -5,7 +5,9 @@ its texts and quiz in every language; ``fixtures/lessons/links/<game>.json`` hol
 one game's links: a card link is the card's ``kind``, the lesson, and the values of any
 of the card attributes the game lets a link name (``game.link_attributes``). Loading
 is idempotent: lessons, texts and questions are updated in place (answers already
-given keep their question), a game's links are replaced. ``manage.py load_lessons``
+given keep their question), a game's links are replaced; into empty tables (a new
+database, or one a test flushed, which reloads it after every transactional test) the
+content goes in a few inserts, with the same ids. ``manage.py load_lessons``
 and the post_migrate handler (so that ``migrate`` loads and refreshes the content, and
 a database flushed by a test gets it back) call :func:`load`. Shipped texts are the
 fixtures' own: edit them there, not in the admin; a teacher's wording lives apart, in
@@ -65,14 +67,63 @@ def load(
     lessons = {}
     questions = 0
     with transaction.atomic(using=using):
-        for data in read_lessons(folder):
-            lesson = _load_lesson(model, data)
-            lessons[lesson.slug] = lesson
-            questions += len(data["quiz_answers"])
+        every_lesson = read_lessons(folder)
+        if model("Lesson").exists():
+            for data in every_lesson:
+                lesson = _load_lesson(model, data)
+                lessons[lesson.slug] = lesson
+        else:  # a new database, or one a test flushed: a few inserts, not one per row
+            lessons = {lesson.slug: lesson for lesson in _create_lessons(model, every_lesson)}
+        questions = sum(len(data["quiz_answers"]) for data in every_lesson)
         links = 0
         for game, data in read_links(folder).items():
             links += _load_links(model, game, data, lessons)
     return {"lessons": len(lessons), "questions": questions, "links": links}
+
+
+def _create_lessons(model: Callable[[str], Any], every_lesson: list[dict]) -> list[Any]:
+    """Create every lesson with its texts and quiz questions in four inserts (the lessons
+    tables are empty); return the lessons. Rows are made in the order ``_load_lesson``
+    makes them, lesson after lesson, so that they get the same ids."""
+    Lesson, LessonText = model("Lesson").model, model("LessonText").model
+    QuizQuestion, QuizQuestionText = model("QuizQuestion").model, model("QuizQuestionText").model
+    lessons = model("Lesson").bulk_create(
+        [
+            Lesson(
+                slug=data["slug"],
+                order=data["order"],
+                core=data.get("core", False),
+                articles=data["articles"],
+                case_year=data["case_year"],
+            )
+            for data in every_lesson
+        ]
+    )
+    texts, questions = [], []
+    for lesson, data in zip(lessons, every_lesson, strict=True):
+        for language in LANGUAGES:
+            fields = {field: data[language][field] for field in TEXT_FIELDS}
+            texts.append(LessonText(lesson=lesson, language=language, **fields))
+        for number, answer in enumerate(data["quiz_answers"], start=1):
+            questions.append(QuizQuestion(lesson=lesson, number=number, answer=answer))
+    model("LessonText").bulk_create(texts)
+    model("QuizQuestion").bulk_create(questions)
+    by_lesson = {data["slug"]: data for data in every_lesson}
+    model("QuizQuestionText").bulk_create(
+        [
+            QuizQuestionText(
+                question=question,
+                language=language,
+                text=quiz["question"],
+                choices=quiz["choices"],
+                explanation=quiz["explanation"],
+            )
+            for question in questions
+            for language in LANGUAGES
+            for quiz in [by_lesson[question.lesson.slug][language]["quiz"][question.number - 1]]
+        ]
+    )
+    return lessons
 
 
 def _load_lesson(model: Callable[[str], Any], data: dict) -> Any:
