@@ -8,7 +8,7 @@ from django.core.management import call_command
 from games.registry import all_games
 from lessons import content
 from lessons.links import lesson_for_card
-from lessons.models import Lesson, LessonLink, QuizQuestion
+from lessons.models import Lesson, LessonLink, LessonText, QuizQuestion, QuizQuestionText
 from lessons.texts import article_number
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +209,54 @@ def test_a_flushed_database_gets_the_shipped_lessons_back():
     call_command("flush", interactive=False, verbosity=0)
     assert Lesson.objects.count() == len(content.read_lessons())
     assert LessonLink.objects.filter(game="data_tycoon").exists()
+
+
+def stored_content() -> dict[str, list]:
+    """Every row of the lessons tables by what it is (texts without their own ids)."""
+    return {
+        "lessons": list(Lesson.objects.order_by("pk").values_list()),
+        "texts": sorted(LessonText.objects.values_list(*["lesson_id", "language", *TEXT_FIELDS])),
+        "questions": list(QuizQuestion.objects.order_by("pk").values_list()),
+        "question texts": sorted(
+            map(
+                repr,
+                QuizQuestionText.objects.values_list(
+                    "question_id", "language", "text", "choices", "explanation"
+                ),
+            )
+        ),
+        "links": sorted(
+            map(
+                repr,
+                LessonLink.objects.values_list(
+                    "game", "kind", "attributes", "event", "qualifier", "card_field", "lesson_id"
+                ),
+            )
+        ),
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_content_into_empty_tables_is_what_the_row_by_row_load_makes():
+    """Into empty tables the content goes in a few inserts: the same rows, with the same
+    ids, as the row-by-row load gives."""
+    call_command("flush", interactive=False, verbosity=0)  # then loaded into empty tables
+    at_once = stored_content()
+    assert at_once["texts"] and at_once["question texts"] and at_once["links"]
+    # made in the row-by-row load's order, lesson after lesson: so with its ids
+    shipped = content.read_lessons()
+    assert list(Lesson.objects.order_by("pk").values_list("slug", flat=True)) == [
+        lesson["slug"] for lesson in shipped
+    ]
+    assert list(QuizQuestion.objects.order_by("pk").values_list("lesson__slug", "number")) == [
+        (lesson["slug"], number)
+        for lesson in shipped
+        for number in range(1, len(lesson["quiz_answers"]) + 1)
+    ]
+    # the row-by-row load puts back what is changed or gone
+    LessonText.objects.filter(language="fr").update(title="?", body="?")
+    QuizQuestionText.objects.filter(language="ru").delete()
+    QuizQuestion.objects.filter(number=1).update(answer=0)
+    Lesson.objects.update(order=0, case_year=1999)
+    content.load()
+    assert stored_content() == at_once
