@@ -60,6 +60,14 @@ pytestmark = [
 ]
 
 IDLE = 0.3  # the idle time before a check, shortened for the test
+# What "in steady use" means in the tests of a connection used again at once: never idle
+# long enough to be checked, however slow a busy machine runs the test between two uses.
+STEADY = 60.0
+
+
+def in_steady_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the idle time before a check longer than the test can take."""
+    monkeypatch.setattr(base, "HEALTH_CHECK_IDLE_SECONDS", STEADY)
 
 
 @pytest.fixture
@@ -107,8 +115,9 @@ def backend_pid(wrapper: BaseDatabaseWrapper) -> int:
         return cursor.fetchone()[0]
 
 
-def test_a_connection_in_steady_use_is_not_checked_before_each_use(kept):
+def test_a_connection_in_steady_use_is_not_checked_before_each_use(kept, monkeypatch):
     wrapper, checks = kept
+    in_steady_use(monkeypatch)
     pid = backend_pid(wrapper)
     for _ in range(5):
         assert backend_pid(wrapper) == pid
@@ -155,8 +164,9 @@ def pooled(monkeypatch):
     wrapper.close_pool()
 
 
-def test_a_pooled_connection_in_steady_use_is_checked_only_when_new(pooled):
+def test_a_pooled_connection_in_steady_use_is_checked_only_when_new(pooled, monkeypatch):
     wrapper, checks = pooled
+    in_steady_use(monkeypatch)
     pid = backend_pid(wrapper)
     assert len(checks) == 1  # one the pool just opened has run nothing yet
     for _ in range(5):
@@ -186,9 +196,10 @@ def test_a_pooled_connection_dropped_while_idle_is_replaced_before_its_next_use(
     ],
 )
 def test_a_connection_dropped_in_steady_use_fails_one_query_then_is_replaced(
-    request, connection_kind, checks_made
+    request, monkeypatch, connection_kind, checks_made
 ):
     wrapper, checks = request.getfixturevalue(connection_kind)
+    in_steady_use(monkeypatch)
     pid = backend_pid(wrapper)
     end_database_process(pid)
     with pytest.raises(OperationalError):
