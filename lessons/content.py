@@ -81,6 +81,25 @@ def load(
     return {"lessons": len(lessons), "questions": questions, "links": links}
 
 
+def _lesson_fields(data: dict) -> dict[str, Any]:
+    """Return a lesson's own fields from its fixture entry."""
+    return {
+        "order": data["order"],
+        "core": data.get("core", False),
+        "articles": data["articles"],
+        "case_year": data["case_year"],
+    }
+
+
+def _question_text_fields(quiz: dict) -> dict[str, Any]:
+    """Return a quiz question's text fields in one language from its fixture entry."""
+    return {
+        "text": quiz["question"],
+        "choices": quiz["choices"],
+        "explanation": quiz["explanation"],
+    }
+
+
 def _create_lessons(model: Callable[[str], Any], every_lesson: list[dict]) -> list[Any]:
     """Create every lesson with its texts and quiz questions in four inserts (the lessons
     tables are empty); return the lessons. Rows are made in the order ``_load_lesson``
@@ -88,41 +107,26 @@ def _create_lessons(model: Callable[[str], Any], every_lesson: list[dict]) -> li
     Lesson, LessonText = model("Lesson").model, model("LessonText").model
     QuizQuestion, QuizQuestionText = model("QuizQuestion").model, model("QuizQuestionText").model
     lessons = model("Lesson").bulk_create(
-        [
-            Lesson(
-                slug=data["slug"],
-                order=data["order"],
-                core=data.get("core", False),
-                articles=data["articles"],
-                case_year=data["case_year"],
-            )
-            for data in every_lesson
-        ]
+        [Lesson(slug=data["slug"], **_lesson_fields(data)) for data in every_lesson]
     )
-    texts, questions = [], []
+    texts, questions, question_texts = [], [], []
     for lesson, data in zip(lessons, every_lesson, strict=True):
         for language in LANGUAGES:
             fields = {field: data[language][field] for field in TEXT_FIELDS}
             texts.append(LessonText(lesson=lesson, language=language, **fields))
         for number, answer in enumerate(data["quiz_answers"], start=1):
-            questions.append(QuizQuestion(lesson=lesson, number=number, answer=answer))
+            question = QuizQuestion(lesson=lesson, number=number, answer=answer)
+            questions.append(question)
+            for language in LANGUAGES:  # the question's id comes from its insert, below
+                quiz = data[language]["quiz"][number - 1]
+                question_texts.append(
+                    QuizQuestionText(
+                        question=question, language=language, **_question_text_fields(quiz)
+                    )
+                )
     model("LessonText").bulk_create(texts)
     model("QuizQuestion").bulk_create(questions)
-    by_lesson = {data["slug"]: data for data in every_lesson}
-    model("QuizQuestionText").bulk_create(
-        [
-            QuizQuestionText(
-                question=question,
-                language=language,
-                text=quiz["question"],
-                choices=quiz["choices"],
-                explanation=quiz["explanation"],
-            )
-            for question in questions
-            for language in LANGUAGES
-            for quiz in [by_lesson[question.lesson.slug][language]["quiz"][question.number - 1]]
-        ]
-    )
+    model("QuizQuestionText").bulk_create(question_texts)
     return lessons
 
 
@@ -130,13 +134,7 @@ def _load_lesson(model: Callable[[str], Any], data: dict) -> Any:
     """Create or update one lesson with its texts and its quiz questions (``model(name)``:
     the manager of a lessons model, a migration's own; the lesson is one of its rows)."""
     lesson, _created = model("Lesson").update_or_create(
-        slug=data["slug"],
-        defaults={
-            "order": data["order"],
-            "core": data.get("core", False),
-            "articles": data["articles"],
-            "case_year": data["case_year"],
-        },
+        slug=data["slug"], defaults=_lesson_fields(data)
     )
     for language in LANGUAGES:
         texts = data[language]
@@ -154,11 +152,7 @@ def _load_lesson(model: Callable[[str], Any], data: dict) -> Any:
             model("QuizQuestionText").update_or_create(
                 question=question,
                 language=language,
-                defaults={
-                    "text": quiz["question"],
-                    "choices": quiz["choices"],
-                    "explanation": quiz["explanation"],
-                },
+                defaults=_question_text_fields(quiz),
             )
     # Questions dropped from the content go, unless a student already answered them.
     model("QuizQuestion").filter(lesson=lesson, number__gt=len(data["quiz_answers"])).filter(
